@@ -1,0 +1,896 @@
+//! Arrays: open and create, region and chunk reads and writes.
+//!
+//! Element buffers are dense, C order, host byte order. A region touching several chunks is
+//! assembled chunk by chunk; partially covered chunks are read, merged and rewritten. A
+//! chunk equal to the fill value everywhere is not stored (an existing one is erased), as
+//! zarr-python does by default.
+
+mod sharded;
+pub mod subset;
+
+use crate::chunk_grid::RegularChunkGrid;
+use crate::codec::chain::CodecChain;
+use crate::codec::{ChunkRepresentation, CodecError};
+use crate::data_type::{DataType, FillValue};
+use crate::error::Error;
+use crate::metadata::json::parse_lenient;
+use crate::metadata::v3::{ArrayMetadata, NodeType};
+use crate::metadata::MetadataError;
+use crate::node::{
+    ensure_parent_groups, read_node_document, write_node_document, NodePath, METADATA_KEY,
+};
+use crate::storage::Storage;
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use std::sync::{Arc, RwLock};
+use subset::{checked_product, copy_block, for_each_index, BlockView, Selection};
+
+/// A Zarr array in a store.
+#[derive(Debug)]
+pub struct Array {
+    storage: Arc<dyn Storage>,
+    path: NodePath,
+    /// Everything but the attributes is fixed after opening; attributes may be replaced,
+    /// hence the lock.
+    metadata: RwLock<ArrayMetadata>,
+    chain: CodecChain,
+    /// Decoded size of one chunk in bytes.
+    chunk_nbytes: usize,
+    /// Key prefix of the array's chunks (`""` for a root array, `a/b/` otherwise).
+    key_prefix: String,
+}
+
+impl Array {
+    /// Open the array at `path`.
+    pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Array, Error> {
+        let path = NodePath::new(path)?;
+        match read_node_document(storage.as_ref(), &path)? {
+            None => Err(Error::NotFound(path.as_str().to_string())),
+            Some((NodeType::Group, _)) => Err(Error::NodeTypeMismatch {
+                path: path.as_str().to_string(),
+                expected: "array",
+                found: "group",
+            }),
+            Some((NodeType::Array, document)) => {
+                let key = path.key(METADATA_KEY);
+                let metadata =
+                    ArrayMetadata::parse(&document).map_err(|e| Error::metadata(&key, e))?;
+                Array::from_metadata(storage, path, metadata)
+            }
+        }
+    }
+
+    /// Create an array at `path` from a complete v3 array `zarr.json` document (JSON text).
+    /// The stored document is the canonical form of the given one (every codec as an
+    /// object with its full configuration). Fails if a node already exists at `path`;
+    /// missing ancestor groups are created.
+    pub fn create(
+        storage: Arc<dyn Storage>,
+        path: &str,
+        metadata_json: &str,
+    ) -> Result<Array, Error> {
+        let path = NodePath::new(path)?;
+        let invalid = |e: MetadataError| Error::metadata("metadata_json", e);
+        let document = match parse_lenient(metadata_json.as_bytes()).map_err(invalid)? {
+            Value::Object(document) => document,
+            _ => {
+                return Err(invalid(MetadataError::Invalid(
+                    "the document is not a JSON object".into(),
+                )))
+            }
+        };
+        if let Some(format) = document
+            .get("zarr_format")
+            .filter(|f| f.as_u64() != Some(3))
+        {
+            return Err(invalid(MetadataError::Unsupported(format!(
+                "zarr_format {format}: only Zarr v3 array documents can be created"
+            ))));
+        }
+        let metadata = ArrayMetadata::parse(&document).map_err(invalid)?;
+        if read_node_document(storage.as_ref(), &path)?.is_some() {
+            return Err(Error::AlreadyExists(path.as_str().to_string()));
+        }
+        let mut array = Array::from_metadata(storage, path, metadata)?;
+        // Store the canonical spelling of the codecs.
+        let canonical = array.chain.to_metadata();
+        array
+            .metadata
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .codecs = canonical;
+        ensure_parent_groups(array.storage.as_ref(), &array.path)?;
+        array.store_metadata()?;
+        Ok(array)
+    }
+
+    fn from_metadata(
+        storage: Arc<dyn Storage>,
+        path: NodePath,
+        metadata: ArrayMetadata,
+    ) -> Result<Array, Error> {
+        let key = path.key(METADATA_KEY);
+        if checked_product(&metadata.shape).is_none() {
+            return Err(Error::metadata(
+                &key,
+                MetadataError::Invalid(format!(
+                    "shape {:?} has more than 2^64 elements",
+                    metadata.shape
+                )),
+            ));
+        }
+        let representation = ChunkRepresentation {
+            shape: metadata.chunk_grid.chunk_shape().to_vec(),
+            data_type: metadata.data_type,
+            fill_value: metadata.fill_value.clone(),
+        };
+        let chunk_nbytes = representation.size_bytes().ok_or_else(|| {
+            Error::metadata(
+                &key,
+                MetadataError::Invalid(format!(
+                    "chunk shape {:?} is too large to hold in memory",
+                    representation.shape
+                )),
+            )
+        })?;
+        let chain = CodecChain::from_metadata(&metadata.codecs, &representation)?;
+        Ok(Array {
+            key_prefix: path.key_prefix(),
+            storage,
+            path,
+            metadata: RwLock::new(metadata),
+            chain,
+            chunk_nbytes,
+        })
+    }
+
+    fn meta(&self) -> std::sync::RwLockReadGuard<'_, ArrayMetadata> {
+        // Attribute updates replace a map in one assignment, so a poisoned lock still
+        // guards consistent data.
+        self.metadata.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn store_metadata(&self) -> Result<(), Error> {
+        let document = self.meta().to_json();
+        write_node_document(self.storage.as_ref(), &self.path, &document)
+    }
+
+    pub fn path(&self) -> &NodePath {
+        &self.path
+    }
+
+    pub fn shape(&self) -> Vec<u64> {
+        self.meta().shape.clone()
+    }
+
+    pub fn ndim(&self) -> usize {
+        self.meta().shape.len()
+    }
+
+    pub fn chunk_shape(&self) -> Vec<u64> {
+        self.chunk_grid().chunk_shape().to_vec()
+    }
+
+    fn chunk_grid(&self) -> RegularChunkGrid {
+        self.meta().chunk_grid.clone()
+    }
+
+    pub fn data_type(&self) -> DataType {
+        self.meta().data_type
+    }
+
+    pub fn fill_value(&self) -> FillValue {
+        self.meta().fill_value.clone()
+    }
+
+    /// Size in bytes of one decoded chunk.
+    pub fn chunk_nbytes(&self) -> usize {
+        self.chunk_nbytes
+    }
+
+    /// The stored `zarr.json` document.
+    pub fn metadata_json(&self) -> Value {
+        self.meta().to_json()
+    }
+
+    pub fn attributes(&self) -> Map<String, Value> {
+        self.meta().attributes.clone()
+    }
+
+    /// Replace the attributes and rewrite `zarr.json` (atomically).
+    pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
+        let mut updated = self.meta().clone();
+        updated.attributes = attributes;
+        write_node_document(self.storage.as_ref(), &self.path, &updated.to_json())?;
+        *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
+        Ok(())
+    }
+
+    /// Size in bytes of the dense buffer for the selection `start`, `count`.
+    pub fn selection_nbytes(&self, start: &[u64], count: &[u64]) -> Result<usize, Error> {
+        let selection = Selection::new(start, count, &self.shape())?;
+        selection.nbytes(self.data_type().size())
+    }
+
+    fn chunk_key(&self, chunk_indices: &[u64]) -> String {
+        let encoding = self.meta().chunk_key_encoding;
+        format!("{}{}", self.key_prefix, encoding.key(chunk_indices))
+    }
+
+    fn check_chunk_indices(&self, chunk_indices: &[u64]) -> Result<(), Error> {
+        let meta = self.meta();
+        let grid = meta.chunk_grid.grid_shape(&meta.shape);
+        if chunk_indices.len() != grid.len() {
+            return Err(Error::InvalidArgument(format!(
+                "chunk indices have rank {} but the array has {} dimensions",
+                chunk_indices.len(),
+                grid.len()
+            )));
+        }
+        if let Some(d) = (0..grid.len()).find(|&d| chunk_indices[d] >= grid[d]) {
+            return Err(Error::OutOfBounds(format!(
+                "chunk index {} is outside the grid's {} chunks along dimension {d}",
+                chunk_indices[d], grid[d]
+            )));
+        }
+        Ok(())
+    }
+
+    /// Fetch and decode one chunk; `None` when it is not stored (all fill value).
+    fn retrieve_chunk(&self, chunk_indices: &[u64]) -> Result<Option<Vec<u8>>, Error> {
+        let key = self.chunk_key(chunk_indices);
+        let Some(encoded) = self.storage.get(&key)? else {
+            return Ok(None);
+        };
+        let decoded = self
+            .chain
+            .decode(encoded)
+            .map_err(|e| with_chunk_context(e, &key))?;
+        Ok(Some(decoded))
+    }
+
+    /// A decoded chunk, or a chunk of fill value when none is stored.
+    fn retrieve_chunk_or_fill(&self, chunk_indices: &[u64]) -> Result<Vec<u8>, Error> {
+        match self.retrieve_chunk(chunk_indices)? {
+            Some(decoded) => Ok(decoded),
+            None => self.fill_chunk(),
+        }
+    }
+
+    fn fill_chunk(&self) -> Result<Vec<u8>, Error> {
+        let mut chunk = Vec::new();
+        chunk.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
+            Error::OutOfMemory(format!(
+                "cannot allocate a chunk of {} bytes",
+                self.chunk_nbytes
+            ))
+        })?;
+        chunk.resize(self.chunk_nbytes, 0);
+        self.meta().fill_value.fill(&mut chunk);
+        Ok(chunk)
+    }
+
+    /// Encode and store a whole chunk, or erase it when it is all fill value.
+    fn store_chunk(&self, chunk_indices: &[u64], decoded: Vec<u8>) -> Result<(), Error> {
+        let key = self.chunk_key(chunk_indices);
+        if self.meta().fill_value.equals_all(&decoded) {
+            self.storage.erase(&key)?;
+        } else {
+            let encoded = self.chain.encode(decoded)?;
+            self.storage.set(&key, &encoded)?;
+        }
+        Ok(())
+    }
+
+    /// Read the selection `start`, `count` into `out` (dense, C order, host byte order;
+    /// at least `selection_nbytes` long). On failure `out` is left untouched.
+    pub fn read_region(&self, start: &[u64], count: &[u64], out: &mut [u8]) -> Result<(), Error> {
+        let shape = self.shape();
+        let selection = Selection::new(start, count, &shape)?;
+        let element_size = self.data_type().size();
+        let needed = selection.nbytes(element_size)?;
+        if out.len() < needed {
+            return Err(Error::BufferTooSmall {
+                needed,
+                given: out.len(),
+            });
+        }
+        if selection.is_empty() {
+            return Ok(());
+        }
+        let chunk_shape = self.chunk_shape();
+        // Decode every chunk (in parallel) before touching `out`, so that a corrupt chunk
+        // leaves the caller's buffer as it was. Sharded arrays are read in inner chunks.
+        let (unit_shape, units) = match self.chain.as_sharding() {
+            Some(sharding) => (
+                sharding.inner_chunk_shape().to_vec(),
+                sharded::read_inner_chunks(self, sharding, &selection)?,
+            ),
+            None => {
+                let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
+                let decoded: Vec<Option<Vec<u8>>> = chunks
+                    .par_iter()
+                    .map(|chunk_indices| self.retrieve_chunk(chunk_indices))
+                    .collect::<Result<_, Error>>()?;
+                (chunk_shape, chunks.into_iter().zip(decoded).collect())
+            }
+        };
+        let fill_value = self.fill_value();
+        let out = &mut out[..needed];
+        for (unit_indices, decoded) in units {
+            let overlap = ChunkOverlap::new(&unit_indices, &unit_shape, &selection);
+            match decoded {
+                Some(unit) => copy_block(
+                    &unit,
+                    BlockView {
+                        shape: &unit_shape,
+                        offset: &overlap.in_chunk,
+                    },
+                    out,
+                    BlockView {
+                        shape: &selection.count,
+                        offset: &overlap.in_selection,
+                    },
+                    &overlap.extent,
+                    element_size,
+                ),
+                None => fill_block(
+                    out,
+                    &selection.count,
+                    &overlap.in_selection,
+                    &overlap.extent,
+                    &fill_value,
+                ),
+            }
+        }
+        Ok(())
+    }
+
+    /// Write `data` (dense, C order, host byte order, exactly `selection_nbytes` long) into
+    /// the selection `start`, `count`.
+    ///
+    /// Everything that can be checked is checked before the first chunk is written: the
+    /// selection, the buffer size, and the decoding of existing chunks that are only
+    /// partly overwritten. Each chunk is replaced atomically; if the store fails midway,
+    /// the chunks already written hold the new data and the rest the old.
+    pub fn write_region(&self, start: &[u64], count: &[u64], data: &[u8]) -> Result<(), Error> {
+        let shape = self.shape();
+        let selection = Selection::new(start, count, &shape)?;
+        let element_size = self.data_type().size();
+        let expected = selection.nbytes(element_size)?;
+        if data.len() != expected {
+            return Err(Error::BufferSizeMismatch {
+                expected,
+                given: data.len(),
+            });
+        }
+        if selection.is_empty() {
+            return Ok(());
+        }
+        let chunk_shape = self.chunk_shape();
+        let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
+        // First pass: the existing contents of partially covered chunks (None for chunks
+        // the write covers whole), so that a corrupt chunk fails before anything is written.
+        let existing: Vec<Option<Vec<u8>>> = chunks
+            .par_iter()
+            .map(|chunk_indices| {
+                let overlap = ChunkOverlap::new(chunk_indices, &chunk_shape, &selection);
+                if overlap.extent == chunk_shape {
+                    Ok(None)
+                } else {
+                    self.retrieve_chunk_or_fill(chunk_indices).map(Some)
+                }
+            })
+            .collect::<Result<_, Error>>()?;
+        // Second pass: merge, encode and store each chunk (in parallel).
+        chunks
+            .into_par_iter()
+            .zip(existing)
+            .try_for_each(|(chunk_indices, existing)| {
+                let overlap = ChunkOverlap::new(&chunk_indices, &chunk_shape, &selection);
+                let mut chunk = match existing {
+                    Some(chunk) => chunk,
+                    None => {
+                        let mut fresh = Vec::new();
+                        fresh.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
+                            Error::OutOfMemory(format!(
+                                "cannot allocate {} bytes",
+                                self.chunk_nbytes
+                            ))
+                        })?;
+                        fresh.resize(self.chunk_nbytes, 0);
+                        fresh
+                    }
+                };
+                copy_block(
+                    data,
+                    BlockView {
+                        shape: &selection.count,
+                        offset: &overlap.in_selection,
+                    },
+                    &mut chunk,
+                    BlockView {
+                        shape: &chunk_shape,
+                        offset: &overlap.in_chunk,
+                    },
+                    &overlap.extent,
+                    element_size,
+                );
+                self.store_chunk(&chunk_indices, chunk)
+            })
+    }
+
+    /// Read one whole chunk (the full chunk shape, including any part past the array's
+    /// edge) into `out`, which must hold at least `chunk_nbytes` bytes.
+    pub fn read_chunk(&self, chunk_indices: &[u64], out: &mut [u8]) -> Result<(), Error> {
+        self.check_chunk_indices(chunk_indices)?;
+        if out.len() < self.chunk_nbytes {
+            return Err(Error::BufferTooSmall {
+                needed: self.chunk_nbytes,
+                given: out.len(),
+            });
+        }
+        let out = &mut out[..self.chunk_nbytes];
+        match self.retrieve_chunk(chunk_indices)? {
+            Some(decoded) => out.copy_from_slice(&decoded),
+            None => self.meta().fill_value.fill(out),
+        }
+        Ok(())
+    }
+
+    /// The shape of the smallest independently readable piece: the inner chunk shape of a
+    /// sharded array, the chunk shape otherwise.
+    pub fn inner_chunk_shape(&self) -> Vec<u64> {
+        match self.chain.as_sharding() {
+            Some(sharding) => sharding.inner_chunk_shape().to_vec(),
+            None => self.chunk_shape(),
+        }
+    }
+
+    /// Read one whole inner chunk (see [`Array::inner_chunk_shape`]), identified by its
+    /// coordinates in the array-wide inner chunk grid, into `out`. For a sharded array only
+    /// the shard's index and that inner chunk's bytes are read from the store.
+    pub fn read_inner_chunk(&self, inner_indices: &[u64], out: &mut [u8]) -> Result<(), Error> {
+        let Some(sharding) = self.chain.as_sharding() else {
+            return self.read_chunk(inner_indices, out);
+        };
+        let inner_shape = sharding.inner_chunk_shape();
+        let shape = self.shape();
+        if inner_indices.len() != shape.len() {
+            return Err(Error::InvalidArgument(format!(
+                "inner chunk indices have rank {} but the array has {} dimensions",
+                inner_indices.len(),
+                shape.len()
+            )));
+        }
+        // The part of the inner chunk inside the array (every inner chunk of the grid has
+        // at least one element inside).
+        let mut start = Vec::with_capacity(shape.len());
+        let mut count = Vec::with_capacity(shape.len());
+        for d in 0..shape.len() {
+            let grid_extent = shape[d].div_ceil(inner_shape[d]);
+            if inner_indices[d] >= grid_extent {
+                return Err(Error::OutOfBounds(format!(
+                    "inner chunk index {} is outside the grid's {grid_extent} inner chunks along dimension {d}",
+                    inner_indices[d]
+                )));
+            }
+            let first = inner_indices[d] * inner_shape[d];
+            start.push(first);
+            count.push(inner_shape[d].min(shape[d] - first));
+        }
+        let nbytes = sharding
+            .inner_chain()
+            .decoded_representation()
+            .size_bytes()
+            .expect("checked when the codec was built");
+        if out.len() < nbytes {
+            return Err(Error::BufferTooSmall {
+                needed: nbytes,
+                given: out.len(),
+            });
+        }
+        let selection = Selection::new(&start, &count, &shape)?;
+        let mut units = sharded::read_inner_chunks(self, sharding, &selection)?;
+        let out = &mut out[..nbytes];
+        match units.pop().and_then(|(_, decoded)| decoded) {
+            Some(decoded) => out.copy_from_slice(&decoded),
+            None => self.meta().fill_value.fill(out),
+        }
+        Ok(())
+    }
+
+    /// Write one whole chunk from `data` (exactly `chunk_nbytes` bytes).
+    pub fn write_chunk(&self, chunk_indices: &[u64], data: &[u8]) -> Result<(), Error> {
+        self.check_chunk_indices(chunk_indices)?;
+        if data.len() != self.chunk_nbytes {
+            return Err(Error::BufferSizeMismatch {
+                expected: self.chunk_nbytes,
+                given: data.len(),
+            });
+        }
+        let mut chunk = Vec::new();
+        chunk
+            .try_reserve_exact(data.len())
+            .map_err(|_| Error::OutOfMemory(format!("cannot allocate {} bytes", data.len())))?;
+        chunk.extend_from_slice(data);
+        self.store_chunk(chunk_indices, chunk)
+    }
+}
+
+/// Name the chunk in a corruption report, not only the fault.
+fn with_chunk_context(error: CodecError, key: &str) -> CodecError {
+    match error {
+        CodecError::Corrupt { codec, message } => CodecError::Corrupt {
+            codec,
+            message: format!("{message} (chunk '{key}')"),
+        },
+        other => other,
+    }
+}
+
+/// Every chunk index in the hyper-rectangle `ranges`, in C order.
+fn chunk_indices_in(ranges: &[std::ops::Range<u64>]) -> Vec<Vec<u64>> {
+    let mut chunks = Vec::new();
+    for_each_index(ranges, |chunk_indices| {
+        chunks.push(chunk_indices.to_vec());
+        Ok::<(), Error>(())
+    })
+    .expect("the visitor never fails");
+    chunks
+}
+
+/// Decoded chunks (or inner chunks) by grid index; `None` for those not stored.
+type DecodedUnits = Vec<(Vec<u64>, Option<Vec<u8>>)>;
+
+/// Where a chunk and a selection overlap: the block's offset inside the chunk, its offset
+/// inside the selection buffer, and its extent.
+struct ChunkOverlap {
+    in_chunk: Vec<u64>,
+    in_selection: Vec<u64>,
+    extent: Vec<u64>,
+}
+
+impl ChunkOverlap {
+    fn new(chunk_indices: &[u64], chunk_shape: &[u64], selection: &Selection) -> ChunkOverlap {
+        let ndim = chunk_shape.len();
+        let mut overlap = ChunkOverlap {
+            in_chunk: Vec::with_capacity(ndim),
+            in_selection: Vec::with_capacity(ndim),
+            extent: Vec::with_capacity(ndim),
+        };
+        for d in 0..ndim {
+            let chunk_start = chunk_indices[d] * chunk_shape[d];
+            let chunk_end = chunk_start + chunk_shape[d];
+            let sel_start = selection.start[d];
+            let sel_end = sel_start + selection.count[d];
+            let lo = chunk_start.max(sel_start);
+            let hi = chunk_end.min(sel_end);
+            overlap.in_chunk.push(lo - chunk_start);
+            overlap.in_selection.push(lo - sel_start);
+            overlap.extent.push(hi - lo);
+        }
+        overlap
+    }
+}
+
+/// Fill a block of a C-order buffer of `shape` with the fill value.
+fn fill_block(out: &mut [u8], shape: &[u64], offset: &[u64], extent: &[u64], fill: &FillValue) {
+    // The block is at most one chunk, which the caller could already allocate.
+    let element_size = fill.as_bytes().len();
+    let elements = checked_product(extent).unwrap_or(0) as usize;
+    let mut block = vec![0u8; elements * element_size];
+    fill.fill(&mut block);
+    copy_block(
+        &block,
+        BlockView {
+            shape: extent,
+            offset: &vec![0; extent.len()],
+        },
+        out,
+        BlockView { shape, offset },
+        extent,
+        element_size,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::MemoryStore;
+    use serde_json::json;
+
+    fn store() -> Arc<dyn Storage> {
+        Arc::new(MemoryStore::new())
+    }
+
+    fn metadata(shape: &[u64], chunks: &[u64], dtype: &str, fill: Value, codecs: Value) -> String {
+        json!({
+            "zarr_format": 3, "node_type": "array", "shape": shape, "data_type": dtype,
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunks}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": fill, "codecs": codecs,
+        })
+        .to_string()
+    }
+
+    fn le() -> Value {
+        json!([{"name": "bytes", "configuration": {"endian": "little"}}])
+    }
+
+    #[test]
+    fn region_round_trip_with_edge_chunks() {
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/g/a",
+            &metadata(&[5, 7], &[2, 3], "int32", json!(-1), le()),
+        )
+        .unwrap();
+        let data: Vec<u8> = (0..35i32).flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[0, 0], &[5, 7], &data).unwrap();
+        let mut back = vec![0u8; data.len()];
+        a.read_region(&[0, 0], &[5, 7], &mut back).unwrap();
+        assert_eq!(back, data);
+        // A sub-region.
+        let mut sub = vec![0u8; 2 * 3 * 4];
+        a.read_region(&[2, 3], &[2, 3], &mut sub).unwrap();
+        let got: Vec<i32> = sub
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, vec![17, 18, 19, 24, 25, 26]);
+        // The parent group was created.
+        assert!(s.get("g/zarr.json").unwrap().is_some());
+        // Reopen and read again.
+        let b = Array::open(s, "/g/a").unwrap();
+        let mut again = vec![0u8; data.len()];
+        b.read_region(&[0, 0], &[5, 7], &mut again).unwrap();
+        assert_eq!(again, data);
+    }
+
+    #[test]
+    fn missing_chunks_read_as_fill_and_fill_chunks_are_not_stored() {
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/a",
+            &metadata(&[4], &[2], "float32", json!("NaN"), le()),
+        )
+        .unwrap();
+        let mut out = vec![0u8; 16];
+        a.read_region(&[0], &[4], &mut out).unwrap();
+        assert!(out
+            .chunks(4)
+            .all(|c| f32::from_ne_bytes(c.try_into().unwrap()).is_nan()));
+        let ones: Vec<u8> = [1.0f32; 2].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[2], &[2], &ones).unwrap();
+        assert!(s.get("a/c/1").unwrap().is_some());
+        assert!(s.get("a/c/0").unwrap().is_none());
+        let nans: Vec<u8> = [f32::NAN; 2].iter().flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[2], &[2], &nans).unwrap();
+        assert!(
+            s.get("a/c/1").unwrap().is_none(),
+            "an all-fill chunk is erased"
+        );
+    }
+
+    #[test]
+    fn zero_dimensional_and_empty_arrays() {
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/scalar",
+            &metadata(&[], &[], "float64", json!(0.0), le()),
+        )
+        .unwrap();
+        a.write_region(&[], &[], &2.5f64.to_ne_bytes()).unwrap();
+        assert!(s.get("scalar/c").unwrap().is_some());
+        let mut out = [0u8; 8];
+        a.read_region(&[], &[], &mut out).unwrap();
+        assert_eq!(f64::from_ne_bytes(out), 2.5);
+        let e = Array::create(
+            s,
+            "/empty",
+            &metadata(&[0, 3], &[2, 2], "uint8", json!(0), le()),
+        )
+        .unwrap();
+        e.write_region(&[0, 0], &[0, 3], &[]).unwrap();
+        e.read_region(&[0, 0], &[0, 3], &mut []).unwrap();
+    }
+
+    #[test]
+    fn errors_leave_output_untouched() {
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/a",
+            &metadata(&[4], &[2], "uint8", json!(0), le()),
+        )
+        .unwrap();
+        a.write_region(&[0], &[4], &[1, 2, 3, 4]).unwrap();
+        s.set("a/c/1", &[9, 9, 9]).unwrap(); // truncated chunk
+        let mut out = [7u8; 4];
+        let err = a.read_region(&[0], &[4], &mut out).unwrap_err();
+        assert!(matches!(err, Error::Codec(_)), "{err}");
+        assert!(err.to_string().contains("a/c/1"), "{err}");
+        assert_eq!(out, [7; 4]);
+        assert!(matches!(
+            a.read_region(&[0], &[5], &mut out),
+            Err(Error::OutOfBounds(_))
+        ));
+        assert!(matches!(
+            a.read_region(&[0], &[4], &mut out[..3]),
+            Err(Error::BufferTooSmall { .. })
+        ));
+        assert!(matches!(
+            a.write_region(&[0], &[4], &out[..3]),
+            Err(Error::BufferSizeMismatch { .. })
+        ));
+        assert!(matches!(
+            a.read_chunk(&[2], &mut out),
+            Err(Error::OutOfBounds(_))
+        ));
+    }
+
+    #[test]
+    fn create_and_open_errors() {
+        let s = store();
+        let m = metadata(&[4], &[2], "uint8", json!(0), le());
+        Array::create(s.clone(), "/a", &m).unwrap();
+        assert!(matches!(
+            Array::create(s.clone(), "/a", &m),
+            Err(Error::AlreadyExists(_))
+        ));
+        assert!(matches!(
+            Array::create(s.clone(), "/a/b", &m),
+            Err(Error::NodeTypeMismatch { .. })
+        ));
+        assert!(matches!(
+            Array::open(s.clone(), "/nope"),
+            Err(Error::NotFound(_))
+        ));
+        assert!(matches!(
+            Array::open(s.clone(), "/../x"),
+            Err(Error::NodePath(_))
+        ));
+        assert!(matches!(
+            Array::create(s.clone(), "/b", "{"),
+            Err(Error::Metadata { .. })
+        ));
+        let huge = metadata(&[u64::MAX, u64::MAX], &[1, 1], "uint8", json!(0), le());
+        assert!(matches!(
+            Array::create(s.clone(), "/h", &huge),
+            Err(Error::Metadata { .. })
+        ));
+        let unknown = metadata(
+            &[4],
+            &[2],
+            "uint8",
+            json!(0),
+            json!([{"name": "bytes"}, {"name": "lzw"}]),
+        );
+        assert!(matches!(
+            Array::create(s, "/u", &unknown),
+            Err(Error::Codec(crate::codec::CodecError::Unsupported(_)))
+        ));
+    }
+
+    fn sharded(location: &str) -> Value {
+        json!([{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [2, 3],
+            "codecs": [{"name": "bytes", "configuration": {"endian": "big"}}],
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+            "index_location": location,
+        }}])
+    }
+
+    #[test]
+    fn sharded_reads_whole_and_partial() {
+        for location in ["start", "end"] {
+            let s = store();
+            let a = Array::create(
+                s.clone(),
+                "/s",
+                &metadata(&[7, 10], &[4, 6], "int32", json!(0), sharded(location)),
+            )
+            .unwrap();
+            // Values 1.. so that only untouched inner chunks are fill value.
+            let data: Vec<u8> = (1..=70i32).flat_map(|v| v.to_ne_bytes()).collect();
+            a.write_region(&[0, 0], &[7, 10], &data).unwrap();
+            let mut back = vec![0u8; data.len()];
+            a.read_region(&[0, 0], &[7, 10], &mut back).unwrap();
+            assert_eq!(back, data, "{location}");
+            // One element, and a block crossing shard boundaries (partial shard reads).
+            let mut one = [0u8; 4];
+            a.read_region(&[5, 7], &[1, 1], &mut one).unwrap();
+            assert_eq!(i32::from_ne_bytes(one), 5 * 10 + 7 + 1);
+            let mut block = vec![0u8; 3 * 4 * 4];
+            a.read_region(&[3, 5], &[3, 4], &mut block).unwrap();
+            let got: Vec<i32> = block
+                .chunks(4)
+                .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+                .collect();
+            let want: Vec<i32> = (3..6)
+                .flat_map(|r| (5..9).map(move |c| r * 10 + c + 1))
+                .collect();
+            assert_eq!(got, want);
+            // Overwrite part of a shard with zeros: the shard keeps its other inner chunks.
+            a.write_region(&[0, 0], &[2, 3], &[0u8; 24]).unwrap();
+            let mut first = [0u8; 4];
+            a.read_region(&[0, 3], &[1, 1], &mut first).unwrap();
+            assert_eq!(i32::from_ne_bytes(first), 4);
+        }
+    }
+
+    #[test]
+    fn sharded_corruption_is_reported() {
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/s",
+            &metadata(&[4, 6], &[4, 6], "int32", json!(0), sharded("end")),
+        )
+        .unwrap();
+        let data: Vec<u8> = (1..=24i32).flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[0, 0], &[4, 6], &data).unwrap();
+        let mut shard = s.get("s/c/0/0").unwrap().unwrap();
+        let n = shard.len();
+        shard[n - 64..n - 56].copy_from_slice(&1_000_000u64.to_le_bytes());
+        s.set("s/c/0/0", &shard).unwrap();
+        let mut out = vec![0u8; 4];
+        let err = a.read_region(&[0, 0], &[1, 1], &mut out).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Storage(crate::storage::StorageError::RangeOutOfBounds { .. })
+            ),
+            "{err}"
+        );
+        let mut all = vec![0u8; data.len()];
+        let err = a.read_region(&[0, 0], &[4, 6], &mut all).unwrap_err();
+        assert!(
+            matches!(err, Error::Codec(CodecError::Corrupt { .. })),
+            "{err}"
+        );
+        s.set("s/c/0/0", &[1, 2, 3]).unwrap();
+        assert!(a.read_region(&[0, 0], &[1, 1], &mut out).is_err());
+    }
+
+    #[test]
+    fn inner_chunks() {
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/s",
+            &metadata(&[7, 10], &[4, 6], "int32", json!(-1), sharded("end")),
+        )
+        .unwrap();
+        assert_eq!(a.inner_chunk_shape(), vec![2, 3]);
+        let data: Vec<u8> = (0..70i32).flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[0, 0], &[7, 10], &data).unwrap();
+        // Inner chunk (3, 3) covers rows 6..8 and columns 9..12: only (6, 9) is inside.
+        let mut out = vec![0u8; 6 * 4];
+        a.read_inner_chunk(&[3, 3], &mut out).unwrap();
+        let got: Vec<i32> = out
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got[0], 69);
+        assert!(matches!(
+            a.read_inner_chunk(&[4, 0], &mut out),
+            Err(Error::OutOfBounds(_))
+        ));
+        assert!(matches!(
+            a.read_inner_chunk(&[0, 0], &mut out[..4]),
+            Err(Error::BufferTooSmall { .. })
+        ));
+        // A plain array's inner chunk is its chunk.
+        let p = Array::create(s, "/p", &metadata(&[4], &[2], "uint8", json!(0), le())).unwrap();
+        assert_eq!(p.inner_chunk_shape(), vec![2]);
+        p.write_region(&[0], &[4], &[1, 2, 3, 4]).unwrap();
+        let mut two = [0u8; 2];
+        p.read_inner_chunk(&[1], &mut two).unwrap();
+        assert_eq!(two, [3, 4]);
+    }
+}

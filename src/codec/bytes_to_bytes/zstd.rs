@@ -1,0 +1,463 @@
+//! The `zstd` bytes -> bytes codec.
+//!
+//! Specification: <https://zarr-specs.readthedocs.io/en/latest/v3/codecs/zstd/index.html>.
+//!
+//! * Configuration: `{"level": -131072..=22, "checksum": bool}`. On read, `level` defaults to 0
+//!   (zstd's default level) and `checksum` to `false`; both are always written back.
+//! * Encoding: one zstd frame (RFC 8878) with the content size recorded and the content
+//!   checksum as configured.
+//! * Decoding: one or more concatenated frames (skippable frames allowed), with or without a
+//!   content size (tensorstore writes frames without one). Checksums present in a frame are
+//!   always verified. The whole input must be consumed.
+
+use super::BytesToBytesCodec;
+use crate::codec::{try_vec_with_capacity, CodecError};
+use ::zstd::stream::raw::{CParameter, Decoder, InBuffer, Operation, OutBuffer};
+use serde_json::{Map, Value};
+
+const NAME: &str = "zstd";
+
+/// The smallest level the spec allows (zstd's fastest negative level).
+pub const MIN_LEVEL: i32 = -131_072;
+/// The largest level the spec allows.
+pub const MAX_LEVEL: i32 = 22;
+
+/// The `zstd` codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZstdCodec {
+    level: i32,
+    checksum: bool,
+}
+
+impl ZstdCodec {
+    /// A zstd codec with compression `level` (0 = zstd's default) and, if `checksum`, a
+    /// content checksum in every frame written.
+    pub fn new(level: i32, checksum: bool) -> Result<Self, CodecError> {
+        if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
+            return Err(level_error(&Value::from(level)));
+        }
+        Ok(ZstdCodec { level, checksum })
+    }
+
+    /// Build from the `configuration` object of the codec's metadata.
+    pub fn from_configuration(config: &Map<String, Value>) -> Result<Self, CodecError> {
+        if let Some(key) = config
+            .keys()
+            .find(|k| !matches!(k.as_str(), "level" | "checksum"))
+        {
+            return Err(CodecError::config(
+                NAME,
+                format!("unknown configuration key '{key}'"),
+            ));
+        }
+        let level = match config.get("level") {
+            None => 0,
+            Some(value) => value
+                .as_i64()
+                .and_then(|l| i32::try_from(l).ok())
+                .ok_or_else(|| level_error(value))?,
+        };
+        let checksum = match config.get("checksum") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(CodecError::config(
+                    NAME,
+                    format!("'checksum' must be a boolean, got {other}"),
+                ))
+            }
+        };
+        Self::new(level, checksum)
+    }
+
+    /// The compression level.
+    pub fn level(&self) -> i32 {
+        self.level
+    }
+
+    /// Whether encoded frames carry a content checksum.
+    pub fn checksum(&self) -> bool {
+        self.checksum
+    }
+}
+
+fn level_error(value: &Value) -> CodecError {
+    CodecError::config(
+        NAME,
+        format!("'level' must be an integer from {MIN_LEVEL} to {MAX_LEVEL}, got {value}"),
+    )
+}
+
+fn encode_failed(e: std::io::Error) -> CodecError {
+    CodecError::EncodeFailed {
+        codec: NAME.to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn corrupt_io(e: std::io::Error) -> CodecError {
+    CodecError::corrupt(NAME, format!("invalid zstd data: {e}"))
+}
+
+/// Decode into a buffer of exactly `expected` bytes, in one shot (no window buffer, no
+/// allocation beyond `expected`). Handles concatenated and skippable frames and frames
+/// without a content size; verifies checksums; rejects trailing bytes.
+fn decode_exact(input: &[u8], expected: usize) -> Result<Vec<u8>, CodecError> {
+    let mut out = try_vec_with_capacity(expected)?;
+    let mut decompressor = ::zstd::bulk::Decompressor::new().map_err(corrupt_io)?;
+    match decompressor.decompress_to_buffer(input, &mut out) {
+        Ok(n) if n == expected && out.len() == expected => Ok(out),
+        Ok(n) => Err(CodecError::corrupt(
+            NAME,
+            format!("decoded {n} bytes, expected {expected}"),
+        )),
+        Err(e) if e.to_string().contains("too small") => Err(CodecError::corrupt(
+            NAME,
+            format!("decoded data is longer than the expected {expected} bytes"),
+        )),
+        Err(e) => Err(corrupt_io(e)),
+    }
+}
+
+/// Decode data of unknown decoded size by streaming into a growing buffer.
+fn decode_to_end(input: &[u8]) -> Result<Vec<u8>, CodecError> {
+    // Start from the first frame's content size when it has one (not trusted beyond 64 MiB),
+    // otherwise from a guess; the buffer doubles as needed.
+    let initial = match ::zstd::zstd_safe::get_frame_content_size(input) {
+        Ok(Some(size)) => usize::try_from(size.min(64 << 20)).unwrap_or(64 << 20),
+        _ => input.len().saturating_mul(4).clamp(4096, 1 << 20),
+    };
+    let mut out = try_vec_with_capacity(initial)?;
+    let mut decoder = Decoder::new().map_err(corrupt_io)?;
+    let mut in_buf = InBuffer::around(input);
+    loop {
+        if out.len() == out.capacity() {
+            let extra = out.capacity().max(4096);
+            out.try_reserve(extra)
+                .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
+        }
+        let pos = out.len();
+        // `hint` is 0 exactly when a frame has been completely decoded and flushed. The
+        // OutBuffer writes into `out`'s spare capacity and updates its length.
+        let (hint, output_full) = {
+            let mut out_buf = OutBuffer::around_pos(&mut out, pos);
+            let hint = decoder.run(&mut in_buf, &mut out_buf).map_err(corrupt_io)?;
+            (hint, out_buf.pos() == out_buf.capacity())
+        };
+        if in_buf.pos() == input.len() {
+            if hint == 0 {
+                return Ok(out);
+            }
+            if !output_full {
+                // All input consumed, room left in the output, and the frame is not over.
+                return Err(CodecError::corrupt(NAME, "truncated zstd frame"));
+            }
+        }
+    }
+}
+
+impl BytesToBytesCodec for ZstdCodec {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn configuration(&self) -> Option<Map<String, Value>> {
+        let mut map = Map::new();
+        map.insert("level".to_string(), Value::from(self.level));
+        map.insert("checksum".to_string(), Value::from(self.checksum));
+        Some(map)
+    }
+
+    fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, CodecError> {
+        let mut compressor = ::zstd::bulk::Compressor::new(self.level).map_err(encode_failed)?;
+        compressor
+            .set_parameter(CParameter::ChecksumFlag(self.checksum))
+            .map_err(encode_failed)?;
+        compressor
+            .set_parameter(CParameter::ContentSizeFlag(true))
+            .map_err(encode_failed)?;
+        let mut out = try_vec_with_capacity(::zstd::zstd_safe::compress_bound(input.len()))?;
+        compressor
+            .compress_to_buffer(&input, &mut out)
+            .map_err(encode_failed)?;
+        if out.capacity() - out.len() > out.len() / 4 {
+            out.shrink_to_fit();
+        }
+        Ok(out)
+    }
+
+    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+        if input.is_empty() {
+            return Err(CodecError::corrupt(NAME, "empty input is not a zstd frame"));
+        }
+        match decoded_len {
+            Some(expected) => decode_exact(&input, expected),
+            None => decode_to_end(&input),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use super::*;
+    use serde_json::json;
+
+    fn codec(level: i32, checksum: bool) -> ZstdCodec {
+        ZstdCodec::from_configuration(&config(json!({"level": level, "checksum": checksum})))
+            .unwrap()
+    }
+
+    /// Both decode paths must agree.
+    fn decode_both(c: &ZstdCodec, enc: &[u8], want: &[u8]) {
+        assert_eq!(c.decode(enc.to_vec(), Some(want.len())).unwrap(), want);
+        assert_eq!(c.decode(enc.to_vec(), None).unwrap(), want);
+    }
+
+    const TEXT: &[u8] = b"zarr zstd test zarr zstd test zarr zstd test \
+zarr zstd test zarr zstd test zarr zstd test ";
+
+    #[test]
+    fn round_trip_sizes_levels_checksum() {
+        for (level, checksum) in [(0, false), (1, true), (3, false), (-5, true), (19, true)] {
+            let c = codec(level, checksum);
+            for len in [0usize, 1, 100, 4096, 131_073, 1 << 20] {
+                let input = data(len, len as u64 + 1, 32);
+                let enc = c.encode(input.clone()).unwrap();
+                assert_eq!(&enc[..4], &[0x28, 0xb5, 0x2f, 0xfd], "zstd magic");
+                // Frame header descriptor: bit 2 = checksum flag; content size is recorded.
+                assert_eq!(enc[4] & 0x04 != 0, checksum);
+                assert_eq!(
+                    ::zstd::zstd_safe::get_frame_content_size(&enc).unwrap(),
+                    Some(len as u64)
+                );
+                decode_both(&c, &enc, &input);
+            }
+        }
+    }
+
+    #[test]
+    fn extreme_levels() {
+        for level in [MIN_LEVEL, MAX_LEVEL] {
+            let c = ZstdCodec::new(level, false).unwrap();
+            let input = data(50_000, 5, 8);
+            let enc = c.encode(input.clone()).unwrap();
+            decode_both(&c, &enc, &input);
+        }
+    }
+
+    #[test]
+    fn decodes_numcodecs_frames() {
+        // numcodecs 0.16.6: Zstd(level=3).encode(TEXT)
+        let enc = hex("28b52ffd205ab50000787a617272207a737464207465737420010028e8ac03");
+        decode_both(&codec(0, false), &enc, TEXT);
+        // Zstd(level=1, checksum=True).encode(TEXT)
+        let enc = hex("28b52ffd245ab50000787a617272207a737464207465737420010028e8ac03ab7f1cec");
+        decode_both(&codec(0, false), &enc, TEXT);
+        // Zstd(level=-5).encode(TEXT)
+        let enc = hex(concat!(
+            "28b52ffd205a2d0100f07a617272207a7374642074657374207a617272207a7374",
+            "6420746573742001002648ca09"
+        ));
+        decode_both(&codec(0, false), &enc, TEXT);
+        // Zstd().encode(b"")
+        decode_both(&codec(0, false), &hex("28b52ffd2000010000"), b"");
+    }
+
+    #[test]
+    fn decodes_frames_without_content_size() {
+        // python-zstandard 0.25: ZstdCompressor(level=3, write_content_size=False).compress(TEXT)
+        let enc = hex("28b52ffd0000b50000787a617272207a737464207465737420010028e8ac03");
+        assert_eq!(
+            ::zstd::zstd_safe::get_frame_content_size(&enc).unwrap(),
+            None
+        );
+        decode_both(&codec(0, false), &enc, TEXT);
+        // A streamed frame with a checksum and no content size:
+        // ZstdCompressor(level=5, write_checksum=True, write_content_size=False).stream_writer
+        let enc = hex("28b52ffd04584d0000186162630100f67443384b202f");
+        decode_both(&codec(0, false), &enc, &b"abc".repeat(20));
+        // The same frame with a wrong checksum.
+        let mut bad = enc.clone();
+        *bad.last_mut().unwrap() ^= 0x40;
+        assert!(is_corrupt(codec(0, false).decode(bad.clone(), Some(60))));
+        assert!(is_corrupt(codec(0, false).decode(bad, None)));
+        // An empty frame without content size.
+        decode_both(&codec(0, false), &hex("28b52ffd0000010000"), b"");
+    }
+
+    #[test]
+    fn decodes_concatenated_and_skippable_frames() {
+        let c = codec(3, true);
+        let mut enc = c.encode(b"first frame; ".to_vec()).unwrap();
+        // A skippable frame (magic 0x184D2A50, 4-byte length, payload).
+        enc.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
+        enc.extend(c.encode(Vec::new()).unwrap());
+        // A frame without content size from another implementation.
+        enc.extend(hex(
+            "28b52ffd0000b50000787a617272207a737464207465737420010028e8ac03",
+        ));
+        let mut want = b"first frame; ".to_vec();
+        want.extend_from_slice(TEXT);
+        decode_both(&c, &enc, &want);
+    }
+
+    #[test]
+    fn verifies_checksums() {
+        let c = codec(3, true);
+        let input = data(10_000, 9, 4);
+        let enc = c.encode(input.clone()).unwrap();
+        let n = enc.len();
+        for pos in n - 4..n {
+            let mut bad = enc.clone();
+            bad[pos] ^= 0x10;
+            assert!(is_corrupt(c.decode(bad.clone(), Some(input.len()))));
+            assert!(is_corrupt(c.decode(bad, None)));
+        }
+    }
+
+    #[test]
+    fn rejects_trailing_garbage() {
+        let c = codec(3, false);
+        let good = c.encode(b"payload".to_vec()).unwrap();
+        for tail in [
+            &b"x"[..],
+            &b"\0"[..],
+            &[0u8; 9][..],
+            &[0x28, 0xb5, 0x2f, 0xfd][..],
+        ] {
+            let mut enc = good.clone();
+            enc.extend_from_slice(tail);
+            assert!(is_corrupt(c.decode(enc.clone(), Some(7))), "tail {tail:?}");
+            assert!(is_corrupt(c.decode(enc, None)), "tail {tail:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_truncated_frames() {
+        for checksum in [false, true] {
+            let c = codec(3, checksum);
+            let input = data(20_000, 4, 64);
+            let enc = c.encode(input.clone()).unwrap();
+            let cuts = (0..24)
+                .chain((24..enc.len() - 8).step_by(29))
+                .chain(enc.len() - 8..enc.len());
+            for cut in cuts {
+                let t = enc[..cut].to_vec();
+                assert!(
+                    is_corrupt(c.decode(t.clone(), Some(input.len()))),
+                    "cut {cut}"
+                );
+                assert!(is_corrupt(c.decode(t, None)), "cut {cut}");
+            }
+        }
+        // Truncated frames without a content size (the streaming path must notice too).
+        let enc = hex("28b52ffd04584d0000186162630100f67443384b202f");
+        for cut in 0..enc.len() {
+            let c = codec(0, false);
+            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), None)), "cut {cut}");
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), Some(60))),
+                "cut {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_decoded_len_mismatch() {
+        let c = codec(1, false);
+        let enc = c.encode(vec![3u8; 1000]).unwrap();
+        for wrong in [0, 1, 999, 1001, 1 << 20] {
+            assert!(is_corrupt(c.decode(enc.clone(), Some(wrong))), "{wrong}");
+        }
+        // Same for a frame without content size, which cannot be checked up front.
+        let nocs = hex("28b52ffd0000b50000787a617272207a737464207465737420010028e8ac03");
+        for wrong in [0, TEXT.len() - 1, TEXT.len() + 1] {
+            assert!(is_corrupt(c.decode(nocs.clone(), Some(wrong))), "{wrong}");
+        }
+    }
+
+    #[test]
+    fn decompression_bomb_is_bounded_by_decoded_len() {
+        let c = codec(1, false);
+        let enc = c.encode(vec![0u8; 8 << 20]).unwrap();
+        assert!(enc.len() < 10_000);
+        assert!(is_corrupt(c.decode(enc, Some(16))));
+    }
+
+    #[test]
+    fn configuration_defaults_and_round_trip() {
+        let c = ZstdCodec::from_configuration(&Map::new()).unwrap();
+        assert_eq!((c.level(), c.checksum()), (0, false));
+        assert_eq!(
+            Value::Object(c.configuration().unwrap()),
+            json!({"level": 0, "checksum": false})
+        );
+        let c = ZstdCodec::from_configuration(&config(json!({"level": -7}))).unwrap();
+        assert_eq!((c.level(), c.checksum()), (-7, false));
+        let c = ZstdCodec::from_configuration(&config(json!({"checksum": true}))).unwrap();
+        assert_eq!((c.level(), c.checksum()), (0, true));
+        let c = codec(22, true);
+        assert_eq!(c.name(), "zstd");
+        let conf = c.configuration().unwrap();
+        assert_eq!(
+            Value::Object(conf.clone()),
+            json!({"level": 22, "checksum": true})
+        );
+        assert_eq!(ZstdCodec::from_configuration(&conf).unwrap(), c);
+        assert_eq!(c.encoded_len(100), None);
+    }
+
+    #[test]
+    fn rejects_bad_configurations() {
+        for bad in [
+            json!({"level": 23}),
+            json!({"level": -131_073}),
+            json!({"level": 1.5}),
+            json!({"level": 3.0}),
+            json!({"level": "3"}),
+            json!({"level": null}),
+            json!({"level": 1u64 << 40}),
+            json!({"level": u64::MAX}),
+            json!({"checksum": 1}),
+            json!({"checksum": "true"}),
+            json!({"checksum": null}),
+            json!({"level": 1, "checksum": false, "extra": 0}),
+            json!({"levels": 1}),
+        ] {
+            let r = ZstdCodec::from_configuration(&config(bad.clone()));
+            assert!(
+                matches!(r, Err(CodecError::InvalidConfiguration { .. })),
+                "{bad} gave {r:?}"
+            );
+        }
+        assert!(ZstdCodec::new(MAX_LEVEL + 1, false).is_err());
+        assert!(ZstdCodec::new(MIN_LEVEL - 1, false).is_err());
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let c = codec(3, true);
+        assert!(is_corrupt(c.decode(Vec::new(), None)));
+        assert!(is_corrupt(c.decode(Vec::new(), Some(0))));
+        for seed in 1..300u64 {
+            let len = (seed as usize * 7) % 200;
+            let mut junk = data(len, seed, 255);
+            if seed % 2 == 0 && len >= 4 {
+                junk[..4].copy_from_slice(&[0x28, 0xb5, 0x2f, 0xfd]);
+            }
+            let _ = c.decode(junk.clone(), None);
+            let _ = c.decode(junk, Some(len * 3));
+        }
+        let input = data(5000, 12, 16);
+        let enc = c.encode(input.clone()).unwrap();
+        for i in 0..enc.len() {
+            let mut bad = enc.clone();
+            bad[i] ^= 1 << (i % 8);
+            if let Ok(out) = c.decode(bad.clone(), Some(input.len())) {
+                assert_eq!(out.len(), input.len());
+            }
+            let _ = c.decode(bad, None);
+        }
+    }
+}

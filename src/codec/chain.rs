@@ -1,0 +1,253 @@
+//! The codec pipeline of an array: array->array codecs, one array->bytes codec, then
+//! bytes->bytes codecs. Encoding runs the list forwards, decoding backwards.
+
+use super::array_to_array::{self, ArrayToArrayCodec};
+use super::array_to_bytes::sharding::ShardingCodec;
+use super::array_to_bytes::{self, ArrayToBytesCodec};
+use super::bytes_to_bytes::{self, BytesToBytesCodec};
+use super::{ChunkRepresentation, CodecError};
+use crate::metadata::NamedConfig;
+
+/// A validated codec chain for chunks of one representation.
+#[derive(Debug)]
+pub struct CodecChain {
+    array_to_array: Vec<Box<dyn ArrayToArrayCodec>>,
+    array_to_bytes: Box<dyn ArrayToBytesCodec>,
+    bytes_to_bytes: Vec<Box<dyn BytesToBytesCodec>>,
+    /// The chunk representation entering each array->array codec, then the one entering
+    /// the array->bytes codec (so `array_to_array.len() + 1` entries).
+    representations: Vec<ChunkRepresentation>,
+}
+
+impl CodecChain {
+    /// Build the chain from a `codecs` list for chunks of `decoded`.
+    ///
+    /// Every codec must be known: an unknown codec fails with [`CodecError::Unsupported`],
+    /// even when marked `"must_understand": false`, because skipping a codec that changed
+    /// the bytes would return wrong data.
+    pub fn from_metadata(
+        codecs: &[NamedConfig],
+        decoded: &ChunkRepresentation,
+    ) -> Result<CodecChain, CodecError> {
+        let mut array_to_array = Vec::new();
+        let mut array_to_bytes: Option<Box<dyn ArrayToBytesCodec>> = None;
+        let mut bytes_to_bytes = Vec::new();
+        let mut representations = vec![decoded.clone()];
+        let data_type = decoded.data_type;
+        for codec in codecs {
+            let name = codec.name.as_str();
+            let configuration = codec.configuration.as_ref();
+            if let Some(c) =
+                array_to_array::from_metadata(name, configuration, decoded.shape.len())?
+            {
+                if array_to_bytes.is_some() {
+                    return Err(CodecError::InvalidChain(format!(
+                        "array->array codec '{name}' after the array->bytes codec"
+                    )));
+                }
+                let current = representations.last().expect("never empty");
+                let next = ChunkRepresentation {
+                    shape: c.encoded_shape(&current.shape),
+                    data_type,
+                    fill_value: current.fill_value.clone(),
+                };
+                representations.push(next);
+                array_to_array.push(c);
+            } else if let Some(c) = array_to_bytes::from_metadata(
+                name,
+                configuration,
+                representations.last().expect("never empty"),
+            )? {
+                if array_to_bytes.is_some() {
+                    return Err(CodecError::InvalidChain(format!(
+                        "second array->bytes codec '{name}'"
+                    )));
+                }
+                array_to_bytes = Some(c);
+            } else if let Some(c) =
+                bytes_to_bytes::from_metadata(name, configuration, data_type.size())?
+            {
+                if array_to_bytes.is_none() {
+                    return Err(CodecError::InvalidChain(format!(
+                        "bytes->bytes codec '{name}' before the array->bytes codec"
+                    )));
+                }
+                bytes_to_bytes.push(c);
+            } else {
+                return Err(CodecError::Unsupported(name.to_string()));
+            }
+        }
+        let array_to_bytes = array_to_bytes.ok_or_else(|| {
+            CodecError::InvalidChain("no array->bytes codec (such as \"bytes\")".into())
+        })?;
+        Ok(CodecChain {
+            array_to_array,
+            array_to_bytes,
+            bytes_to_bytes,
+            representations,
+        })
+    }
+
+    /// A chain of just `bytes` in little-endian order (or without endian for 1-byte types).
+    pub fn default_for(decoded: &ChunkRepresentation) -> CodecChain {
+        let endian =
+            (decoded.data_type.endian_unit() > 1).then_some(array_to_bytes::bytes::Endian::Little);
+        CodecChain {
+            array_to_array: Vec::new(),
+            array_to_bytes: Box::new(array_to_bytes::bytes::BytesCodec::new(endian)),
+            bytes_to_bytes: Vec::new(),
+            representations: vec![decoded.clone()],
+        }
+    }
+
+    /// The canonical metadata of the chain (every configuration key spelled out).
+    pub fn to_metadata(&self) -> Vec<NamedConfig> {
+        let mut out = Vec::new();
+        for c in &self.array_to_array {
+            out.push(NamedConfig::new(c.name(), c.configuration()));
+        }
+        out.push(NamedConfig::new(
+            self.array_to_bytes.name(),
+            self.array_to_bytes.configuration(),
+        ));
+        for c in &self.bytes_to_bytes {
+            out.push(NamedConfig::new(c.name(), c.configuration()));
+        }
+        out
+    }
+
+    /// The decoded chunk representation this chain was built for.
+    pub fn decoded_representation(&self) -> &ChunkRepresentation {
+        &self.representations[0]
+    }
+
+    /// The sharding codec when the chain is exactly one `sharding_indexed` codec (so a
+    /// stored chunk is a shard whose byte ranges can be read directly).
+    pub fn as_sharding(&self) -> Option<&ShardingCodec> {
+        if self.array_to_array.is_empty() && self.bytes_to_bytes.is_empty() {
+            self.array_to_bytes.as_sharding()
+        } else {
+            None
+        }
+    }
+
+    /// The encoded size of a chunk when every codec has a fixed size (no compressor).
+    pub fn encoded_len(&self) -> Option<usize> {
+        let last = self.representations.last().expect("never empty");
+        let mut len = self.array_to_bytes.encoded_len(last)?;
+        for codec in &self.bytes_to_bytes {
+            len = codec.encoded_len(len)?;
+        }
+        Some(len)
+    }
+
+    /// Encode a decoded chunk (C order, host byte order, exactly the chunk's size).
+    pub fn encode(&self, decoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
+        let element_size = self.representations[0].data_type.size();
+        let mut data = decoded;
+        for (codec, repr) in self.array_to_array.iter().zip(&self.representations) {
+            data = codec.encode(data, &repr.shape, element_size)?;
+        }
+        let last = self.representations.last().expect("never empty");
+        data = self.array_to_bytes.encode(data, last)?;
+        for codec in &self.bytes_to_bytes {
+            data = codec.encode(data)?;
+        }
+        Ok(data)
+    }
+
+    /// Decode a stored chunk into the decoded representation. Every stage checks sizes, so
+    /// a truncated or corrupt chunk is an error, never a wrongly shaped result.
+    pub fn decode(&self, encoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
+        let last = self.representations.last().expect("never empty");
+        // The exact size each bytes->bytes decoder must produce, where it is known: the
+        // array->bytes codec's fixed size, grown by any fixed-size codecs (checksums) after it.
+        let mut expected_lens = Vec::with_capacity(self.bytes_to_bytes.len());
+        let mut len = self.array_to_bytes.encoded_len(last);
+        for codec in &self.bytes_to_bytes {
+            expected_lens.push(len);
+            len = len.and_then(|n| codec.encoded_len(n));
+        }
+        let mut data = encoded;
+        for (codec, expected) in self.bytes_to_bytes.iter().zip(expected_lens).rev() {
+            data = codec.decode(data, expected)?;
+        }
+        data = self.array_to_bytes.decode(data, last)?;
+        let element_size = self.representations[0].data_type.size();
+        for (codec, repr) in self.array_to_array.iter().zip(&self.representations).rev() {
+            data = codec.decode(data, &repr.shape, element_size)?;
+        }
+        Ok(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data_type::DataType;
+    use serde_json::json;
+
+    fn codecs(v: serde_json::Value) -> Vec<NamedConfig> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|c| NamedConfig::parse(c, "codec").unwrap())
+            .collect()
+    }
+
+    fn repr(shape: &[u64], data_type: DataType) -> ChunkRepresentation {
+        ChunkRepresentation {
+            shape: shape.to_vec(),
+            data_type,
+            fill_value: data_type.zero_fill_value(),
+        }
+    }
+
+    #[test]
+    fn transpose_bytes_round_trip() {
+        let chain = CodecChain::from_metadata(
+            &codecs(json!([
+                {"name": "transpose", "configuration": {"order": [1, 0]}},
+                {"name": "bytes", "configuration": {"endian": "big"}}
+            ])),
+            &repr(&[2, 3], DataType::UInt16),
+        )
+        .unwrap();
+        let data: Vec<u8> = (0..6u16).flat_map(|v| v.to_ne_bytes()).collect();
+        let encoded = chain.encode(data.clone()).unwrap();
+        // Column-major, big-endian: 0, 3, 1, 4, 2, 5.
+        assert_eq!(&encoded[..4], &[0, 0, 0, 3]);
+        assert_eq!(chain.decode(encoded).unwrap(), data);
+    }
+
+    #[test]
+    fn chain_shape_rules() {
+        let r = repr(&[4], DataType::Int32);
+        for bad in [
+            json!([]),
+            json!([{"name": "bytes", "configuration": {"endian": "little"}},
+                   {"name": "bytes", "configuration": {"endian": "little"}}]),
+            json!([{"name": "bytes", "configuration": {"endian": "little"}},
+                   {"name": "transpose", "configuration": {"order": [0]}}]),
+        ] {
+            assert!(
+                CodecChain::from_metadata(&codecs(bad.clone()), &r).is_err(),
+                "{bad}"
+            );
+        }
+        let unknown = CodecChain::from_metadata(
+            &codecs(
+                json!([{"name": "bytes", "configuration": {"endian": "little"}},
+                           {"name": "lz77"}]),
+            ),
+            &r,
+        );
+        assert!(matches!(unknown, Err(CodecError::Unsupported(n)) if n == "lz77"));
+        let endian_alias = CodecChain::from_metadata(
+            &codecs(json!([{"name": "endian", "configuration": {"endian": "little"}}])),
+            &r,
+        )
+        .unwrap();
+        assert_eq!(endian_alias.to_metadata()[0].name, "bytes");
+    }
+}

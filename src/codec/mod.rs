@@ -1,0 +1,86 @@
+//! Codecs, organised as the specification's three kinds.
+//!
+//! * array -> array ([`array_to_array`]): reorder or transform elements (transpose).
+//! * array -> bytes ([`array_to_bytes`]): serialise elements (bytes).
+//! * bytes -> bytes ([`bytes_to_bytes`]): compress or checksum (gzip, zstd, blosc, crc32c).
+//!
+//! [`chain::CodecChain`] strings them together in the order the metadata lists them.
+
+pub mod array_to_array;
+pub mod array_to_bytes;
+pub mod bytes_to_bytes;
+pub mod chain;
+
+use thiserror::Error;
+
+/// Errors raised while building or running codecs.
+#[derive(Debug, Error)]
+pub enum CodecError {
+    /// The codec's name is not one this library implements.
+    #[error("unsupported codec '{0}'")]
+    Unsupported(String),
+    /// The codec's configuration is malformed or out of range.
+    #[error("invalid configuration for codec '{codec}': {message}")]
+    InvalidConfiguration { codec: String, message: String },
+    /// The codec list does not have the shape the spec requires.
+    #[error("invalid codec chain: {0}")]
+    InvalidChain(String),
+    /// Encoded data could not be decoded (truncated, corrupt, bad checksum, wrong size).
+    #[error("corrupt data in codec '{codec}': {message}")]
+    Corrupt { codec: String, message: String },
+    /// Encoding failed (e.g. the compressor reported an error).
+    #[error("codec '{codec}' failed to encode: {message}")]
+    EncodeFailed { codec: String, message: String },
+    /// An allocation sized by the data could not be satisfied.
+    #[error("out of memory allocating {0} bytes")]
+    OutOfMemory(usize),
+}
+
+impl CodecError {
+    pub(crate) fn corrupt(codec: &str, message: impl Into<String>) -> Self {
+        CodecError::Corrupt {
+            codec: codec.to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn config(codec: &str, message: impl Into<String>) -> Self {
+        CodecError::InvalidConfiguration {
+            codec: codec.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Allocate an empty vector with room for `capacity` bytes, reporting failure instead of aborting.
+pub(crate) fn try_vec_with_capacity(capacity: usize) -> Result<Vec<u8>, CodecError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(capacity)
+        .map_err(|_| CodecError::OutOfMemory(capacity))?;
+    Ok(v)
+}
+
+/// What a codec chain encodes: a chunk of `shape` elements of `data_type`, in C order and
+/// host byte order.
+#[derive(Clone, Debug)]
+pub struct ChunkRepresentation {
+    pub shape: Vec<u64>,
+    pub data_type: crate::data_type::DataType,
+    pub fill_value: crate::data_type::FillValue,
+}
+
+impl ChunkRepresentation {
+    /// Number of elements, or `None` if it overflows u64.
+    pub fn num_elements(&self) -> Option<u64> {
+        self.shape
+            .iter()
+            .try_fold(1u64, |acc, &n| acc.checked_mul(n))
+    }
+
+    /// Size of the decoded chunk in bytes, or `None` if it does not fit in usize.
+    pub fn size_bytes(&self) -> Option<usize> {
+        self.num_elements()
+            .and_then(|n| usize::try_from(n).ok())
+            .and_then(|n| n.checked_mul(self.data_type.size()))
+    }
+}

@@ -1,0 +1,62 @@
+//! The error type of the public Rust API (arrays and groups), wrapping each layer's errors.
+
+use crate::codec::CodecError;
+use crate::metadata::MetadataError;
+use crate::node::NodePathError;
+use crate::storage::StorageError;
+use thiserror::Error;
+
+/// Any failure of an array or group operation.
+#[derive(Debug, Error)]
+pub enum Error {
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Codec(#[from] CodecError),
+    #[error("invalid metadata at '{key}': {source}")]
+    Metadata {
+        key: String,
+        #[source]
+        source: MetadataError,
+    },
+    #[error(transparent)]
+    NodePath(#[from] NodePathError),
+    /// No node at the path.
+    #[error("no node at '{0}'")]
+    NotFound(String),
+    /// A node already exists where one was to be created.
+    #[error("a node already exists at '{0}'")]
+    AlreadyExists(String),
+    /// The node at the path is of the other kind.
+    #[error("the node at '{path}' is a {found}, not a {expected}")]
+    NodeTypeMismatch {
+        path: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+    /// A caller argument is invalid (wrong rank, ...).
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// A selection or chunk index outside the array.
+    #[error("{0}")]
+    OutOfBounds(String),
+    /// The caller's output buffer is too small.
+    #[error("buffer of {given} bytes is too small: {needed} bytes needed")]
+    BufferTooSmall { needed: usize, given: usize },
+    /// The caller's input buffer is not the size of the selection.
+    #[error("buffer of {given} bytes does not match the selection's {expected} bytes")]
+    BufferSizeMismatch { expected: usize, given: usize },
+    /// A size computed from the input does not fit in memory (or in usize).
+    #[error("{0}")]
+    OutOfMemory(String),
+}
+
+impl Error {
+    /// A metadata error found in the document stored at (or destined for) `key`.
+    pub fn metadata(key: impl Into<String>, source: MetadataError) -> Error {
+        Error::Metadata {
+            key: key.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,697 @@
+//! `zarr_array`: creating, opening, inspecting, reading and writing arrays.
+
+use super::args::{clear_out, handle, out_ptr, slice, slice_mut, str_arg, write_out};
+use super::boundary::run;
+use super::error::FfiError;
+use super::handle::{zarr_array, zarr_store};
+use super::status::zarr_status;
+use super::strings::owned_c_string;
+use crate::array::Array;
+use crate::data_type::DataType;
+use crate::error::Error;
+use crate::metadata::json::parse_object;
+use std::ffi::{c_char, c_void};
+
+/// A data type code (one of the `ZARR_DATA_TYPE_*` values).
+#[allow(non_camel_case_types)]
+pub type zarr_data_type = i32;
+
+/// `bool`: one byte, 0 or 1.
+pub const ZARR_DATA_TYPE_BOOL: zarr_data_type = 1;
+/// `int8`.
+pub const ZARR_DATA_TYPE_INT8: zarr_data_type = 2;
+/// `int16`.
+pub const ZARR_DATA_TYPE_INT16: zarr_data_type = 3;
+/// `int32`.
+pub const ZARR_DATA_TYPE_INT32: zarr_data_type = 4;
+/// `int64`.
+pub const ZARR_DATA_TYPE_INT64: zarr_data_type = 5;
+/// `uint8`.
+pub const ZARR_DATA_TYPE_UINT8: zarr_data_type = 6;
+/// `uint16`.
+pub const ZARR_DATA_TYPE_UINT16: zarr_data_type = 7;
+/// `uint32`.
+pub const ZARR_DATA_TYPE_UINT32: zarr_data_type = 8;
+/// `uint64`.
+pub const ZARR_DATA_TYPE_UINT64: zarr_data_type = 9;
+/// `float16`: the IEEE 754 binary16 bits in a 2-byte unit.
+pub const ZARR_DATA_TYPE_FLOAT16: zarr_data_type = 10;
+/// `float32`.
+pub const ZARR_DATA_TYPE_FLOAT32: zarr_data_type = 11;
+/// `float64`.
+pub const ZARR_DATA_TYPE_FLOAT64: zarr_data_type = 12;
+/// `complex64`: a (real, imaginary) pair of float32.
+pub const ZARR_DATA_TYPE_COMPLEX64: zarr_data_type = 13;
+/// `complex128`: a (real, imaginary) pair of float64.
+pub const ZARR_DATA_TYPE_COMPLEX128: zarr_data_type = 14;
+/// `r<N>`: N/8 opaque bytes (`zarr_array_element_size` gives N/8).
+pub const ZARR_DATA_TYPE_RAW: zarr_data_type = 15;
+
+fn data_type_code(data_type: DataType) -> zarr_data_type {
+    match data_type {
+        DataType::Bool => ZARR_DATA_TYPE_BOOL,
+        DataType::Int8 => ZARR_DATA_TYPE_INT8,
+        DataType::Int16 => ZARR_DATA_TYPE_INT16,
+        DataType::Int32 => ZARR_DATA_TYPE_INT32,
+        DataType::Int64 => ZARR_DATA_TYPE_INT64,
+        DataType::UInt8 => ZARR_DATA_TYPE_UINT8,
+        DataType::UInt16 => ZARR_DATA_TYPE_UINT16,
+        DataType::UInt32 => ZARR_DATA_TYPE_UINT32,
+        DataType::UInt64 => ZARR_DATA_TYPE_UINT64,
+        DataType::Float16 => ZARR_DATA_TYPE_FLOAT16,
+        DataType::Float32 => ZARR_DATA_TYPE_FLOAT32,
+        DataType::Float64 => ZARR_DATA_TYPE_FLOAT64,
+        DataType::Complex64 => ZARR_DATA_TYPE_COMPLEX64,
+        DataType::Complex128 => ZARR_DATA_TYPE_COMPLEX128,
+        DataType::RawBits(_) => ZARR_DATA_TYPE_RAW,
+    }
+}
+
+/// Check that a caller's rank matches the array's.
+fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
+    let actual = array.ndim();
+    if ndim != actual {
+        return Err(FfiError::Core(Error::InvalidArgument(format!(
+            "ndim is {ndim} but the array has {actual} dimensions"
+        ))));
+    }
+    Ok(())
+}
+
+/// Create an array at `path` from a complete Zarr v3 array metadata document.
+///
+/// `metadata_json` is the text of a v3 `zarr.json` array document (`zarr_format` 3,
+/// `node_type` "array", `shape`, `data_type`, `chunk_grid`, `chunk_key_encoding`,
+/// `fill_value`, `codecs`, optional `attributes` and `dimension_names`). Zarr v2 `.zarray`
+/// documents are not accepted yet (`ZARR_ERROR_UNSUPPORTED`). The document is validated
+/// and stored in canonical form (codecs as objects with every configuration key). Missing
+/// ancestor groups are created. No data is written: every chunk reads as the fill value.
+///
+/// - `store`: the store to create in.
+/// - `path`: absolute node path, e.g. "/" or "/a/b".
+/// - `metadata_json`: NUL-terminated UTF-8 JSON text.
+/// - `out`: receives the new array, or NULL on failure. Free with `zarr_array_free`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH` (malformed
+/// path); `ZARR_ERROR_ALREADY_EXISTS` (a node exists at `path`);
+/// `ZARR_ERROR_NODE_TYPE_MISMATCH` (an ancestor is an array); `ZARR_ERROR_INVALID_METADATA`
+/// (malformed JSON or document); `ZARR_ERROR_UNSUPPORTED` (unknown codec, data type, chunk
+/// grid, or extension field without `"must_understand": false`); `ZARR_ERROR_IO`.
+///
+/// Thread safety: do not create the same path from two threads at once.
+///
+/// # Safety
+/// Pointers are NULL or valid: `store` a live store, strings NUL-terminated, `out` writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_create(
+    store: *mut zarr_store,
+    path: *const c_char,
+    metadata_json: *const c_char,
+    out: *mut *mut zarr_array,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_array_create", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        // SAFETY: per this function's contract.
+        let metadata_json = unsafe { str_arg(metadata_json, "metadata_json") }?;
+        let out = out_ptr(out, "out")?;
+        let array = Array::create(store.storage.clone(), path, metadata_json)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(Box::new(zarr_array { array }))) };
+        Ok(())
+    })
+}
+
+/// Open the array at `path`.
+///
+/// - `store`: the store to read from.
+/// - `path`: absolute node path, e.g. "/" or "/a/b".
+/// - `out`: receives the array, or NULL on failure. Free with `zarr_array_free`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
+/// `ZARR_ERROR_NOT_FOUND` (no node at `path`); `ZARR_ERROR_NODE_TYPE_MISMATCH` (a group is
+/// there); `ZARR_ERROR_INVALID_METADATA` (malformed `zarr.json`); `ZARR_ERROR_UNSUPPORTED`
+/// (unknown codec or data type, Zarr v2, extension fields that must be understood);
+/// `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// Pointers are NULL or valid: `store` a live store, `path` NUL-terminated, `out` writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_open(
+    store: *const zarr_store,
+    path: *const c_char,
+    out: *mut *mut zarr_array,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_array_open", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        let out = out_ptr(out, "out")?;
+        let array = Array::open(store.storage.clone(), path)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(Box::new(zarr_array { array }))) };
+        Ok(())
+    })
+}
+
+/// Free an array handle. Accepts NULL.
+///
+/// # Safety
+/// `array` is NULL or a handle from `zarr_array_open` / `zarr_array_create`, not yet freed,
+/// and not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_free(array: *mut zarr_array) {
+    if !array.is_null() {
+        // SAFETY: the handle came from Box::into_raw and is freed once, per the contract.
+        drop(unsafe { Box::from_raw(array) });
+    }
+}
+
+/// The number of dimensions of the array (0 for a scalar array).
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or a live handle; `ndim_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_ndim(
+    array: *const zarr_array,
+    ndim_out: *mut usize,
+) -> zarr_status {
+    run("zarr_array_ndim", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(ndim_out, "ndim_out")?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, array.array.ndim()) };
+        Ok(())
+    })
+}
+
+/// Copy `values` into a caller array of `ndim` elements after checking the rank.
+///
+/// # Safety
+/// `out` is NULL or points to `ndim` writable `uint64_t`.
+unsafe fn copy_dims(
+    array: &Array,
+    ndim: usize,
+    values: &[u64],
+    out: *mut u64,
+    name: &'static str,
+) -> Result<(), FfiError> {
+    check_rank(array, ndim)?;
+    // SAFETY: per the caller's contract.
+    let out = unsafe { slice_mut(out, ndim, name) }?;
+    out.copy_from_slice(values);
+    Ok(())
+}
+
+/// The array's shape: `ndim` extents written to `shape_out`.
+///
+/// `ndim` must equal the array's rank (`zarr_array_ndim`); for a 0-d array pass 0 and
+/// `shape_out` may be NULL.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`).
+///
+/// # Safety
+/// `array` is NULL or live; `shape_out` is NULL or holds `ndim` writable values.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_shape(
+    array: *const zarr_array,
+    ndim: usize,
+    shape_out: *mut u64,
+) -> zarr_status {
+    run("zarr_array_shape", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        // SAFETY: per this function's contract.
+        unsafe { copy_dims(array, ndim, &array.shape(), shape_out, "shape_out") }
+    })
+}
+
+/// The array's chunk shape (the regular grid's chunk extents): `ndim` values written to
+/// `chunk_shape_out`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`).
+///
+/// # Safety
+/// `array` is NULL or live; `chunk_shape_out` is NULL or holds `ndim` writable values.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_chunk_shape(
+    array: *const zarr_array,
+    ndim: usize,
+    chunk_shape_out: *mut u64,
+) -> zarr_status {
+    run("zarr_array_chunk_shape", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        // SAFETY: per this function's contract.
+        unsafe {
+            copy_dims(
+                array,
+                ndim,
+                &array.chunk_shape(),
+                chunk_shape_out,
+                "chunk_shape_out",
+            )
+        }
+    })
+}
+
+/// The array's data type as a `ZARR_DATA_TYPE_*` code.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or live; `data_type_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_data_type(
+    array: *const zarr_array,
+    data_type_out: *mut zarr_data_type,
+) -> zarr_status {
+    run("zarr_array_data_type", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(data_type_out, "data_type_out")?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, data_type_code(array.array.data_type())) };
+        Ok(())
+    })
+}
+
+/// The size in bytes of one element in the caller's buffers (1 for bool, 8 for
+/// complex64, N/8 for `r<N>`).
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or live; `size_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_element_size(
+    array: *const zarr_array,
+    size_out: *mut usize,
+) -> zarr_status {
+    run("zarr_array_element_size", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(size_out, "size_out")?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, array.array.data_type().size()) };
+        Ok(())
+    })
+}
+
+/// The size in bytes of one whole chunk in the caller's buffers (what
+/// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer).
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or live; `nbytes_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_chunk_nbytes(
+    array: *const zarr_array,
+    nbytes_out: *mut usize,
+) -> zarr_status {
+    run("zarr_array_chunk_nbytes", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(nbytes_out, "nbytes_out")?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, array.array.chunk_nbytes()) };
+        Ok(())
+    })
+}
+
+/// The size in bytes of the dense buffer holding the selection `start`, `count` (the
+/// product of `count` times the element size).
+///
+/// - `ndim`: the array's rank; `start` and `count` hold `ndim` values each (may be NULL
+///   when `ndim` is 0).
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (the selection leaves the array);
+/// `ZARR_ERROR_OUT_OF_MEMORY` (the size does not fit in `size_t`).
+///
+/// # Safety
+/// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `nbytes_out`
+/// is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_selection_nbytes(
+    array: *const zarr_array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+    nbytes_out: *mut usize,
+) -> zarr_status {
+    run("zarr_array_selection_nbytes", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        let out = out_ptr(nbytes_out, "nbytes_out")?;
+        let nbytes = array.selection_nbytes(start, count)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, nbytes) };
+        Ok(())
+    })
+}
+
+/// Read the hyper-rectangle `start .. start + count` into `buf`.
+///
+/// `buf` receives the selection dense, in C order, in host byte order (bool as one byte
+/// 0/1, float16 as its IEEE bits, complex as (re, im) pairs). Chunks that were never
+/// written read as the fill value. `buf_len` must be at least the selection's size
+/// (`zarr_array_selection_nbytes`); only that many bytes are written. On failure `buf` is
+/// left unchanged.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
+/// `ZARR_ERROR_CORRUPT_DATA` (a stored chunk is truncated or corrupt: bad size, checksum or
+/// compressed stream); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+///
+/// Thread safety: concurrent reads of one handle are safe.
+///
+/// # Safety
+/// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `buf` is NULL
+/// or has `buf_len` writable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_read(
+    array: *const zarr_array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+    buf: *mut c_void,
+    buf_len: usize,
+) -> zarr_status {
+    run("zarr_array_read", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
+        array.read_region(start, count, buf)?;
+        Ok(())
+    })
+}
+
+/// Write `buf` into the hyper-rectangle `start .. start + count`.
+///
+/// `buf` holds the selection dense, in C order, in host byte order; `buf_len` must equal
+/// the selection's size exactly. Partly covered chunks are read, merged and rewritten.
+/// Chunks that end up entirely equal to the fill value are not stored (an existing one is
+/// erased). Each chunk is replaced atomically. Everything that can be checked (bounds,
+/// sizes, decoding of the chunks to merge with) is checked before the first chunk is
+/// written; if the store then fails midway, earlier chunks hold the new data.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
+/// `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
+/// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+///
+/// Thread safety: concurrent writes through one handle are safe when they touch disjoint
+/// chunks; writes that share a chunk must be serialised by the caller.
+///
+/// # Safety
+/// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `buf` is NULL
+/// or has `buf_len` readable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_write(
+    array: *mut zarr_array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+    buf: *const c_void,
+    buf_len: usize,
+) -> zarr_status {
+    run("zarr_array_write", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
+        array.write_region(start, count, buf)?;
+        Ok(())
+    })
+}
+
+/// Read one whole chunk, identified by its grid coordinates, into `buf`.
+///
+/// The chunk is transferred at its full chunk shape, including any part past the array's
+/// edge, dense, C order, host byte order; a chunk never written reads as the fill value.
+/// `buf_len` must be at least `zarr_array_chunk_nbytes`. On failure `buf` is unchanged.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
+/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `buf` is NULL
+/// or has `buf_len` writable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_read_chunk(
+    array: *const zarr_array,
+    ndim: usize,
+    chunk_indices: *const u64,
+    buf: *mut c_void,
+    buf_len: usize,
+) -> zarr_status {
+    run("zarr_array_read_chunk", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let indices = unsafe { slice(chunk_indices, ndim, "chunk_indices") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
+        array.read_chunk(indices, buf)?;
+        Ok(())
+    })
+}
+
+/// Write one whole chunk, identified by its grid coordinates, from `buf`.
+///
+/// `buf` holds the full chunk shape (including any part past the array's edge, which is
+/// stored as given), dense, C order, host byte order; `buf_len` must equal
+/// `zarr_array_chunk_nbytes`. A chunk equal to the fill value everywhere is erased
+/// instead of stored. The chunk is replaced atomically.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
+/// `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `buf` is NULL
+/// or has `buf_len` readable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_write_chunk(
+    array: *mut zarr_array,
+    ndim: usize,
+    chunk_indices: *const u64,
+    buf: *const c_void,
+    buf_len: usize,
+) -> zarr_status {
+    run("zarr_array_write_chunk", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let indices = unsafe { slice(chunk_indices, ndim, "chunk_indices") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
+        array.write_chunk(indices, buf)?;
+        Ok(())
+    })
+}
+
+/// The array's `zarr.json` document as JSON text.
+///
+/// - `json_out`: receives a new NUL-terminated string owned by the caller (free it with
+///   `zarr_string_free`), or NULL on failure.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or live; `json_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_metadata_json(
+    array: *const zarr_array,
+    json_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run("zarr_array_metadata_json", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let text = owned_c_string(array.array.metadata_json().to_string())?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// The array's attributes as a JSON object text (`{}` when there are none).
+///
+/// Non-finite numbers that other writers store as bare `NaN` / `Infinity` tokens are
+/// returned as the strings "NaN", "Infinity", "-Infinity".
+///
+/// - `json_out`: receives a new string owned by the caller (free with
+///   `zarr_string_free`), or NULL on failure.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or live; `json_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_attributes_json(
+    array: *const zarr_array,
+    json_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run("zarr_array_attributes_json", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let attributes = serde_json::Value::Object(array.array.attributes());
+        let text = owned_c_string(attributes.to_string())?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// Replace the array's attributes with the JSON object `attributes_json` and rewrite its
+/// `zarr.json` atomically.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not JSON,
+/// or not an object); `ZARR_ERROR_IO`.
+///
+/// Thread safety: do not call concurrently with other calls on the same handle.
+///
+/// # Safety
+/// `array` is NULL or live; `attributes_json` is NULL or NUL-terminated.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_set_attributes_json(
+    array: *mut zarr_array,
+    attributes_json: *const c_char,
+) -> zarr_status {
+    run("zarr_array_set_attributes_json", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        // SAFETY: per this function's contract.
+        let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
+        let attributes = parse_object(text.as_bytes(), "attributes_json")
+            .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))?;
+        array.array.set_attributes(attributes)?;
+        Ok(())
+    })
+}
+
+/// The array's inner chunk shape: for a sharded array (`sharding_indexed` codec) the shape
+/// of the inner chunks inside each shard, otherwise the chunk shape. `ndim` values are
+/// written to `inner_chunk_shape_out`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`).
+///
+/// # Safety
+/// `array` is NULL or live; `inner_chunk_shape_out` is NULL or holds `ndim` writable values.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_inner_chunk_shape(
+    array: *const zarr_array,
+    ndim: usize,
+    inner_chunk_shape_out: *mut u64,
+) -> zarr_status {
+    run("zarr_array_inner_chunk_shape", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        // SAFETY: per this function's contract.
+        unsafe {
+            copy_dims(
+                array,
+                ndim,
+                &array.inner_chunk_shape(),
+                inner_chunk_shape_out,
+                "inner_chunk_shape_out",
+            )
+        }
+    })
+}
+
+/// Read one whole inner chunk into `buf`, identified by its coordinates in the array-wide
+/// grid of inner chunks (`zarr_array_inner_chunk_shape`).
+///
+/// The inner chunk is transferred at its full shape (including any part past the array's
+/// edge), dense, C order, host byte order; `buf_len` must be at least the product of the
+/// inner chunk shape times the element size. For a sharded array only the shard's index
+/// and the inner chunk's own bytes are read. For an unsharded array this is
+/// `zarr_array_read_chunk`. On failure `buf` is unchanged.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such inner chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
+/// `ZARR_ERROR_CORRUPT_DATA` (bad index, bad checksum, truncated shard); `ZARR_ERROR_IO`.
+///
+/// Thread safety: concurrent reads of one handle are safe.
+///
+/// # Safety
+/// `array` is NULL or live; `inner_chunk_indices` is NULL or holds `ndim` values; `buf` is
+/// NULL or has `buf_len` writable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_read_inner_chunk(
+    array: *const zarr_array,
+    ndim: usize,
+    inner_chunk_indices: *const u64,
+    buf: *mut c_void,
+    buf_len: usize,
+) -> zarr_status {
+    run("zarr_array_read_inner_chunk", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let indices = unsafe { slice(inner_chunk_indices, ndim, "inner_chunk_indices") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
+        array.read_inner_chunk(indices, buf)?;
+        Ok(())
+    })
+}

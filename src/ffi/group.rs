@@ -1,0 +1,199 @@
+//! `zarr_group`: creating and opening groups, attributes, listing children.
+
+use super::args::{clear_out, handle, out_ptr, str_arg, write_out};
+use super::boundary::run;
+use super::error::FfiError;
+use super::handle::{zarr_group, zarr_store};
+use super::status::zarr_status;
+use super::strings::owned_c_string;
+use crate::group::Group;
+use crate::metadata::json::parse_object;
+use serde_json::{json, Map, Value};
+use std::ffi::c_char;
+
+/// Parse an optional attributes argument: NULL means no attributes.
+///
+/// # Safety
+/// `text` is NULL or NUL-terminated.
+unsafe fn attributes_arg(text: *const c_char) -> Result<Map<String, Value>, FfiError> {
+    if text.is_null() {
+        return Ok(Map::new());
+    }
+    // SAFETY: non-NULL and NUL-terminated per the caller's contract.
+    let text = unsafe { str_arg(text, "attributes_json") }?;
+    parse_object(text.as_bytes(), "attributes_json")
+        .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))
+}
+
+/// Create a group at `path` with the given attributes.
+///
+/// - `store`: the store to create in.
+/// - `path`: absolute node path ("/" for the root group, "/a/b" ...). Missing ancestor
+///   groups are created.
+/// - `attributes_json`: a JSON object text, or NULL for no attributes.
+/// - `out`: receives the new group, or NULL on failure. Free with `zarr_group_free`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (attributes
+/// not a JSON object); `ZARR_ERROR_INVALID_PATH`; `ZARR_ERROR_ALREADY_EXISTS`;
+/// `ZARR_ERROR_NODE_TYPE_MISMATCH` (an ancestor is an array); `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_create(
+    store: *mut zarr_store,
+    path: *const c_char,
+    attributes_json: *const c_char,
+    out: *mut *mut zarr_group,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_group_create", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        // SAFETY: per this function's contract.
+        let attributes = unsafe { attributes_arg(attributes_json) }?;
+        let out = out_ptr(out, "out")?;
+        let group = Group::create(store.storage.clone(), path, attributes)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
+        Ok(())
+    })
+}
+
+/// Open the group at `path`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
+/// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_NODE_TYPE_MISMATCH` (an array is there);
+/// `ZARR_ERROR_INVALID_METADATA`; `ZARR_ERROR_UNSUPPORTED`; `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// Pointers are NULL or valid: `store` live, `path` NUL-terminated, `out` writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_open(
+    store: *const zarr_store,
+    path: *const c_char,
+    out: *mut *mut zarr_group,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_group_open", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        let out = out_ptr(out, "out")?;
+        let group = Group::open(store.storage.clone(), path)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
+        Ok(())
+    })
+}
+
+/// Free a group handle. Accepts NULL.
+///
+/// # Safety
+/// `group` is NULL or a handle from `zarr_group_open` / `zarr_group_create`, not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_free(group: *mut zarr_group) {
+    if !group.is_null() {
+        // SAFETY: the handle came from Box::into_raw and is freed once, per the contract.
+        drop(unsafe { Box::from_raw(group) });
+    }
+}
+
+/// The group's attributes as a JSON object text (`{}` when there are none).
+///
+/// - `json_out`: receives a new string owned by the caller (free with
+///   `zarr_string_free`), or NULL on failure.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `group` is NULL or live; `json_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_attributes_json(
+    group: *const zarr_group,
+    json_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run("zarr_group_attributes_json", || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let text = owned_c_string(Value::Object(group.group.attributes()).to_string())?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// Replace the group's attributes with the JSON object `attributes_json` and rewrite its
+/// `zarr.json` atomically.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not a JSON
+/// object); `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// `group` is NULL or live; `attributes_json` is NULL or NUL-terminated.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_set_attributes_json(
+    group: *mut zarr_group,
+    attributes_json: *const c_char,
+) -> zarr_status {
+    run("zarr_group_set_attributes_json", || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        // SAFETY: per this function's contract.
+        let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
+        let attributes = parse_object(text.as_bytes(), "attributes_json")
+            .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))?;
+        group.group.set_attributes(attributes)?;
+        Ok(())
+    })
+}
+
+/// The group's direct children as JSON text: an array, sorted by name, of objects
+/// `{"name": "a", "path": "/g/a", "node_type": "array" | "group"}`.
+///
+/// Sub-directories without node metadata (such as chunk directories) are not children.
+///
+/// - `json_out`: receives a new string owned by the caller (free with
+///   `zarr_string_free`), or NULL on failure.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_METADATA` (a child's
+/// `zarr.json` is malformed); `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// `group` is NULL or live; `json_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_children_json(
+    group: *const zarr_group,
+    json_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run("zarr_group_children_json", || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let children: Vec<Value> = group
+            .group
+            .children()?
+            .into_iter()
+            .map(|c| json!({"name": c.name, "path": c.path, "node_type": c.node_type.as_str()}))
+            .collect();
+        let text = owned_c_string(Value::Array(children).to_string())?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}

@@ -1,0 +1,16 @@
+//! The C API. This is the only module with `extern "C"` functions and `unsafe`; it holds
+//! no Zarr logic, only argument checking, handle management and error mapping.
+
+// C names (zarr_store, zarr_status) follow the C API conventions, not Rust naming.
+#![allow(non_camel_case_types)]
+
+pub mod args;
+pub mod array;
+pub mod boundary;
+pub mod error;
+pub mod group;
+pub mod handle;
+pub mod status;
+pub mod store;
+pub mod strings;
+pub mod version;

@@ -1,0 +1,71 @@
+//! Status codes returned by every fallible C function, and their fixed descriptions.
+//!
+//! Values are stable forever: new codes are appended, none is ever renumbered.
+
+/// The result of a fallible libzarr call: `ZARR_OK` (0) on success, a negative
+/// `ZARR_ERROR_*` value on failure. `zarr_last_error_message()` then explains the failure.
+#[allow(non_camel_case_types)]
+pub type zarr_status = i32;
+
+/// Success.
+pub const ZARR_OK: zarr_status = 0;
+/// A required pointer argument was NULL (the message names the parameter).
+pub const ZARR_ERROR_NULL_ARGUMENT: zarr_status = -1;
+/// An argument has an invalid value (wrong rank, malformed JSON text, zero-length name...).
+pub const ZARR_ERROR_INVALID_ARGUMENT: zarr_status = -2;
+/// The caller's output buffer is smaller than the data to be written into it.
+pub const ZARR_ERROR_BUFFER_TOO_SMALL: zarr_status = -3;
+/// The caller's input buffer length differs from the selection's size in bytes.
+pub const ZARR_ERROR_BUFFER_SIZE_MISMATCH: zarr_status = -4;
+/// A selection or chunk index lies outside the array.
+pub const ZARR_ERROR_OUT_OF_BOUNDS: zarr_status = -5;
+/// No node exists at the given path.
+pub const ZARR_ERROR_NOT_FOUND: zarr_status = -6;
+/// A node already exists where one was to be created.
+pub const ZARR_ERROR_ALREADY_EXISTS: zarr_status = -7;
+/// The node exists but is of the other type (a group where an array was expected, or
+/// the reverse).
+pub const ZARR_ERROR_NODE_TYPE_MISMATCH: zarr_status = -8;
+/// Metadata (zarr.json or a metadata document given by the caller) is malformed or
+/// violates the specification.
+pub const ZARR_ERROR_INVALID_METADATA: zarr_status = -9;
+/// The data uses a feature this library does not implement (codec, data type, chunk grid,
+/// extension with `must_understand`).
+pub const ZARR_ERROR_UNSUPPORTED: zarr_status = -10;
+/// Stored chunk data could not be decoded: truncated, corrupt, bad checksum, wrong size.
+pub const ZARR_ERROR_CORRUPT_DATA: zarr_status = -11;
+/// The operating system reported an I/O error.
+pub const ZARR_ERROR_IO: zarr_status = -12;
+/// A node path or store key is malformed or could escape the store (`..`, empty segments,
+/// reserved names).
+pub const ZARR_ERROR_INVALID_PATH: zarr_status = -13;
+/// An allocation failed or a size does not fit in memory.
+pub const ZARR_ERROR_OUT_OF_MEMORY: zarr_status = -14;
+/// The store is read-only.
+pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
+/// A bug inside libzarr was caught before it could unwind into the caller.
+pub const ZARR_ERROR_PANIC: zarr_status = -99;
+
+/// Fixed English text for a status code; unknown values give "unknown status".
+pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
+    match status {
+        ZARR_OK => c"success",
+        ZARR_ERROR_NULL_ARGUMENT => c"a required pointer argument was NULL",
+        ZARR_ERROR_INVALID_ARGUMENT => c"invalid argument",
+        ZARR_ERROR_BUFFER_TOO_SMALL => c"output buffer too small",
+        ZARR_ERROR_BUFFER_SIZE_MISMATCH => c"buffer length does not match the selection",
+        ZARR_ERROR_OUT_OF_BOUNDS => c"selection or index out of bounds",
+        ZARR_ERROR_NOT_FOUND => c"node not found",
+        ZARR_ERROR_ALREADY_EXISTS => c"node already exists",
+        ZARR_ERROR_NODE_TYPE_MISMATCH => c"node is of the other type (array vs group)",
+        ZARR_ERROR_INVALID_METADATA => c"invalid metadata",
+        ZARR_ERROR_UNSUPPORTED => c"unsupported feature",
+        ZARR_ERROR_CORRUPT_DATA => c"corrupt or truncated data",
+        ZARR_ERROR_IO => c"I/O error",
+        ZARR_ERROR_INVALID_PATH => c"invalid node path or store key",
+        ZARR_ERROR_OUT_OF_MEMORY => c"out of memory",
+        ZARR_ERROR_READ_ONLY => c"store is read-only",
+        ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
+        _ => c"unknown status",
+    }
+}
