@@ -1,0 +1,631 @@
+//! Conformance against the vendored peer corpus (`tests/data/corpus/`, see its README.md).
+//!
+//! For every entry of `tests/data/corpus/manifest.json` the test opens the array through a
+//! `FilesystemStore` rooted at the store root (the topmost directory of the entry path that
+//! holds a `zarr.json`) with the node path below it, checks shape, data type and fill value,
+//! reads the whole array and compares it with the manifest's expectation:
+//!
+//! * `expected`: the full C-order value list. Each value is compared exactly in the array's
+//!   data type: integers and booleans by value, floats after conversion to the element type
+//!   by bit pattern (the strings "NaN"/"nan" match any NaN, "Infinity"/"-Infinity" the
+//!   infinities). A second read of an interior sub-region is compared with the same list.
+//! * `decoded_sha256` + `decoded_head`: an independent decoder's digest: the first 16 hex
+//!   digits of SHA-256 over Python's `json.dumps(flat C-order list)` with floats widened to
+//!   double (so `[1.5, NaN]`, floats in `repr` form). The test builds the same text from the
+//!   decoded elements and hashes it; `decoded_head` (first values, NaN spelled "nan") is
+//!   compared like `expected`. Large arrays are read and hashed in slabs.
+//!
+//! Every array is reported on one line; all mismatches are listed at the end.
+
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use zarr::array::Array;
+use zarr::data_type::DataType;
+use zarr::storage::{FilesystemStore, Storage};
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus")
+}
+
+/// Split an entry path into (store root directory, node path): walk up from the array
+/// directory while the parent directory still holds a `zarr.json`.
+fn locate(corpus: &Path, rel: &str) -> (PathBuf, String) {
+    let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+    let mut root_len = parts.len();
+    while root_len > 1 {
+        let parent: PathBuf = parts[..root_len - 1].iter().collect();
+        if corpus.join(&parent).join("zarr.json").is_file() {
+            root_len -= 1;
+        } else {
+            break;
+        }
+    }
+    let root: PathBuf = parts[..root_len].iter().collect();
+    let node = format!("/{}", parts[root_len..].join("/"));
+    (corpus.join(root), node)
+}
+
+// ---------------------------------------------------------------------------------------
+// Elements
+
+#[derive(Clone, Copy, Debug)]
+enum Elem {
+    Bool(u8),
+    I(i64),
+    U(u64),
+    F16(u16),
+    F32(f32),
+    F64(f64),
+    C64(f32, f32),
+    C128(f64, f64),
+}
+
+fn decode(dt: DataType, b: &[u8]) -> Option<Elem> {
+    Some(match dt {
+        DataType::Bool => Elem::Bool(b[0]),
+        DataType::Int8 => Elem::I(i8::from_ne_bytes([b[0]]) as i64),
+        DataType::Int16 => Elem::I(i16::from_ne_bytes(b[..2].try_into().ok()?) as i64),
+        DataType::Int32 => Elem::I(i32::from_ne_bytes(b[..4].try_into().ok()?) as i64),
+        DataType::Int64 => Elem::I(i64::from_ne_bytes(b[..8].try_into().ok()?)),
+        DataType::UInt8 => Elem::U(b[0] as u64),
+        DataType::UInt16 => Elem::U(u16::from_ne_bytes(b[..2].try_into().ok()?) as u64),
+        DataType::UInt32 => Elem::U(u32::from_ne_bytes(b[..4].try_into().ok()?) as u64),
+        DataType::UInt64 => Elem::U(u64::from_ne_bytes(b[..8].try_into().ok()?)),
+        DataType::Float16 => Elem::F16(u16::from_ne_bytes(b[..2].try_into().ok()?)),
+        DataType::Float32 => Elem::F32(f32::from_ne_bytes(b[..4].try_into().ok()?)),
+        DataType::Float64 => Elem::F64(f64::from_ne_bytes(b[..8].try_into().ok()?)),
+        DataType::Complex64 => Elem::C64(
+            f32::from_ne_bytes(b[..4].try_into().ok()?),
+            f32::from_ne_bytes(b[4..8].try_into().ok()?),
+        ),
+        DataType::Complex128 => Elem::C128(
+            f64::from_ne_bytes(b[..8].try_into().ok()?),
+            f64::from_ne_bytes(b[8..16].try_into().ok()?),
+        ),
+        DataType::RawBits(_) => return None,
+    })
+}
+
+fn f16_to_f64(bits: u16) -> f64 {
+    half::f16::from_bits(bits).to_f64()
+}
+
+/// An expected float: a JSON number or one of the non-finite spellings.
+fn expected_float(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => match s.as_str() {
+            "NaN" | "nan" => Some(f64::NAN),
+            "Infinity" | "inf" => Some(f64::INFINITY),
+            "-Infinity" | "-inf" => Some(f64::NEG_INFINITY),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn float_matches(
+    expected: f64,
+    got_bits: u64,
+    got_is_nan: bool,
+    to_bits: impl Fn(f64) -> u64,
+) -> bool {
+    if expected.is_nan() {
+        got_is_nan
+    } else {
+        !got_is_nan && to_bits(expected) == got_bits
+    }
+}
+
+/// Exact comparison of one decoded element with its expected JSON value.
+fn matches(e: Elem, v: &Value) -> bool {
+    match e {
+        Elem::Bool(b) => matches!((b, v), (0, Value::Bool(false)) | (1, Value::Bool(true))),
+        Elem::I(x) => v.as_i64() == Some(x),
+        Elem::U(x) => v.as_u64() == Some(x),
+        Elem::F16(bits) => expected_float(v).is_some_and(|x| {
+            float_matches(x, bits as u64, f16_to_f64(bits).is_nan(), |x| {
+                half::f16::from_f64(x).to_bits() as u64
+            })
+        }),
+        Elem::F32(f) => expected_float(v).is_some_and(|x| {
+            float_matches(x, f.to_bits() as u64, f.is_nan(), |x| {
+                (x as f32).to_bits() as u64
+            })
+        }),
+        Elem::F64(f) => expected_float(v)
+            .is_some_and(|x| float_matches(x, f.to_bits(), f.is_nan(), |x| x.to_bits())),
+        Elem::C64(re, im) => match v.as_array().map(|a| a.as_slice()) {
+            Some([a, b]) => matches(Elem::F32(re), a) && matches(Elem::F32(im), b),
+            _ => false,
+        },
+        Elem::C128(re, im) => match v.as_array().map(|a| a.as_slice()) {
+            Some([a, b]) => matches(Elem::F64(re), a) && matches(Elem::F64(im), b),
+            _ => false,
+        },
+    }
+}
+
+fn show(e: Elem) -> String {
+    match e {
+        Elem::Bool(b) => format!("bool byte {b}"),
+        Elem::I(x) => x.to_string(),
+        Elem::U(x) => x.to_string(),
+        Elem::F16(bits) => format!("{:?} (f16 bits {bits:#06x})", f16_to_f64(bits)),
+        Elem::F32(f) => format!("{f:?} (f32 bits {:#010x})", f.to_bits()),
+        Elem::F64(f) => format!("{f:?} (f64 bits {:#018x})", f.to_bits()),
+        Elem::C64(a, b) => format!("({a:?}, {b:?})"),
+        Elem::C128(a, b) => format!("({a:?}, {b:?})"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Python `json.dumps` text of a value list, and SHA-256
+
+/// `repr(float)` of CPython: shortest round-trip digits, fixed notation for decimal
+/// exponents in [-4, 16), otherwise `d.ddde+XX`; json spells non-finite values NaN/Infinity.
+fn py_float(x: f64, out: &mut String) {
+    if x.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
+        return;
+    }
+    if x.is_sign_negative() {
+        out.push('-');
+    }
+    let sci = format!("{:e}", x.abs()); // e.g. "1.0000000149011612e-1", "0e0"
+    let (mantissa, exp) = sci.split_once('e').expect("LowerExp has an exponent");
+    let exp: i32 = exp.parse().expect("LowerExp exponent");
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    if (-4..16).contains(&exp) {
+        if exp >= 0 {
+            let int_len = exp as usize + 1;
+            if digits.len() <= int_len {
+                out.push_str(&digits);
+                out.push_str(&"0".repeat(int_len - digits.len()));
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..int_len]);
+                out.push('.');
+                out.push_str(&digits[int_len..]);
+            }
+        } else {
+            out.push_str("0.");
+            out.push_str(&"0".repeat((-exp - 1) as usize));
+            out.push_str(&digits);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+}
+
+fn py_json(e: Elem, out: &mut String) -> Result<(), String> {
+    match e {
+        Elem::Bool(0) => out.push_str("false"),
+        Elem::Bool(1) => out.push_str("true"),
+        Elem::Bool(b) => return Err(format!("bool element with byte value {b}")),
+        Elem::I(x) => {
+            let _ = write!(out, "{x}");
+        }
+        Elem::U(x) => {
+            let _ = write!(out, "{x}");
+        }
+        Elem::F16(bits) => py_float(f16_to_f64(bits), out),
+        Elem::F32(f) => py_float(f as f64, out),
+        Elem::F64(f) => py_float(f, out),
+        Elem::C64(..) | Elem::C128(..) => {
+            return Err("the digest form does not cover complex numbers".into())
+        }
+    }
+    Ok(())
+}
+
+struct Sha256 {
+    state: [u32; 8],
+    buf: Vec<u8>,
+    len: u64,
+}
+
+const K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+impl Sha256 {
+    fn new() -> Sha256 {
+        Sha256 {
+            state: [
+                0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+                0x5be0cd19,
+            ],
+            buf: Vec::with_capacity(64),
+            len: 0,
+        }
+    }
+
+    fn block(&mut self, block: &[u8]) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes(word.try_into().unwrap());
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = self.state;
+        for i in 0..64 {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = h
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            h = g;
+            g = f;
+            f = e;
+            e = d.wrapping_add(t1);
+            d = c;
+            c = b;
+            b = a;
+            a = t1.wrapping_add(t2);
+        }
+        for (s, v) in self.state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *s = s.wrapping_add(v);
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        self.len += data.len() as u64;
+        if !self.buf.is_empty() {
+            let take = (64 - self.buf.len()).min(data.len());
+            self.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.buf.len() == 64 {
+                let block = std::mem::take(&mut self.buf);
+                self.block(&block);
+                self.buf = block;
+                self.buf.clear();
+            }
+        }
+        let mut blocks = data.chunks_exact(64);
+        for block in &mut blocks {
+            self.block(block);
+        }
+        self.buf.extend_from_slice(blocks.remainder());
+    }
+
+    fn hex(mut self) -> String {
+        let bits = self.len.wrapping_mul(8);
+        let mut tail = vec![0x80u8];
+        while (self.buf.len() + tail.len()) % 64 != 56 {
+            tail.push(0);
+        }
+        tail.extend_from_slice(&bits.to_be_bytes());
+        let len = self.len;
+        self.update(&tail);
+        self.len = len;
+        assert!(self.buf.is_empty());
+        self.state.iter().map(|w| format!("{w:08x}")).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Checking one entry
+
+fn as_u64_list(v: &Value) -> Option<Vec<u64>> {
+    v.as_array()?.iter().map(|x| x.as_u64()).collect()
+}
+
+/// Compare `got` (decoded elements at flat indices `index_of(i)`) with `expected`; returns
+/// a description of the differences, if any.
+fn compare_values(
+    what: &str,
+    dt: DataType,
+    got: &[u8],
+    expected: &[Value],
+    index_of: &dyn Fn(usize) -> usize,
+) -> Option<String> {
+    let size = dt.size();
+    let n = got.len() / size;
+    let mut diffs = Vec::new();
+    let mut count = 0usize;
+    for i in 0..n {
+        let flat = index_of(i);
+        let Some(want) = expected.get(flat) else {
+            return Some(format!("{what}: no expected value at flat index {flat}"));
+        };
+        let elem = match decode(dt, &got[i * size..(i + 1) * size]) {
+            Some(e) => e,
+            None => return Some(format!("{what}: cannot compare data type {}", dt.name())),
+        };
+        if !matches(elem, want) {
+            count += 1;
+            if diffs.len() < 6 {
+                diffs.push(format!("[{flat}] expected {want}, got {}", show(elem)));
+            }
+        }
+    }
+    (count > 0).then(|| format!("{what}: {count} of {n} values differ: {}", diffs.join("; ")))
+}
+
+fn check_entry(corpus: &Path, entry: &Value) -> Result<String, Vec<String>> {
+    let rel = entry["path"]
+        .as_str()
+        .ok_or_else(|| vec!["entry without path".to_string()])?;
+    let (root, node) = locate(corpus, rel);
+    let mut problems = Vec::new();
+
+    let store: Arc<dyn Storage> = Arc::new(
+        FilesystemStore::new(&root)
+            .map_err(|e| vec![format!("FilesystemStore::new({}): {e}", root.display())])?,
+    );
+    let array = Array::open(store, &node).map_err(|e| {
+        vec![format!(
+            "Array::open(<{}>, {node:?}) failed: {e}",
+            root.strip_prefix(corpus).unwrap_or(&root).display()
+        )]
+    })?;
+
+    // metadata
+    let shape = array.shape();
+    let want_shape = as_u64_list(&entry["shape"]).unwrap_or_default();
+    if shape != want_shape {
+        problems.push(format!("shape: expected {want_shape:?}, got {shape:?}"));
+        return Err(problems);
+    }
+    let dt = array.data_type();
+    if let Some(name) = entry["dtype"].as_str() {
+        if dt.name() != name {
+            problems.push(format!("data type: expected {name}, got {}", dt.name()));
+            return Err(problems);
+        }
+    }
+    let fill = array.fill_value();
+    match decode(dt, fill.as_bytes()) {
+        Some(e) if !matches(e, &entry["fill_value"]) => problems.push(format!(
+            "fill value: expected {}, got {}",
+            entry["fill_value"],
+            show(e)
+        )),
+        _ => {}
+    }
+
+    let size = dt.size();
+    let total: u64 = shape.iter().product();
+    let expected = entry["expected"]
+        .as_array()
+        .filter(|e| e.len() as u64 == total);
+    let digest = entry["decoded_sha256"].as_str();
+    let head = entry["decoded_head"].as_array();
+    let mut forms = Vec::new();
+
+    if let Some(expected) = expected {
+        forms.push("values");
+        // whole array in one read
+        let mut buf = vec![0u8; total as usize * size];
+        let start = vec![0u64; shape.len()];
+        match array.read_region(&start, &shape, &mut buf) {
+            Err(e) => problems.push(format!("read_region(whole array) failed: {e}")),
+            Ok(()) => {
+                if let Some(d) = compare_values("whole read", dt, &buf, expected, &|i| i) {
+                    problems.push(d);
+                }
+            }
+        }
+        // an interior sub-region (start = shape / 3), to exercise partial chunks
+        let sub_start: Vec<u64> = shape.iter().map(|s| s / 3).collect();
+        let sub_count: Vec<u64> = shape.iter().zip(&sub_start).map(|(s, a)| s - a).collect();
+        if sub_start.iter().any(|s| *s > 0) {
+            let n: u64 = sub_count.iter().product();
+            let mut buf = vec![0u8; n as usize * size];
+            match array.read_region(&sub_start, &sub_count, &mut buf) {
+                Err(e) => problems.push(format!(
+                    "read_region(start {sub_start:?}, count {sub_count:?}) failed: {e}"
+                )),
+                Ok(()) => {
+                    let index_of = |i: usize| {
+                        // C-order index within the selection -> flat index in the array
+                        let mut rem = i as u64;
+                        let mut pos = vec![0u64; shape.len()];
+                        for d in (0..shape.len()).rev() {
+                            pos[d] = sub_start[d] + rem % sub_count[d];
+                            rem /= sub_count[d];
+                        }
+                        pos.iter().zip(&shape).fold(0u64, |acc, (p, s)| acc * s + p) as usize
+                    };
+                    let what = format!("sub-region read (start {sub_start:?})");
+                    if let Some(d) = compare_values(&what, dt, &buf, expected, &index_of) {
+                        problems.push(d);
+                    }
+                }
+            }
+        }
+    }
+
+    if let (Some(digest), Some(head)) = (digest, head) {
+        forms.push("digest");
+        // read in slabs along the first dimension, at most ~8 MiB each
+        let row: u64 = shape.iter().skip(1).product::<u64>() * size as u64;
+        let slab_rows = if shape.is_empty() {
+            1
+        } else {
+            (8 << 20) / row.max(1)
+        }
+        .max(1);
+        let rows = shape.first().copied().unwrap_or(1);
+        let mut sha = Sha256::new();
+        let mut text = String::new();
+        let mut head_bytes = Vec::new();
+        let mut first = true;
+        let mut r0 = 0u64;
+        sha.update(b"[");
+        let mut failed = false;
+        while r0 < rows && !failed {
+            let n_rows = slab_rows.min(rows - r0);
+            let mut start = vec![0u64; shape.len()];
+            let mut count = shape.clone();
+            if !shape.is_empty() {
+                start[0] = r0;
+                count[0] = n_rows;
+            }
+            let n: u64 = count.iter().product();
+            let mut buf = vec![0u8; n as usize * size];
+            if let Err(e) = array.read_region(&start, &count, &mut buf) {
+                problems.push(format!(
+                    "read_region(start {start:?}, count {count:?}) failed: {e}"
+                ));
+                failed = true;
+                break;
+            }
+            if head_bytes.len() < head.len() * size {
+                let take = (head.len() * size - head_bytes.len()).min(buf.len());
+                head_bytes.extend_from_slice(&buf[..take]);
+            }
+            text.clear();
+            for chunk in buf.chunks_exact(size) {
+                if !first {
+                    text.push_str(", ");
+                }
+                first = false;
+                let elem = decode(dt, chunk).expect("decodable type");
+                if let Err(e) = py_json(elem, &mut text) {
+                    problems.push(format!("digest: {e}"));
+                    failed = true;
+                    break;
+                }
+            }
+            sha.update(text.as_bytes());
+            r0 += n_rows;
+        }
+        if !failed {
+            sha.update(b"]");
+            let got = sha.hex();
+            if !got.starts_with(digest) {
+                problems.push(format!(
+                    "decoded_sha256 of the values: expected {digest}, got {}",
+                    &got[..digest.len().min(got.len())]
+                ));
+            }
+            if let Some(d) = compare_values("decoded_head", dt, &head_bytes, head, &|i| i) {
+                problems.push(d);
+            }
+        }
+    }
+
+    if forms.is_empty() {
+        problems.push("no usable expectation (neither a full `expected` list nor a digest)".into());
+    }
+    if problems.is_empty() {
+        Ok(format!(
+            "{} {:?} {} [{}]",
+            dt.name(),
+            shape,
+            node,
+            forms.join("+")
+        ))
+    } else {
+        Err(problems)
+    }
+}
+
+#[test]
+fn sha256_and_python_repr_self_check() {
+    let mut s = Sha256::new();
+    s.update(b"abc");
+    assert_eq!(
+        s.hex(),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    let mut s = Sha256::new();
+    for _ in 0..1000 {
+        s.update(b"a");
+    }
+    s.update(&[b'a'; 999_000]);
+    assert_eq!(
+        s.hex(),
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+    );
+    let cases: [(f64, &str); 14] = [
+        (0.0, "0.0"),
+        (-0.0, "-0.0"),
+        (1.0, "1.0"),
+        (1.5, "1.5"),
+        (-1000.5, "-1000.5"),
+        (0.1f32 as f64, "0.10000000149011612"),
+        (1e-4, "0.0001"),
+        (1.5e-5, "1.5e-05"),
+        (1e16, "1e+16"),
+        (1e15, "1000000000000000.0"),
+        (123456789012345680.0, "1.2345678901234568e+17"),
+        (f64::NAN, "NaN"),
+        (f64::NEG_INFINITY, "-Infinity"),
+        (3750150.0, "3750150.0"),
+    ];
+    for (x, want) in cases {
+        let mut out = String::new();
+        py_float(x, &mut out);
+        assert_eq!(out, want, "repr of {x:?}");
+    }
+}
+
+#[test]
+fn corpus_v3() {
+    let corpus = corpus_dir();
+    let text = std::fs::read_to_string(corpus.join("manifest.json"))
+        .expect("tests/data/corpus/manifest.json");
+    let manifest: Value = serde_json::from_str(&text).expect("manifest.json is valid JSON");
+    let entries = manifest["arrays"]
+        .as_array()
+        .expect("manifest has an `arrays` list");
+    assert!(!entries.is_empty(), "the vendored manifest lists no arrays");
+
+    let mut failures = Vec::new();
+    for entry in entries {
+        let path = entry["path"].as_str().unwrap_or("<no path>");
+        match check_entry(&corpus, entry) {
+            Ok(summary) => println!("ok   {path}: {summary}"),
+            Err(problems) => {
+                println!("FAIL {path}: {}", problems.join(" | "));
+                failures.push(format!("{path}: {}", problems.join(" | ")));
+            }
+        }
+    }
+    println!(
+        "corpus_v3: {} arrays, {} passed, {} failed",
+        entries.len(),
+        entries.len() - failures.len(),
+        failures.len()
+    );
+    if !failures.is_empty() {
+        panic!(
+            "{} of {} corpus arrays failed:\n  {}",
+            failures.len(),
+            entries.len(),
+            failures.join("\n  ")
+        );
+    }
+}

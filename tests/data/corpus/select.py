@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Select and vendor the Zarr v3 arrays of the peer corpus that libzarr supports.
+
+Usage (from the crate root):
+
+    python3 tests/data/corpus/select.py [--src ../shared/corpus] [--dst tests/data/corpus] [--copy]
+
+Walks the peer corpus `manifest.json`, keeps the Zarr v3 arrays whose metadata (read from each
+array's own `zarr.json`, not from the manifest summary) uses only the features implemented today
+and whose manifest entry carries usable expected values, and prints the excluded v3 entries with
+the reason. With `--copy` it copies the selected arrays (their `zarr.json`, the chunk files named
+by the chunk grid and chunk key encoding, and the `zarr.json` of every parent group) into `--dst`
+keeping the relative layout, and writes `--dst/manifest.json` with the selected entries.
+
+The vendored manifest is strict JSON (serde_json rejects the bare `NaN` tokens Python writes):
+a non-finite float in `expected` or `fill_value` is written as the string "NaN", "Infinity" or
+"-Infinity" (the Zarr v3 fill-value spelling). `decoded_head` keeps the original "nan" strings.
+Standard library only.
+"""
+
+import argparse
+import itertools
+import json
+import math
+import os
+import re
+import shutil
+import sys
+
+SUPPORTED_DTYPES = {
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+}
+SUPPORTED_CODECS = {"bytes", "endian", "transpose", "gzip", "zstd", "blosc", "crc32c", "sharding_indexed"}
+SUPPORTED_KEY_ENCODINGS = {"default", "v2"}
+KNOWN_ARRAY_KEYS = {
+    "zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
+    "fill_value", "codecs", "attributes", "storage_transformers", "dimension_names",
+}
+
+
+def dtype_supported(dt):
+    if isinstance(dt, str):
+        if dt in SUPPORTED_DTYPES:
+            return True
+        m = re.fullmatch(r"r(\d+)", dt)
+        return bool(m) and int(m.group(1)) > 0 and int(m.group(1)) % 8 == 0
+    return False
+
+
+def dtype_label(dt):
+    return dt if isinstance(dt, str) else dt.get("name", json.dumps(dt))
+
+
+def codec_names(codecs):
+    """All codec names, including those nested in a sharding configuration."""
+    out = []
+    for c in codecs:
+        name = c if isinstance(c, str) else c.get("name")
+        out.append(name)
+    return out
+
+
+def exclusion_reasons(corpus, entry):
+    """List of reasons why this v3 entry cannot be tested today (empty = selectable)."""
+    reasons = []
+    zpath = os.path.join(corpus, entry["path"], "zarr.json")
+    if not os.path.isfile(zpath):
+        return ["no zarr.json at the entry path (not the final v3 layout)"]
+    with open(zpath, encoding="utf-8") as f:
+        z = json.load(f)
+    if z.get("zarr_format") != 3 or z.get("node_type") != "array":
+        return ["zarr.json is not a v3 array document"]
+    dt = z.get("data_type")
+    if not dtype_supported(dt):
+        reasons.append("data type `%s`" % dtype_label(dt))
+    grid = z.get("chunk_grid", {})
+    if grid.get("name") != "regular":
+        reasons.append("chunk grid `%s`" % grid.get("name"))
+    cke = z.get("chunk_key_encoding", {})
+    if cke.get("name") not in SUPPORTED_KEY_ENCODINGS:
+        reasons.append("chunk key encoding `%s`" % cke.get("name"))
+    if "codecs" not in z:
+        reasons.append("zarr.json has no `codecs` (pre-final draft form; required by the v3 spec)")
+    else:
+        for name in codec_names(z["codecs"]):
+            if name not in SUPPORTED_CODECS:
+                reasons.append("codec `%s`" % name)
+    if z.get("storage_transformers"):
+        reasons.append("storage transformers")
+    for key, value in z.items():
+        if key in KNOWN_ARRAY_KEYS:
+            continue
+        if isinstance(value, dict) and value.get("must_understand") is False:
+            continue
+        reasons.append("unknown metadata key `%s`" % key)
+    # the manifest must agree with the document we will open
+    if entry.get("shape") != z.get("shape"):
+        reasons.append("manifest shape %r != zarr.json shape %r" % (entry.get("shape"), z.get("shape")))
+    if not reasons and expected_form(entry) is None:
+        reasons.append("no usable expected values in the manifest")
+    # dedupe, keep order
+    seen, out = set(), []
+    for r in reasons:
+        if r not in seen:
+            seen.add(r)
+            out.append(r)
+    return out
+
+
+def expected_form(entry):
+    """'values' (full C-order list), 'digest' (decoded_sha256 + decoded_head) or None."""
+    n = math.prod(entry["shape"]) if entry.get("shape") is not None else None
+    exp = entry.get("expected")
+    if isinstance(exp, list) and n is not None and len(exp) == n:
+        return "values"
+    if entry.get("decoded_sha256") and isinstance(entry.get("decoded_head"), list):
+        return "digest"
+    return None
+
+
+def strict(v):
+    """Replace non-finite floats by their Zarr v3 string spelling (strict JSON)."""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+        return v
+    if isinstance(v, list):
+        return [strict(x) for x in v]
+    if isinstance(v, dict):
+        return {k: strict(x) for k, x in v.items()}
+    return v
+
+
+def chunk_keys(z):
+    shape = z["shape"]
+    cs = z["chunk_grid"]["configuration"]["chunk_shape"]
+    cke = z["chunk_key_encoding"]
+    name = cke["name"]
+    conf = cke.get("configuration") or {}
+    sep = conf.get("separator", "/" if name == "default" else ".")
+    grid = [range(-(-s // c)) if c else range(0) for s, c in zip(shape, cs)]
+    for coords in itertools.product(*grid):
+        if name == "default":
+            yield sep.join(["c"] + [str(i) for i in coords])
+        else:
+            yield sep.join(str(i) for i in coords) if coords else "0"
+
+
+def files_for(corpus, entry):
+    """Relative paths (to the corpus root) of the files this entry needs."""
+    rel = entry["path"]
+    with open(os.path.join(corpus, rel, "zarr.json"), encoding="utf-8") as f:
+        z = json.load(f)
+    files = [os.path.join(rel, "zarr.json")]
+    for key in chunk_keys(z):
+        p = os.path.join(rel, key)
+        if os.path.isfile(os.path.join(corpus, p)):
+            files.append(p)
+    # parent groups up to the store root (the topmost directory with a zarr.json)
+    parent = os.path.dirname(rel)
+    while parent and os.path.isfile(os.path.join(corpus, parent, "zarr.json")):
+        files.append(os.path.join(parent, "zarr.json"))
+        parent = os.path.dirname(parent)
+    return files
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--src", default=os.path.normpath(os.path.join(here, "../../../../shared/corpus")))
+    ap.add_argument("--dst", default=here)
+    ap.add_argument("--copy", action="store_true")
+    args = ap.parse_args()
+
+    with open(os.path.join(args.src, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+
+    selected, excluded = [], []
+    for entry in manifest["arrays"]:
+        if entry.get("zarr_format") != 3:
+            continue
+        reasons = exclusion_reasons(args.src, entry)
+        if reasons:
+            excluded.append((entry, reasons))
+        else:
+            selected.append(entry)
+
+    print("selected %d" % len(selected))
+    for e in selected:
+        print("  %-70s %s" % (e["path"], expected_form(e)))
+    print("excluded %d" % len(excluded))
+    for e, reasons in excluded:
+        print("  %-70s %s" % (e["path"], "; ".join(reasons)))
+
+    if not args.copy:
+        return 0
+    needed = set()
+    for e in selected:
+        needed.update(files_for(args.src, e))
+    for rel in sorted(needed):
+        dst = os.path.join(args.dst, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(os.path.join(args.src, rel), dst)
+    out = {
+        "about": manifest.get("about", "")
+        + " Vendored subset: the Zarr v3 arrays libzarr supports today (see README.md);"
+        " non-finite floats in expected/fill_value are written as the strings NaN/Infinity/-Infinity.",
+        "arrays": [strict(e) for e in selected],
+    }
+    with open(os.path.join(args.dst, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False, allow_nan=False)
+        f.write("\n")
+    print("copied %d files" % len(needed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
