@@ -1,18 +1,71 @@
-//! Generates include/zarr.h with cbindgen (rewritten only when its text changes).
+//! Build script: generates `include/zarr.h` from `src/ffi` with cbindgen, and gives the
+//! shared library its SONAME.
+//!
+//! The header is rewritten only when its text changes, so that a build does not touch a
+//! committed file needlessly (CI checks that the committed header equals a fresh run).
+
+use std::path::PathBuf;
+
 fn main() {
-    let crate_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
-    println!("cargo:rerun-if-changed=src");
+    let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    println!("cargo:rerun-if-changed=src/ffi");
     println!("cargo:rerun-if-changed=cbindgen.toml");
-    let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).unwrap_or_default();
-    match cbindgen::Builder::new().with_crate(&crate_dir).with_config(config).with_language(cbindgen::Language::C).generate() {
-        Ok(bindings) => {
-            let mut text = Vec::new();
-            bindings.write(&mut text);
-            let path = format!("{crate_dir}/include/zarr.h");
-            if std::fs::read(&path).ok().as_deref() != Some(&text[..]) {
-                std::fs::write(&path, &text).unwrap();
-            }
+    println!("cargo:rerun-if-changed=build.rs");
+
+    // The SONAME carries the major version (libzarr.so.0 for 0.x), so a future
+    // incompatible release can be installed beside this one.
+    let major = std::env::var("CARGO_PKG_VERSION_MAJOR").expect("set by cargo");
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libzarr.so.{major}");
+    }
+
+    generate_header(&crate_dir);
+}
+
+fn generate_header(crate_dir: &std::path::Path) {
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("cbindgen.toml is valid");
+    let version =
+        |part: &str| std::env::var(format!("CARGO_PKG_VERSION_{part}")).expect("set by cargo");
+    config.after_includes = Some(format!(
+        r#"
+/* Version of the library these declarations belong to (see also zarr_version_string()). */
+#define ZARR_VERSION_MAJOR {major}
+#define ZARR_VERSION_MINOR {minor}
+#define ZARR_VERSION_PATCH {patch}
+#define ZARR_VERSION_STRING "{major}.{minor}.{patch}"
+
+/* Status-returning functions are marked so that compilers warn when a status is ignored. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define ZARR_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define ZARR_NODISCARD __attribute__((warn_unused_result))
+#else
+#define ZARR_NODISCARD
+#endif"#,
+        major = version("MAJOR"),
+        minor = version("MINOR"),
+        patch = version("PATCH"),
+    ));
+    // Parse only the ffi module tree: it is the whole C API, and nothing else of the
+    // crate's public Rust items belongs in the header.
+    let bindings = match cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(crate_dir.join("src/ffi/mod.rs"))
+        .generate()
+    {
+        Ok(bindings) => bindings,
+        Err(error) => {
+            // rustc reports the underlying syntax error itself; say why the header is stale.
+            println!("cargo:warning=cbindgen could not generate include/zarr.h: {error}");
+            return;
         }
-        Err(e) => println!("cargo:warning=cbindgen failed: {e}"),
+    };
+    let mut text = Vec::new();
+    bindings.write(&mut text);
+    let path = crate_dir.join("include/zarr.h");
+    if std::fs::read(&path).ok().as_deref() != Some(text.as_slice()) {
+        std::fs::create_dir_all(crate_dir.join("include")).expect("create include/");
+        std::fs::write(&path, &text).expect("write include/zarr.h");
     }
 }

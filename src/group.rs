@@ -3,7 +3,8 @@
 use crate::error::Error;
 use crate::metadata::v3::{GroupMetadata, NodeType};
 use crate::node::{
-    ensure_parent_groups, read_node_document, write_node_document, NodePath, METADATA_KEY,
+    ensure_parent_groups, missing_node_error, read_node_document, write_node_document, NodePath,
+    METADATA_KEY,
 };
 use crate::storage::Storage;
 use serde_json::{Map, Value};
@@ -30,7 +31,7 @@ impl Group {
     pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Group, Error> {
         let path = NodePath::new(path)?;
         match read_node_document(storage.as_ref(), &path)? {
-            None => Err(Error::NotFound(path.as_str().to_string())),
+            None => Err(missing_node_error(storage.as_ref(), &path)),
             Some((NodeType::Array, _)) => Err(Error::NodeTypeMismatch {
                 path: path.as_str().to_string(),
                 expected: "group",

@@ -138,6 +138,24 @@ pub fn read_node_document(
     Ok(Some((node_type, document)))
 }
 
+/// The error for a path that has no `zarr.json`: "not found", unless the node exists in a
+/// format this library does not read yet (Zarr v2 `.zarray` / `.zgroup`), which is worth
+/// saying precisely.
+pub fn missing_node_error(storage: &dyn Storage, path: &NodePath) -> Error {
+    for (key, what) in [(".zarray", "array"), (".zgroup", "group")] {
+        if matches!(storage.get(&path.key(key)), Ok(Some(_))) {
+            return Error::metadata(
+                path.key(key),
+                crate::metadata::MetadataError::Unsupported(format!(
+                    "'{}' is a Zarr v2 {what}; Zarr v2 is not supported yet",
+                    path.as_str()
+                )),
+            );
+        }
+    }
+    Error::NotFound(path.as_str().to_string())
+}
+
 /// Write a node's metadata document (pretty-printed, as other implementations do).
 pub fn write_node_document(
     storage: &dyn Storage,

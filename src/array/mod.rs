@@ -17,7 +17,8 @@ use crate::metadata::json::parse_lenient;
 use crate::metadata::v3::{ArrayMetadata, NodeType};
 use crate::metadata::MetadataError;
 use crate::node::{
-    ensure_parent_groups, read_node_document, write_node_document, NodePath, METADATA_KEY,
+    ensure_parent_groups, missing_node_error, read_node_document, write_node_document, NodePath,
+    METADATA_KEY,
 };
 use crate::storage::Storage;
 use rayon::prelude::*;
@@ -45,7 +46,7 @@ impl Array {
     pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Array, Error> {
         let path = NodePath::new(path)?;
         match read_node_document(storage.as_ref(), &path)? {
-            None => Err(Error::NotFound(path.as_str().to_string())),
+            None => Err(missing_node_error(storage.as_ref(), &path)),
             Some((NodeType::Group, _)) => Err(Error::NodeTypeMismatch {
                 path: path.as_str().to_string(),
                 expected: "array",

@@ -1,0 +1,101 @@
+/* ztest.h -- the tiny test harness of libzarr's C tests (C99, header-only).
+ *
+ * A test file defines cases with ZTEST(name) { ... }, lists them at the bottom, one per
+ * line, as `ZCASE(name),` inside `static const ztest_case ztest_cases[] = { ... };`, and
+ * ends with ZTEST_MAIN(). CMake reads the ZCASE lines and registers one ctest test per
+ * case; the executable runs the case named by argv[1] (all cases without an argument;
+ * `--list` prints the names). A failed assertion prints file:line, the expression, and for
+ * status checks the status, its text and zarr_last_error_message(), then ends the case.
+ */
+#ifndef ZTEST_H
+#define ZTEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zarr.h"
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} ztest_case;
+
+static int ztest_failures;
+
+#define ZTEST(name) static void ztest_##name(void)
+#define ZCASE(name) { #name, ztest_##name }
+
+#define ZT_FAIL_(...)                                                                      \
+    do {                                                                                   \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                    \
+        fprintf(stderr, __VA_ARGS__);                                                      \
+        fprintf(stderr, "\n");                                                             \
+        ztest_failures++;                                                                  \
+        return;                                                                            \
+    } while (0)
+
+#define ZT_CHECK(c)                                                                        \
+    do {                                                                                   \
+        if (!(c)) ZT_FAIL_("check failed: %s", #c);                                        \
+    } while (0)
+
+#define ZT_STATUS(call, exp)                                                               \
+    do {                                                                                   \
+        zarr_status s_ = (call);                                                           \
+        if (s_ != (exp))                                                                   \
+            ZT_FAIL_("%s returned %d (%s), expected %d (%s); last error: %s", #call,       \
+                     (int)s_, zarr_status_str(s_), (int)(exp), zarr_status_str(exp),       \
+                     zarr_last_error_message());                                           \
+        if (s_ != ZARR_OK && zarr_last_error_message()[0] == '\0')                         \
+            ZT_FAIL_("%s failed without an error message", #call);                         \
+    } while (0)
+
+#define ZT_OK(call) ZT_STATUS(call, ZARR_OK)
+
+#define ZT_EQ_U64(a, b)                                                                    \
+    do {                                                                                   \
+        uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                                   \
+        if (a_ != b_)                                                                      \
+            ZT_FAIL_("%s == %s: %llu != %llu", #a, #b, (unsigned long long)a_,             \
+                     (unsigned long long)b_);                                              \
+    } while (0)
+
+#define ZT_EQ_MEM(a, b, n)                                                                 \
+    do {                                                                                   \
+        if (memcmp((a), (b), (n)) != 0) ZT_FAIL_("memory differs: %s vs %s", #a, #b);      \
+    } while (0)
+
+#define ZT_STR_CONTAINS(h, n)                                                              \
+    do {                                                                                   \
+        const char *h_ = (h);                                                              \
+        if (!h_ || !strstr(h_, (n)))                                                       \
+            ZT_FAIL_("'%s' does not contain '%s'", h_ ? h_ : "(null)", (n));               \
+    } while (0)
+
+#define ZTEST_MAIN()                                                                       \
+    int main(int argc, char **argv) {                                                      \
+        size_t n = sizeof ztest_cases / sizeof ztest_cases[0];                             \
+        size_t i;                                                                          \
+        int ran = 0;                                                                       \
+        if (argc > 1 && strcmp(argv[1], "--list") == 0) {                                  \
+            for (i = 0; i < n; i++) printf("%s\n", ztest_cases[i].name);                   \
+            return 0;                                                                      \
+        }                                                                                  \
+        for (i = 0; i < n; i++) {                                                          \
+            int before = ztest_failures;                                                   \
+            if (argc > 1 && strcmp(argv[1], ztest_cases[i].name) != 0) continue;           \
+            ztest_cases[i].fn();                                                           \
+            ran++;                                                                         \
+            printf("%s %s\n", ztest_failures == before ? "PASS" : "FAIL",                  \
+                   ztest_cases[i].name);                                                   \
+        }                                                                                  \
+        if (!ran) {                                                                        \
+            fprintf(stderr, "no case named '%s'\n", argc > 1 ? argv[1] : "");              \
+            return 2;                                                                      \
+        }                                                                                  \
+        return ztest_failures ? 1 : 0;                                                     \
+    }
+
+#endif /* ZTEST_H */

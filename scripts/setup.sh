@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine of this kind lacks for building and testing libzarr:
+# CMake (>= 3.16). cargo, a C/C++ compiler and python3 are expected to be present.
+# Idempotent and quiet when everything is already there. Source it or run it.
+set -euo pipefail
+
+have_cmake() {
+  command -v cmake >/dev/null 2>&1 || return 1
+  local version
+  version=$(cmake --version | head -n1 | sed -E 's/[^0-9]*([0-9]+)\.([0-9]+).*/\1 \2/')
+  read -r major minor <<<"$version"
+  [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 16 ]; }
+}
+
+if ! have_cmake; then
+  echo "setup: installing CMake" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake >/dev/null
+  fi
+  if ! have_cmake; then
+    # Fall back to the CMake wheel from PyPI in a private virtual environment.
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    python3 -m venv "$root/build/cmake-venv"
+    "$root/build/cmake-venv/bin/pip" install -q cmake
+    export PATH="$root/build/cmake-venv/bin:$PATH"
+  fi
+  have_cmake || { echo "setup: could not install CMake" >&2; exit 1; }
+fi
+
+for tool in cargo cc c++ python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "setup: '$tool' is required" >&2; exit 1; }
+done
