@@ -10,6 +10,14 @@
 #ifndef ZTEST_H
 #define ZTEST_H
 
+/* mkdtemp and nftw are POSIX; ask for them before any system header is included. */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
+
+#include <errno.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +81,82 @@ static int ztest_failures;
         if (!h_ || !strstr(h_, (n)))                                                       \
             ZT_FAIL_("'%s' does not contain '%s'", h_ ? h_ : "(null)", (n));               \
     } while (0)
+
+/* ---- files and temporary directories for tests ----------------------------------- */
+
+#define ZTEST_MAX_TMP_DIRS 256
+static char *ztest_tmp_dirs[ZTEST_MAX_TMP_DIRS];
+static int ztest_tmp_count;
+
+static int ztest_remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Remove the directories made by ztest_tmp_dir (kept when ZTEST_KEEP_TMP is set). */
+static void ztest_remove_tmp_dirs(void) {
+    int i;
+    for (i = 0; i < ztest_tmp_count; i++) {
+        if (getenv("ZTEST_KEEP_TMP") == NULL)
+            nftw(ztest_tmp_dirs[i], ztest_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(ztest_tmp_dirs[i]);
+    }
+    ztest_tmp_count = 0;
+}
+
+/* A fresh empty directory under $TMPDIR (or /tmp), removed when the program exits. */
+static inline const char *ztest_tmp_dir(void) {
+    char pattern[4096];
+    const char *base = getenv("TMPDIR");
+    char *dir;
+    snprintf(pattern, sizeof pattern, "%s/zarr-ctest-XXXXXX", base && base[0] ? base : "/tmp");
+    dir = mkdtemp(pattern);
+    if (dir == NULL || ztest_tmp_count == ZTEST_MAX_TMP_DIRS) {
+        fprintf(stderr, "cannot create a temporary directory: %s\n", strerror(errno));
+        abort();
+    }
+    if (ztest_tmp_count == 0) atexit(ztest_remove_tmp_dirs);
+    ztest_tmp_dirs[ztest_tmp_count] = strdup(dir);
+    return ztest_tmp_dirs[ztest_tmp_count++];
+}
+
+/* "<dir>/<relative>" in one of eight rotating static buffers. */
+static inline const char *ztest_path(const char *dir, const char *relative) {
+    static char buffers[8][4096];
+    static int next;
+    char *out = buffers[next++ % 8];
+    snprintf(out, 4096, "%s/%s", dir, relative);
+    return out;
+}
+
+/* The whole content of a file (malloc'ed, free it), or NULL when it cannot be read. */
+static inline unsigned char *ztest_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = NULL;
+    long size;
+    if (f == NULL) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        data = (unsigned char *)malloc((size_t)size + 1);
+        if (data != NULL && fread(data, 1, (size_t)size, f) != (size_t)size) {
+            free(data);
+            data = NULL;
+        }
+        if (data != NULL) *len = (size_t)size;
+    }
+    fclose(f);
+    return data;
+}
+
+/* Replace a file's content; 0 on success. */
+static inline int ztest_write_file(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    int ok;
+    if (f == NULL) return -1;
+    ok = fwrite(data, 1, len, f) == len;
+    return (fclose(f) == 0 && ok) ? 0 : -1;
+}
 
 #define ZTEST_MAIN()                                                                       \
     int main(int argc, char **argv) {                                                      \
