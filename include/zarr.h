@@ -632,6 +632,27 @@ void zarr_store_free(zarr_store *store);
 // `s` is NULL or a string returned by a libzarr function and not yet freed.
 void zarr_string_free(char *s);
 
+// Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
+//
+// `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
+// set to a positive integer, otherwise the number of CPUs available to the process. The
+// setting is process-wide; calls already running finish with the previous pool. Reads and
+// writes of a single chunk run on the calling thread whatever the setting.
+//
+// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+//
+// Thread safety: may be called from any thread at any time.
+ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
+
+// The number of worker threads libzarr uses (see `zarr_set_num_threads`).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
+// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+//
+// # Safety
+// `num_threads_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_num_threads(size_t *num_threads_out);
+
 // The library's version as "MAJOR.MINOR.PATCH". Static; never NULL; do not free.
 const char *zarr_version_string(void);
 

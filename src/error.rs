@@ -46,6 +46,9 @@ pub enum Error {
     /// The caller's input buffer is not the size of the selection.
     #[error("buffer of {given} bytes does not match the selection's {expected} bytes")]
     BufferSizeMismatch { expected: usize, given: usize },
+    /// The worker pool could not be started.
+    #[error(transparent)]
+    Threads(#[from] crate::threads::ThreadPoolError),
     /// A size computed from the input does not fit in memory (or in usize).
     #[error("{0}")]
     OutOfMemory(String),

@@ -14,3 +14,4 @@ pub mod group;
 pub mod metadata;
 pub mod node;
 pub mod storage;
+pub mod threads;

@@ -302,20 +302,21 @@ impl Array {
         let chunk_shape = self.chunk_shape();
         // Decode every chunk (in parallel) before touching `out`, so that a corrupt chunk
         // leaves the caller's buffer as it was. Sharded arrays are read in inner chunks.
-        let (unit_shape, units) = match self.chain.as_sharding() {
-            Some(sharding) => (
+        let pool = crate::threads::pool()?;
+        let (unit_shape, units) = pool.install(|| match self.chain.as_sharding() {
+            Some(sharding) => Ok((
                 sharding.inner_chunk_shape().to_vec(),
                 sharded::read_inner_chunks(self, sharding, &selection)?,
-            ),
+            )),
             None => {
                 let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
                 let decoded: Vec<Option<Vec<u8>>> = chunks
                     .par_iter()
                     .map(|chunk_indices| self.retrieve_chunk(chunk_indices))
                     .collect::<Result<_, Error>>()?;
-                (chunk_shape, chunks.into_iter().zip(decoded).collect())
+                Ok::<_, Error>((chunk_shape, chunks.into_iter().zip(decoded).collect()))
             }
-        };
+        })?;
         let fill_value = self.fill_value();
         let out = &mut out[..needed];
         for (unit_indices, decoded) in units {
@@ -372,53 +373,58 @@ impl Array {
         let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
         // First pass: the existing contents of partially covered chunks (None for chunks
         // the write covers whole), so that a corrupt chunk fails before anything is written.
-        let existing: Vec<Option<Vec<u8>>> = chunks
-            .par_iter()
-            .map(|chunk_indices| {
-                let overlap = ChunkOverlap::new(chunk_indices, &chunk_shape, &selection);
-                if overlap.extent == chunk_shape {
-                    Ok(None)
-                } else {
-                    self.retrieve_chunk_or_fill(chunk_indices).map(Some)
-                }
-            })
-            .collect::<Result<_, Error>>()?;
-        // Second pass: merge, encode and store each chunk (in parallel).
-        chunks
-            .into_par_iter()
-            .zip(existing)
-            .try_for_each(|(chunk_indices, existing)| {
-                let overlap = ChunkOverlap::new(&chunk_indices, &chunk_shape, &selection);
-                let mut chunk = match existing {
-                    Some(chunk) => chunk,
-                    None => {
-                        let mut fresh = Vec::new();
-                        fresh.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
-                            Error::OutOfMemory(format!(
-                                "cannot allocate {} bytes",
-                                self.chunk_nbytes
-                            ))
-                        })?;
-                        fresh.resize(self.chunk_nbytes, 0);
-                        fresh
+        let pool = crate::threads::pool()?;
+        let existing: Vec<Option<Vec<u8>>> = pool.install(|| {
+            chunks
+                .par_iter()
+                .map(|chunk_indices| {
+                    let overlap = ChunkOverlap::new(chunk_indices, &chunk_shape, &selection);
+                    if overlap.extent == chunk_shape {
+                        Ok(None)
+                    } else {
+                        self.retrieve_chunk_or_fill(chunk_indices).map(Some)
                     }
-                };
-                copy_block(
-                    data,
-                    BlockView {
-                        shape: &selection.count,
-                        offset: &overlap.in_selection,
-                    },
-                    &mut chunk,
-                    BlockView {
-                        shape: &chunk_shape,
-                        offset: &overlap.in_chunk,
-                    },
-                    &overlap.extent,
-                    element_size,
-                );
-                self.store_chunk(&chunk_indices, chunk)
-            })
+                })
+                .collect::<Result<_, Error>>()
+        })?;
+        // Second pass: merge, encode and store each chunk (in parallel).
+        pool.install(|| {
+            chunks
+                .into_par_iter()
+                .zip(existing)
+                .try_for_each(|(chunk_indices, existing)| {
+                    let overlap = ChunkOverlap::new(&chunk_indices, &chunk_shape, &selection);
+                    let mut chunk = match existing {
+                        Some(chunk) => chunk,
+                        None => {
+                            let mut fresh = Vec::new();
+                            fresh.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
+                                Error::OutOfMemory(format!(
+                                    "cannot allocate {} bytes",
+                                    self.chunk_nbytes
+                                ))
+                            })?;
+                            fresh.resize(self.chunk_nbytes, 0);
+                            fresh
+                        }
+                    };
+                    copy_block(
+                        data,
+                        BlockView {
+                            shape: &selection.count,
+                            offset: &overlap.in_selection,
+                        },
+                        &mut chunk,
+                        BlockView {
+                            shape: &chunk_shape,
+                            offset: &overlap.in_chunk,
+                        },
+                        &overlap.extent,
+                        element_size,
+                    );
+                    self.store_chunk(&chunk_indices, chunk)
+                })
+        })
     }
 
     /// Read one whole chunk (the full chunk shape, including any part past the array's
@@ -492,7 +498,8 @@ impl Array {
             });
         }
         let selection = Selection::new(&start, &count, &shape)?;
-        let mut units = sharded::read_inner_chunks(self, sharding, &selection)?;
+        let mut units = crate::threads::pool()?
+            .install(|| sharded::read_inner_chunks(self, sharding, &selection))?;
         let out = &mut out[..nbytes];
         match units.pop().and_then(|(_, decoded)| decoded) {
             Some(decoded) => out.copy_from_slice(&decoded),

@@ -62,6 +62,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
             Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
             Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
             Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
+            Error::Threads(_) => ZARR_ERROR_OUT_OF_MEMORY,
         },
     }
 }

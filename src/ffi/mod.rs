@@ -13,4 +13,5 @@ pub mod handle;
 pub mod status;
 pub mod store;
 pub mod strings;
+pub mod threads;
 pub mod version;

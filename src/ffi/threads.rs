@@ -1,0 +1,44 @@
+//! The size of the worker pool that reads and writes chunks in parallel.
+
+use super::args::{out_ptr, write_out};
+use super::boundary::run;
+use super::status::zarr_status;
+use crate::error::Error;
+
+/// Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
+///
+/// `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
+/// set to a positive integer, otherwise the number of CPUs available to the process. The
+/// setting is process-wide; calls already running finish with the previous pool. Reads and
+/// writes of a single chunk run on the calling thread whatever the setting.
+///
+/// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+///
+/// Thread safety: may be called from any thread at any time.
+#[must_use]
+#[no_mangle]
+pub extern "C" fn zarr_set_num_threads(num_threads: usize) -> zarr_status {
+    run("zarr_set_num_threads", || {
+        crate::threads::set_num_threads(num_threads).map_err(Error::from)?;
+        Ok(())
+    })
+}
+
+/// The number of worker threads libzarr uses (see `zarr_set_num_threads`).
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
+/// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+///
+/// # Safety
+/// `num_threads_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_num_threads(num_threads_out: *mut usize) -> zarr_status {
+    run("zarr_num_threads", || {
+        let out = out_ptr(num_threads_out, "num_threads_out")?;
+        let threads = crate::threads::num_threads().map_err(Error::from)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, threads) };
+        Ok(())
+    })
+}
