@@ -1,0 +1,237 @@
+/* read_python.c -- read through the C API what zarr-python wrote (interop, direction 1).
+ *
+ * Usage: read_python DATA_DIR
+ *
+ * DATA_DIR holds what python_write.py made: store/ (the hierarchy), manifest.txt (lines
+ * `<node path> <data type> <expected bin>`), the expected values of each array (full array,
+ * C order, native byte order) and attributes.json (the root group's attributes). For each
+ * array this checks the data type, the whole array byte for byte, a sub-region, and the
+ * first chunk read with zarr_array_read_chunk against the same expectation; then the root
+ * group's attributes and children.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zarr.h"
+
+static int failures;
+static int passes;
+
+#define FAIL(...)                                                                          \
+    do {                                                                                   \
+        fprintf(stderr, "FAIL %s: ", path);                                                \
+        fprintf(stderr, __VA_ARGS__);                                                      \
+        fprintf(stderr, "\n");                                                             \
+        failures++;                                                                        \
+        goto done;                                                                         \
+    } while (0)
+
+#define CALL(call)                                                                         \
+    do {                                                                                   \
+        zarr_status s_ = (call);                                                           \
+        if (s_ != ZARR_OK)                                                                 \
+            FAIL("%s: %s: %s", #call, zarr_status_str(s_), zarr_last_error_message());     \
+    } while (0)
+
+static unsigned char *read_file(const char *name, size_t *len) {
+    FILE *f = fopen(name, "rb");
+    unsigned char *data;
+    long size;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc((size_t)size + 1);
+    if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
+        free(data);
+        data = NULL;
+    }
+    if (data) {
+        data[size] = 0;
+        *len = (size_t)size;
+    }
+    fclose(f);
+    return data;
+}
+
+static const char *data_type_name(zarr_data_type t) {
+    switch (t) {
+    case ZARR_DATA_TYPE_BOOL: return "bool";
+    case ZARR_DATA_TYPE_INT8: return "int8";
+    case ZARR_DATA_TYPE_INT16: return "int16";
+    case ZARR_DATA_TYPE_INT32: return "int32";
+    case ZARR_DATA_TYPE_INT64: return "int64";
+    case ZARR_DATA_TYPE_UINT8: return "uint8";
+    case ZARR_DATA_TYPE_UINT16: return "uint16";
+    case ZARR_DATA_TYPE_UINT32: return "uint32";
+    case ZARR_DATA_TYPE_UINT64: return "uint64";
+    case ZARR_DATA_TYPE_FLOAT16: return "float16";
+    case ZARR_DATA_TYPE_FLOAT32: return "float32";
+    case ZARR_DATA_TYPE_FLOAT64: return "float64";
+    case ZARR_DATA_TYPE_COMPLEX64: return "complex64";
+    case ZARR_DATA_TYPE_COMPLEX128: return "complex128";
+    default: return "raw";
+    }
+}
+
+/* Copy the block `start`, `count` of a C-order array of `shape` into `out`. */
+static void slice_expected(const unsigned char *full, const uint64_t *shape, size_t ndim,
+                           const uint64_t *start, const uint64_t *count, size_t elem,
+                           unsigned char *out) {
+    uint64_t index[32] = {0};
+    size_t total = 1, k, d;
+    for (d = 0; d < ndim; d++) total *= (size_t)count[d];
+    for (k = 0; k < total; k++) {
+        size_t offset = 0;
+        for (d = 0; d < ndim; d++) offset = offset * (size_t)shape[d] + (size_t)(start[d] + index[d]);
+        memcpy(out + k * elem, full + offset * elem, elem);
+        for (d = ndim; d-- > 0;) {
+            if (++index[d] < count[d]) break;
+            index[d] = 0;
+        }
+    }
+}
+
+static void check_array(const zarr_store *store, const char *dir, const char *path,
+                        const char *dtype, const char *bin) {
+    char name[8400];
+    zarr_array *array = NULL;
+    size_t ndim = 0, elem = 0, nbytes = 0, expected_len = 0, chunk_nbytes = 0, d;
+    uint64_t shape[32], chunk[32], start[32], count[32], zero[32] = {0};
+    zarr_data_type type = 0;
+    unsigned char *expected = NULL, *got = NULL, *sub = NULL, *want = NULL, *chunk_buf = NULL;
+    int empty = 0;
+
+    snprintf(name, sizeof name, "%s/%s", dir, bin);
+    expected = read_file(name, &expected_len);
+    if (!expected) FAIL("cannot read %s", name);
+    CALL(zarr_array_open(store, path, &array));
+    CALL(zarr_array_ndim(array, &ndim));
+    CALL(zarr_array_shape(array, ndim, shape));
+    CALL(zarr_array_chunk_shape(array, ndim, chunk));
+    CALL(zarr_array_data_type(array, &type));
+    CALL(zarr_array_element_size(array, &elem));
+    if (strcmp(data_type_name(type), dtype) != 0)
+        FAIL("data type %s, expected %s", data_type_name(type), dtype);
+    CALL(zarr_array_selection_nbytes(array, ndim, zero, shape, &nbytes));
+    if (nbytes != expected_len) FAIL("%zu bytes, expected %zu", nbytes, expected_len);
+    got = malloc(nbytes + 1);
+    CALL(zarr_array_read(array, ndim, zero, shape, got, nbytes));
+    if (memcmp(got, expected, nbytes) != 0) FAIL("full read differs from zarr-python");
+
+    /* A sub-region from a third of the way in to the end. */
+    for (d = 0; d < ndim; d++) {
+        start[d] = shape[d] / 3;
+        count[d] = shape[d] - start[d];
+        if (count[d] == 0) empty = 1;
+    }
+    if (!empty) {
+        size_t sub_bytes = 0;
+        CALL(zarr_array_selection_nbytes(array, ndim, start, count, &sub_bytes));
+        sub = malloc(sub_bytes + 1);
+        want = malloc(sub_bytes + 1);
+        CALL(zarr_array_read(array, ndim, start, count, sub, sub_bytes));
+        slice_expected(expected, shape, ndim, start, count, elem, want);
+        if (memcmp(sub, want, sub_bytes) != 0) FAIL("sub-region read differs");
+
+        /* Chunk (0, ..., 0): its part inside the array must match. */
+        CALL(zarr_array_chunk_nbytes(array, &chunk_nbytes));
+        chunk_buf = malloc(chunk_nbytes + 1);
+        CALL(zarr_array_read_chunk(array, ndim, zero, chunk_buf, chunk_nbytes));
+        {
+            uint64_t inside[32];
+            size_t inside_bytes = elem, k;
+            unsigned char *part;
+            for (d = 0; d < ndim; d++) {
+                inside[d] = chunk[d] < shape[d] ? chunk[d] : shape[d];
+                inside_bytes *= (size_t)inside[d];
+            }
+            part = malloc(inside_bytes + 1);
+            free(want);
+            want = malloc(inside_bytes + 1);
+            slice_expected(chunk_buf, chunk, ndim, zero, inside, elem, part);
+            slice_expected(expected, shape, ndim, zero, inside, elem, want);
+            k = (size_t)memcmp(part, want, inside_bytes);
+            free(part);
+            if (k != 0) FAIL("chunk 0 differs");
+        }
+    }
+    passes++;
+    printf("ok   %s (%s)\n", path, dtype);
+done:
+    free(expected);
+    free(got);
+    free(sub);
+    free(want);
+    free(chunk_buf);
+    zarr_array_free(array);
+}
+
+static void check_group(const zarr_store *store, const char *dir) {
+    const char *path = "/";
+    char name[8400];
+    size_t len = 0;
+    unsigned char *attributes = NULL;
+    char *json = NULL, *children = NULL;
+    zarr_group *group = NULL, *sub = NULL;
+
+    snprintf(name, sizeof name, "%s/attributes.json", dir);
+    attributes = read_file(name, &len);
+    if (!attributes) FAIL("cannot read %s", name);
+    CALL(zarr_group_open(store, "/", &group));
+    CALL(zarr_group_attributes_json(group, &json));
+    if (strcmp(json, (const char *)attributes) != 0)
+        FAIL("attributes %s, expected %s", json, (const char *)attributes);
+    CALL(zarr_group_children_json(group, &children));
+    if (!strstr(children, "{\"name\":\"sub\",\"path\":\"/sub\",\"node_type\":\"group\"}") ||
+        !strstr(children, "{\"name\":\"dtypes\",\"path\":\"/dtypes\",\"node_type\":\"group\"}"))
+        FAIL("children %s", children);
+    CALL(zarr_group_open(store, "/sub", &sub));
+    zarr_string_free(json);
+    json = NULL;
+    CALL(zarr_group_attributes_json(sub, &json));
+    if (strcmp(json, "{\"level\":1}") != 0) FAIL("sub attributes %s", json);
+    passes++;
+    printf("ok   / (group attributes and children)\n");
+done:
+    free(attributes);
+    zarr_string_free(json);
+    zarr_string_free(children);
+    zarr_group_free(group);
+    zarr_group_free(sub);
+}
+
+int main(int argc, char **argv) {
+    char name[8400], line[8192];
+    const char *dir;
+    zarr_store *store = NULL;
+    FILE *manifest;
+    if (argc != 2) {
+        fprintf(stderr, "usage: read_python DATA_DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    snprintf(name, sizeof name, "%s/store", dir);
+    if (zarr_store_open_filesystem(name, &store) != ZARR_OK) {
+        fprintf(stderr, "cannot open %s: %s\n", name, zarr_last_error_message());
+        return 1;
+    }
+    snprintf(name, sizeof name, "%s/manifest.txt", dir);
+    manifest = fopen(name, "r");
+    if (!manifest) {
+        fprintf(stderr, "cannot read %s\n", name);
+        return 1;
+    }
+    while (fgets(line, sizeof line, manifest)) {
+        char path[4096], dtype[64], bin[4096];
+        if (sscanf(line, "%4095s %63s %4095s", path, dtype, bin) == 3)
+            check_array(store, dir, path, dtype, bin);
+    }
+    fclose(manifest);
+    check_group(store, dir);
+    zarr_store_free(store);
+    printf("%d passed, %d failed\n", passes, failures);
+    return failures == 0 && passes > 1 ? 0 : 1;
+}
