@@ -259,14 +259,7 @@ impl Array {
     }
 
     fn fill_chunk(&self) -> Result<Vec<u8>, Error> {
-        let mut chunk = Vec::new();
-        chunk.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
-            Error::OutOfMemory(format!(
-                "cannot allocate a chunk of {} bytes",
-                self.chunk_nbytes
-            ))
-        })?;
-        chunk.resize(self.chunk_nbytes, 0);
+        let mut chunk = zeroed(self.chunk_nbytes)?;
         self.meta().fill_value.fill(&mut chunk);
         Ok(chunk)
     }
@@ -396,17 +389,7 @@ impl Array {
                     let overlap = ChunkOverlap::new(&chunk_indices, &chunk_shape, &selection);
                     let mut chunk = match existing {
                         Some(chunk) => chunk,
-                        None => {
-                            let mut fresh = Vec::new();
-                            fresh.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
-                                Error::OutOfMemory(format!(
-                                    "cannot allocate {} bytes",
-                                    self.chunk_nbytes
-                                ))
-                            })?;
-                            fresh.resize(self.chunk_nbytes, 0);
-                            fresh
-                        }
+                        None => zeroed(self.chunk_nbytes)?,
                     };
                     copy_block(
                         data,
@@ -517,13 +500,20 @@ impl Array {
                 given: data.len(),
             });
         }
-        let mut chunk = Vec::new();
-        chunk
-            .try_reserve_exact(data.len())
-            .map_err(|_| Error::OutOfMemory(format!("cannot allocate {} bytes", data.len())))?;
-        chunk.extend_from_slice(data);
+        let mut chunk = zeroed(data.len())?;
+        chunk.copy_from_slice(data);
         self.store_chunk(chunk_indices, chunk)
     }
+}
+
+/// A zero-filled buffer of `len` bytes; an allocation failure is an error, not an abort.
+fn zeroed(len: usize) -> Result<Vec<u8>, Error> {
+    let mut buffer = Vec::new();
+    buffer
+        .try_reserve_exact(len)
+        .map_err(|_| Error::OutOfMemory(format!("cannot allocate a chunk of {len} bytes")))?;
+    buffer.resize(len, 0);
+    Ok(buffer)
 }
 
 /// Name the chunk in a corruption report, not only the fault.
