@@ -10,6 +10,7 @@
  * OUT_DIR/expected/<n>.bin, listed in OUT_DIR/manifest.txt as `<node path> <data type> <bin>`.
  * The expectation is computed here independently of libzarr's read path.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,8 +177,12 @@ int main(int argc, char **argv) {
     mkdir(path, 0755);
     snprintf(path, sizeof path, "%s/manifest.txt", out_dir);
     manifest = fopen(path, "w");
+    if (!manifest) {
+        fprintf(stderr, "cannot create %s: %s\n", path, strerror(errno));
+        return 1;
+    }
     snprintf(path, sizeof path, "%s/store", out_dir);
-    if (!manifest || (s = zarr_store_open_filesystem(path, &store)) != ZARR_OK) {
+    if ((s = zarr_store_open_filesystem(path, &store)) != ZARR_OK) {
         fprintf(stderr, "cannot open %s: %s\n", path, zarr_last_error_message());
         return 1;
     }
