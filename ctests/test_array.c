@@ -15,66 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- temporary directories (removed at exit unless ZTEST_KEEP_TMP is set) ---- */
-
-#define MAX_TMP_DIRS 512
-static char *tmp_dirs[MAX_TMP_DIRS];
-static int n_tmp_dirs;
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *path) {
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void remove_tmp_dirs(void) {
-    int i;
-    for (i = 0; i < n_tmp_dirs; i++) {
-        if (getenv("ZTEST_KEEP_TMP") == NULL) {
-            rm_rf(tmp_dirs[i]);
-        }
-        free(tmp_dirs[i]);
-    }
-    n_tmp_dirs = 0;
-}
-
-static const char *tmp_dir(void) {
-    char templ[4096];
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    if (base == NULL || base[0] == '\0') {
-        base = "/tmp";
-    }
-    snprintf(templ, sizeof templ, "%s/zarr-ctest-array-XXXXXX", base);
-    dir = mkdtemp(templ);
-    if (dir == NULL || n_tmp_dirs == MAX_TMP_DIRS) {
-        fprintf(stderr, "cannot create a temporary directory: %s\n", strerror(errno));
-        abort();
-    }
-    if (n_tmp_dirs == 0) {
-        atexit(remove_tmp_dirs);
-    }
-    tmp_dirs[n_tmp_dirs] = strdup(dir);
-    return tmp_dirs[n_tmp_dirs++];
-}
-
-static const char *join(const char *a, const char *b) {
-    static char buffers[8][4096];
-    static int next;
-    char *out = buffers[next++ % 8];
-    snprintf(out, 4096, "%s/%s", a, b);
-    return out;
-}
-
-static int exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
+/* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
 static int is_file(const char *path) {
     struct stat st;
@@ -96,59 +37,6 @@ static int count_entries(const char *dir) {
     }
     closedir(d);
     return n;
-}
-
-/* The whole file, NUL-terminated, or NULL; *len receives its size. */
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    char *data;
-    long size;
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = (char *)malloc((size_t)size + 1);
-    if (data != NULL && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    if (data != NULL) {
-        data[size] = '\0';
-        if (len != NULL) {
-            *len = (size_t)size;
-        }
-    }
-    return data;
-}
-
-/* JSON text without insignificant whitespace (outside strings), in a new buffer. */
-static char *json_compact(const char *text) {
-    char *out = (char *)malloc(strlen(text) + 1);
-    char *o = out;
-    int in_string = 0, escaped = 0;
-    for (; *text; text++) {
-        char c = *text;
-        if (in_string) {
-            *o++ = c;
-            if (escaped) {
-                escaped = 0;
-            } else if (c == '\\') {
-                escaped = 1;
-            } else if (c == '"') {
-                in_string = 0;
-            }
-        } else if (c == '"') {
-            in_string = 1;
-            *o++ = c;
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            *o++ = c;
-        }
-    }
-    *o = '\0';
-    return out;
 }
 
 /* ---- metadata documents ---- */
@@ -185,16 +73,16 @@ static uint32_t f32_bits(float f) {
 /* ---- create / open / free ---- */
 
 ZTEST(create_open_free) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     char *ja = NULL, *jb = NULL;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/grp/arr", meta("[10,20]", "[5,5]", "int16", "0"), &a));
     ZT_CHECK(a != NULL);
-    ZT_CHECK(is_file(join(root, "grp/arr/zarr.json")));
-    ZT_CHECK(is_file(join(root, "grp/zarr.json")));
-    ZT_CHECK(is_file(join(root, "zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "grp/arr/zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "grp/zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "zarr.json")));
     ZT_OK(zarr_array_open(store, "/grp/arr", &b));
     ZT_CHECK(b != NULL && b != a);
     ZT_OK(zarr_array_metadata_json(a, &ja));
@@ -209,7 +97,7 @@ ZTEST(create_open_free) {
 
 /* An array at the root: zarr.json and chunks directly in the store directory. */
 ZTEST(create_root_array) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     const uint8_t data[4] = {1, 2, 3, 4};
@@ -217,9 +105,9 @@ ZTEST(create_root_array) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/", meta("[4]", "[2]", "uint8", "0"), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
-    ZT_CHECK(is_file(join(root, "zarr.json")));
-    ZT_CHECK(is_file(join(root, "c/0")));
-    ZT_CHECK(is_file(join(root, "c/1")));
+    ZT_CHECK(is_file(ztest_path(root, "zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "c/0")));
+    ZT_CHECK(is_file(ztest_path(root, "c/1")));
     zarr_array_free(a);
     a = NULL;
     ZT_OK(zarr_array_open(store, "/", &a));
@@ -294,7 +182,7 @@ ZTEST(create_already_exists) {
 }
 
 ZTEST(create_below_array_is_type_mismatch) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = (zarr_array *)1;
     const char *m = meta("[4]", "[2]", "uint8", "0");
@@ -305,7 +193,7 @@ ZTEST(create_below_array_is_type_mismatch) {
     b = (zarr_array *)1;
     ZT_STATUS(zarr_array_create(store, "/a/b/c", m, &b), ZARR_ERROR_NODE_TYPE_MISMATCH);
     ZT_CHECK(b == NULL);
-    ZT_CHECK(!exists(join(root, "a/b")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/b")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
@@ -325,7 +213,7 @@ ZTEST(open_group_is_type_mismatch) {
 }
 
 ZTEST(open_missing_is_not_found) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
     ZT_OK(zarr_store_open_filesystem(root, &store));
@@ -342,7 +230,7 @@ ZTEST(open_missing_is_not_found) {
 
 /* An array at the root makes every other path impossible. */
 ZTEST(create_below_root_array_is_type_mismatch) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = (zarr_array *)1;
     zarr_group *g = (zarr_group *)1;
@@ -353,14 +241,14 @@ ZTEST(create_below_root_array_is_type_mismatch) {
     ZT_CHECK(b == NULL);
     ZT_STATUS(zarr_group_create(store, "/x", NULL, &g), ZARR_ERROR_NODE_TYPE_MISMATCH);
     ZT_CHECK(g == NULL);
-    ZT_CHECK(!exists(join(root, "x")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "x")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
 
 /* Node names beyond ASCII are fine; a name the file system cannot hold is an I/O error. */
 ZTEST(node_names_unicode_and_too_long) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     char long_path[400];
@@ -370,7 +258,7 @@ ZTEST(node_names_unicode_and_too_long) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/donn\xc3\xa9" "es/\xce\xb1 \xce\xb2", meta("[4]", "[2]", "uint8", "0"), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, v, sizeof v));
-    ZT_CHECK(is_file(join(root, "donn\xc3\xa9" "es/\xce\xb1 \xce\xb2/c/1")));
+    ZT_CHECK(is_file(ztest_path(root, "donn\xc3\xa9" "es/\xce\xb1 \xce\xb2/c/1")));
     ZT_OK(zarr_array_open(store, "/donn\xc3\xa9" "es/\xce\xb1 \xce\xb2", &b));
     ZT_OK(zarr_array_read(b, 1, &start, &count, back, sizeof back));
     ZT_EQ_MEM(back, v, sizeof v);
@@ -413,8 +301,8 @@ static const char *const hostile_paths[] = {
 
 /* Malformed paths are refused and nothing is written anywhere, inside or outside the store. */
 ZTEST(create_hostile_paths_invalid) {
-    const char *outer = tmp_dir();
-    const char *root = join(outer, "inner/store");
+    const char *outer = ztest_tmp_dir();
+    const char *root = ztest_path(outer, "inner/store");
     zarr_store *store = NULL;
     size_t i;
     ZT_OK(zarr_store_open_filesystem(root, &store));
@@ -431,13 +319,13 @@ ZTEST(create_hostile_paths_invalid) {
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_create");
     /* outer holds only the (never created) inner directory: nothing at all. */
     ZT_EQ_U64(count_entries(outer), 0);
-    ZT_CHECK(!exists(join(outer, "x")));
+    ZT_CHECK(!ztest_exists(ztest_path(outer, "x")));
     zarr_store_free(store);
 }
 
 ZTEST(open_hostile_paths_invalid) {
-    const char *outer = tmp_dir();
-    const char *root = join(outer, "store");
+    const char *outer = ztest_tmp_dir();
+    const char *root = ztest_path(outer, "store");
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     size_t i;
@@ -694,7 +582,7 @@ ZTEST(selection_nbytes_too_large_for_memory) {
 /* ---- region I/O ---- */
 
 ZTEST(region_round_trip_with_edge_chunks) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     int32_t data[35], back[35];
@@ -710,14 +598,14 @@ ZTEST(region_round_trip_with_edge_chunks) {
     ZT_OK(zarr_array_read(a, 2, start, count, back, sizeof back));
     ZT_EQ_MEM(back, data, sizeof data);
     /* 3 x 3 chunks, edge ones included. */
-    ZT_CHECK(is_file(join(root, "a/c/0/0")));
-    ZT_CHECK(is_file(join(root, "a/c/2/2")));
-    ZT_CHECK(!exists(join(root, "a/c/3")));
-    ZT_CHECK(!exists(join(root, "a/c/0/3")));
+    ZT_CHECK(is_file(ztest_path(root, "a/c/0/0")));
+    ZT_CHECK(is_file(ztest_path(root, "a/c/2/2")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/3")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/0/3")));
     /* Edge chunks are stored at the full chunk size. */
     {
         size_t len = 0;
-        char *raw = read_file(join(root, "a/c/2/2"), &len);
+        char *raw = ztest_read_file(ztest_path(root, "a/c/2/2"), &len);
         ZT_CHECK(raw != NULL);
         ZT_EQ_U64(len, 2 * 3 * 4);
         free(raw);
@@ -838,7 +726,7 @@ ZTEST(region_partial_write_over_fill) {
 }
 
 ZTEST(region_zero_dimensional) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     double v = 2.5, back = 0.0;
@@ -848,10 +736,10 @@ ZTEST(region_zero_dimensional) {
     ZT_OK(zarr_array_create(store, "/s", meta("[]", "[]", "float64", "0.0"), &a));
     ZT_OK(zarr_array_read(a, 0, NULL, NULL, &back, sizeof back));
     ZT_CHECK(back == 0.0);
-    ZT_CHECK(!exists(join(root, "s/c")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "s/c")));
     ZT_OK(zarr_array_write(a, 0, NULL, NULL, &v, sizeof v));
-    ZT_CHECK(is_file(join(root, "s/c")));
-    raw = read_file(join(root, "s/c"), &len);
+    ZT_CHECK(is_file(ztest_path(root, "s/c")));
+    raw = ztest_read_file(ztest_path(root, "s/c"), &len);
     ZT_CHECK(raw != NULL);
     ZT_EQ_U64(len, 8);
     free(raw);
@@ -863,7 +751,7 @@ ZTEST(region_zero_dimensional) {
     /* Writing the fill value erases the chunk. */
     v = 0.0;
     ZT_OK(zarr_array_write(a, 0, NULL, NULL, &v, sizeof v));
-    ZT_CHECK(!exists(join(root, "s/c")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "s/c")));
     /* Wrong sizes are still refused. */
     ZT_STATUS(zarr_array_write(a, 0, NULL, NULL, &v, 4), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
     ZT_STATUS(zarr_array_read(a, 0, NULL, NULL, &back, 7), ZARR_ERROR_BUFFER_TOO_SMALL);
@@ -873,7 +761,7 @@ ZTEST(region_zero_dimensional) {
 }
 
 ZTEST(region_zero_length_dimension) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     uint64_t start[2] = {0, 0}, count[2] = {0, 3}, idx[2] = {0, 0};
@@ -893,14 +781,14 @@ ZTEST(region_zero_length_dimension) {
     /* The grid has no chunk at all. */
     ZT_STATUS(zarr_array_read_chunk(a, 2, idx, sentinel, sizeof sentinel), ZARR_ERROR_OUT_OF_BOUNDS);
     ZT_STATUS(zarr_array_write_chunk(a, 2, idx, sentinel, sizeof sentinel), ZARR_ERROR_OUT_OF_BOUNDS);
-    ZT_EQ_U64(count_entries(join(root, "e")), 1); /* only zarr.json */
+    ZT_EQ_U64(count_entries(ztest_path(root, "e")), 1); /* only zarr.json */
     zarr_array_free(a);
     zarr_store_free(store);
 }
 
 /* Selections with a zero count in a non-empty array read and write nothing. */
 ZTEST(region_empty_selection) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     uint64_t start[2] = {1, 1}, count[2] = {2, 0};
@@ -910,7 +798,7 @@ ZTEST(region_empty_selection) {
     ZT_OK(zarr_array_read(a, 2, start, count, buf, sizeof buf));
     ZT_EQ_U64(buf[0], 9);
     ZT_OK(zarr_array_write(a, 2, start, count, NULL, 0));
-    ZT_CHECK(!exists(join(root, "a/c")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
@@ -918,7 +806,7 @@ ZTEST(region_empty_selection) {
 /* ---- chunk I/O ---- */
 
 ZTEST(chunk_round_trip_past_the_edge) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     const int16_t chunk[4] = {10, 11, 12, 13};
@@ -929,7 +817,7 @@ ZTEST(chunk_round_trip_past_the_edge) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", meta("[5]", "[4]", "int16", "0"), &a));
     ZT_OK(zarr_array_write_chunk(a, 1, &idx, chunk, sizeof chunk));
-    raw = read_file(join(root, "a/c/1"), &len);
+    raw = ztest_read_file(ztest_path(root, "a/c/1"), &len);
     ZT_CHECK(raw != NULL);
     ZT_EQ_U64(len, 8);
     free(raw);
@@ -1026,7 +914,7 @@ ZTEST(chunk_read_larger_buffer) {
 }
 
 ZTEST(chunk_errors) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     uint32_t buf[6], sentinel[6];
@@ -1065,7 +953,7 @@ ZTEST(chunk_errors) {
                   ZARR_ERROR_BUFFER_SIZE_MISMATCH);
     }
     /* Nothing was stored by any failed call. */
-    ZT_CHECK(!exists(join(root, "a/c")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
@@ -1167,14 +1055,14 @@ ZTEST(fill_value_in_metadata_json) {
     ZT_OK(zarr_store_open_memory(&store));
     ZT_OK(zarr_array_create(store, "/a", meta("[6]", "[4]", "float32", "\"0x7fc00001\""), &a));
     ZT_OK(zarr_array_metadata_json(a, &json));
-    compact = json_compact(json);
+    compact = ztest_json_compact(json);
     ZT_STR_CONTAINS(compact, "\"fill_value\":\"0x7fc00001\"");
     free(compact);
     zarr_string_free(json);
     zarr_array_free(a);
     ZT_OK(zarr_array_create(store, "/b", meta("[6]", "[4]", "uint64", "18446744073709551615"), &a));
     ZT_OK(zarr_array_metadata_json(a, &json));
-    compact = json_compact(json);
+    compact = ztest_json_compact(json);
     ZT_STR_CONTAINS(compact, "\"fill_value\":18446744073709551615");
     free(compact);
     zarr_string_free(json);
@@ -1190,41 +1078,41 @@ ZTEST(fill_value_in_metadata_json) {
 
 /* A chunk equal to the fill value everywhere is not stored, and erased if it was. */
 ZTEST(fill_chunks_not_stored_and_erased) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     uint8_t fives[8], mixed[8];
     uint64_t start = 0, count = 8, idx = 1;
-    const char *c0 = join(root, "a/c/0");
-    const char *c1 = join(root, "a/c/1");
+    const char *c0 = ztest_path(root, "a/c/0");
+    const char *c1 = ztest_path(root, "a/c/1");
     memset(fives, 5, sizeof fives);
     memcpy(mixed, fives, sizeof mixed);
     mixed[6] = 6;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", meta("[8]", "[4]", "uint8", "5"), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, fives, sizeof fives));
-    ZT_CHECK(!exists(c0));
-    ZT_CHECK(!exists(c1));
+    ZT_CHECK(!ztest_exists(c0));
+    ZT_CHECK(!ztest_exists(c1));
     ZT_OK(zarr_array_write(a, 1, &start, &count, mixed, sizeof mixed));
-    ZT_CHECK(!exists(c0));
+    ZT_CHECK(!ztest_exists(c0));
     ZT_CHECK(is_file(c1));
     /* Overwriting the one odd element with the fill value erases the chunk. */
     start = 6;
     count = 1;
     ZT_OK(zarr_array_write(a, 1, &start, &count, fives, 1));
-    ZT_CHECK(!exists(c1));
+    ZT_CHECK(!ztest_exists(c1));
     /* The same through write_chunk. */
     ZT_OK(zarr_array_write_chunk(a, 1, &idx, mixed + 4, 4));
     ZT_CHECK(is_file(c1));
     ZT_OK(zarr_array_write_chunk(a, 1, &idx, fives, 4));
-    ZT_CHECK(!exists(c1));
+    ZT_CHECK(!ztest_exists(c1));
     zarr_array_free(a);
     zarr_store_free(store);
 }
 
 /* With a NaN fill, canonical NaNs are fill, other NaN payloads and -0.0 are data. */
 ZTEST(fill_comparison_is_bitwise) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *z = NULL;
     uint32_t nans[4] = {0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u};
@@ -1233,10 +1121,10 @@ ZTEST(fill_comparison_is_bitwise) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", meta("[4]", "[4]", "float32", "\"NaN\""), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, nans, sizeof nans));
-    ZT_CHECK(!exists(join(root, "a/c/0")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/0")));
     nans[2] = 0x7fc00001u;
     ZT_OK(zarr_array_write(a, 1, &start, &count, nans, sizeof nans));
-    ZT_CHECK(is_file(join(root, "a/c/0")));
+    ZT_CHECK(is_file(ztest_path(root, "a/c/0")));
     ZT_OK(zarr_array_read(a, 1, &start, &count, back, sizeof back));
     ZT_EQ_MEM(back, nans, sizeof nans);
     /* -0.0 is not the fill value 0.0: it must survive. */
@@ -1257,7 +1145,7 @@ ZTEST(fill_comparison_is_bitwise) {
 
 static void check_chunk_file(const char *key_encoding, const char *expected_file,
                              const char *unexpected_file) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     const uint8_t chunk[4] = {1, 2, 3, 4};
@@ -1269,12 +1157,12 @@ static void check_chunk_file(const char *key_encoding, const char *expected_file
                                       key_encoding, ""),
                             &a));
     ZT_OK(zarr_array_write_chunk(a, 2, idx, chunk, sizeof chunk));
-    if (!is_file(join(root, expected_file))) {
+    if (!is_file(ztest_path(root, expected_file))) {
         fprintf(stderr, "expected chunk file '%s' for encoding %s\n", expected_file, key_encoding);
     }
-    ZT_CHECK(is_file(join(root, expected_file)));
+    ZT_CHECK(is_file(ztest_path(root, expected_file)));
     if (unexpected_file != NULL) {
-        ZT_CHECK(!exists(join(root, unexpected_file)));
+        ZT_CHECK(!ztest_exists(ztest_path(root, unexpected_file)));
     }
     /* Another handle finds the chunk under the same key. */
     ZT_OK(zarr_array_open(store, "/arr", &b));
@@ -1312,7 +1200,7 @@ ZTEST(key_encoding_v2_slash) {
 }
 
 ZTEST(key_encoding_zero_dimensional) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     const uint8_t v = 42;
@@ -1325,8 +1213,8 @@ ZTEST(key_encoding_zero_dimensional) {
                             &b));
     ZT_OK(zarr_array_write(a, 0, NULL, NULL, &v, 1));
     ZT_OK(zarr_array_write(b, 0, NULL, NULL, &v, 1));
-    ZT_CHECK(is_file(join(root, "d/c")));
-    ZT_CHECK(is_file(join(root, "v/0")));
+    ZT_CHECK(is_file(ztest_path(root, "d/c")));
+    ZT_CHECK(is_file(ztest_path(root, "v/0")));
     zarr_array_free(a);
     zarr_array_free(b);
     zarr_store_free(store);
@@ -1355,7 +1243,7 @@ ZTEST(key_encoding_bad_separator) {
 /* ---- metadata and attributes ---- */
 
 ZTEST(metadata_json_round_trip) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     char *ja = NULL, *jb = NULL, *disk, *c1, *c2;
@@ -1366,7 +1254,7 @@ ZTEST(metadata_json_round_trip) {
                                       ",\"dimension_names\":[\"y\",null],\"attributes\":{\"u\":\"m\"}"),
                             &a));
     ZT_OK(zarr_array_metadata_json(a, &ja));
-    c1 = json_compact(ja);
+    c1 = ztest_json_compact(ja);
     ZT_STR_CONTAINS(c1, "\"zarr_format\":3");
     ZT_STR_CONTAINS(c1, "\"node_type\":\"array\"");
     ZT_STR_CONTAINS(c1, "\"shape\":[10,20]");
@@ -1378,16 +1266,16 @@ ZTEST(metadata_json_round_trip) {
     ZT_STR_CONTAINS(c1, "\"dimension_names\":[\"y\",null]");
     ZT_STR_CONTAINS(c1, "\"attributes\":{\"u\":\"m\"}");
     /* The document on disk says the same. */
-    disk = read_file(join(root, "a/zarr.json"), NULL);
+    disk = ztest_read_file(ztest_path(root, "a/zarr.json"), NULL);
     ZT_CHECK(disk != NULL);
-    c2 = json_compact(disk);
+    c2 = ztest_json_compact(disk);
     ZT_CHECK(strcmp(c1, c2) == 0);
     free(c2);
     free(disk);
     /* Feeding the document back creates an identical array. */
     ZT_OK(zarr_array_create(store, "/b", ja, &b));
     ZT_OK(zarr_array_metadata_json(b, &jb));
-    c2 = json_compact(jb);
+    c2 = ztest_json_compact(jb);
     ZT_CHECK(strcmp(c1, c2) == 0);
     free(c1);
     free(c2);
@@ -1406,7 +1294,7 @@ ZTEST(metadata_json_canonical_codecs) {
     ZT_OK(zarr_store_open_memory(&store));
     ZT_OK(zarr_array_create(store, "/a", meta_full("[4]", "[2]", "uint8", "0", "[\"bytes\"]", KEY_DEFAULT, ""), &a));
     ZT_OK(zarr_array_metadata_json(a, &json));
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     ZT_STR_CONTAINS(c, "\"codecs\":[{\"name\":\"bytes\"");
     free(c);
     zarr_string_free(json);
@@ -1417,7 +1305,7 @@ ZTEST(metadata_json_canonical_codecs) {
                                       KEY_DEFAULT, ""),
                             &a));
     ZT_OK(zarr_array_metadata_json(a, &json));
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     ZT_STR_CONTAINS(c, "\"codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}]");
     free(c);
     zarr_string_free(json);
@@ -1460,7 +1348,7 @@ ZTEST(attributes_default_empty) {
 }
 
 ZTEST(attributes_round_trip) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     char *json = NULL, *c, *disk;
@@ -1475,22 +1363,22 @@ ZTEST(attributes_round_trip) {
     zarr_string_free(json);
     ZT_OK(zarr_array_set_attributes_json(a, attrs));
     ZT_OK(zarr_array_attributes_json(a, &json));
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     /* Same content, same key order. */
     ZT_CHECK(strcmp(c, compact_attrs) == 0);
     free(c);
     zarr_string_free(json);
     /* Stored on disk, seen by a fresh handle. */
-    disk = read_file(join(root, "a/zarr.json"), NULL);
+    disk = ztest_read_file(ztest_path(root, "a/zarr.json"), NULL);
     ZT_CHECK(disk != NULL);
-    c = json_compact(disk);
+    c = ztest_json_compact(disk);
     ZT_STR_CONTAINS(c, compact_attrs);
     ZT_CHECK(strstr(c, "\"first\"") == NULL);
     free(c);
     free(disk);
     ZT_OK(zarr_array_open(store, "/a", &b));
     ZT_OK(zarr_array_attributes_json(b, &json));
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     ZT_CHECK(strcmp(c, compact_attrs) == 0);
     free(c);
     zarr_string_free(json);
@@ -1515,7 +1403,7 @@ ZTEST(set_attributes_keeps_other_metadata) {
     a = NULL;
     ZT_OK(zarr_array_open(store, "/a", &a));
     ZT_OK(zarr_array_metadata_json(a, &json));
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     ZT_STR_CONTAINS(c, "\"shape\":[4,6]");
     ZT_STR_CONTAINS(c, "\"fill_value\":\"NaN\"");
     ZT_STR_CONTAINS(c, "\"dimension_names\":[\"t\",\"x\"]");
@@ -1528,7 +1416,7 @@ ZTEST(set_attributes_keeps_other_metadata) {
 }
 
 ZTEST(set_attributes_invalid_json) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     char *json = NULL, *before, *after;
@@ -1539,7 +1427,7 @@ ZTEST(set_attributes_invalid_json) {
     ZT_OK(zarr_array_create(store, "/a", meta_full("[4]", "[2]", "uint8", "0", LE, KEY_DEFAULT,
                                                   ",\"attributes\":{\"keep\":true}"),
                             &a));
-    before = read_file(join(root, "a/zarr.json"), NULL);
+    before = ztest_read_file(ztest_path(root, "a/zarr.json"), NULL);
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         zarr_status s = zarr_array_set_attributes_json(a, bad[i]);
         if (s != ZARR_ERROR_INVALID_ARGUMENT) {
@@ -1551,7 +1439,7 @@ ZTEST(set_attributes_invalid_json) {
     ZT_OK(zarr_array_attributes_json(a, &json));
     ZT_CHECK(strcmp(json, "{\"keep\":true}") == 0);
     zarr_string_free(json);
-    after = read_file(join(root, "a/zarr.json"), NULL);
+    after = ztest_read_file(ztest_path(root, "a/zarr.json"), NULL);
     ZT_CHECK(before != NULL && after != NULL && strcmp(before, after) == 0);
     free(before);
     free(after);
@@ -1582,7 +1470,7 @@ ZTEST(read_null_arguments) {
 }
 
 ZTEST(write_null_arguments) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     uint8_t buf[35];
@@ -1598,7 +1486,7 @@ ZTEST(write_null_arguments) {
     ZT_STATUS(zarr_array_write(a, 2, start, count, NULL, sizeof buf), ZARR_ERROR_NULL_ARGUMENT);
     ZT_STR_CONTAINS(zarr_last_error_message(), "'buf'");
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_write");
-    ZT_CHECK(!exists(join(root, "a/c")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
@@ -1703,7 +1591,7 @@ ZTEST(read_larger_buffer_tail_untouched) {
 }
 
 ZTEST(write_buffer_size_mismatch) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     int32_t buf[36];
@@ -1719,7 +1607,7 @@ ZTEST(write_buffer_size_mismatch) {
     ZT_STATUS(zarr_array_write(a, 2, start, count, buf, 36 * 4), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
     ZT_STATUS(zarr_array_write(a, 2, start, count, buf, 0), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
     ZT_STATUS(zarr_array_write(a, 2, start, count, NULL, 0), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
-    ZT_CHECK(!exists(join(root, "a/c")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
@@ -1747,7 +1635,7 @@ ZTEST(absurd_buffer_length_with_null_buffer) {
 /* ---- invalid and unsupported metadata ---- */
 
 ZTEST(create_malformed_json) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     static const char *const bad[] = {"", "{", "not json", "[]", "3", "null", "\"array\"",
                                       "{\"zarr_format\":3,}", "{\"zarr_format\":3 \"node_type\":\"array\"}"};
@@ -1967,7 +1855,7 @@ ZTEST(create_unknown_data_type_and_grid_unsupported) {
 
 /* Unknown top-level fields fail unless they say "must_understand": false. */
 ZTEST(create_unknown_field_must_understand) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
     char *json = NULL, *c;
@@ -1986,13 +1874,13 @@ ZTEST(create_unknown_field_must_understand) {
                                                       ",\"flag\":true"),
                                 &a),
               ZARR_ERROR_UNSUPPORTED);
-    ZT_CHECK(!exists(join(root, "a/zarr.json")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/zarr.json")));
     /* must_understand: false is accepted and kept. */
     ZT_OK(zarr_array_create(store, "/a", meta_full("[4]", "[2]", "uint8", "0", LE, KEY_DEFAULT,
                                                   ",\"my_extension\":{\"must_understand\":false,\"x\":1}"),
                             &a));
     ZT_OK(zarr_array_metadata_json(a, &json));
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     ZT_STR_CONTAINS(c, "\"my_extension\":{\"must_understand\":false,\"x\":1}");
     free(c);
     zarr_string_free(json);
@@ -2102,7 +1990,7 @@ static void *reader_thread(void *arg) {
 }
 
 ZTEST(threads_concurrent_reads_of_one_handle) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     static int32_t data[TN * TN];
@@ -2204,7 +2092,7 @@ static void *writer_thread(void *arg) {
 }
 
 static void disjoint_writes(const char *metadata) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL, *b = NULL;
     static int32_t back[TN * TN];
@@ -2246,7 +2134,7 @@ static void disjoint_writes(const char *metadata) {
     for (r = 0; r < TN / TC; r++) {
         char dir[64];
         snprintf(dir, sizeof dir, "a/c/%u", (unsigned)r);
-        ZT_EQ_U64(count_entries(join(root, dir)), TN / TC);
+        ZT_EQ_U64(count_entries(ztest_path(root, dir)), TN / TC);
     }
     zarr_array_free(a);
     zarr_array_free(b);
@@ -2269,7 +2157,7 @@ ZTEST(threads_concurrent_disjoint_writes_compressed) {
 }
 
 ZTEST(threads_concurrent_reads_compressed) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     static int32_t data[TN * TN];

@@ -13,115 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- temporary directories (removed at exit unless ZTEST_KEEP_TMP is set) ---- */
-
-#define MAX_TMP_DIRS 512
-static char *tmp_dirs[MAX_TMP_DIRS];
-static int n_tmp_dirs;
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *path) {
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void remove_tmp_dirs(void) {
-    int i;
-    for (i = 0; i < n_tmp_dirs; i++) {
-        if (getenv("ZTEST_KEEP_TMP") == NULL) {
-            rm_rf(tmp_dirs[i]);
-        }
-        free(tmp_dirs[i]);
-    }
-    n_tmp_dirs = 0;
-}
-
-static const char *tmp_dir(void) {
-    char templ[4096];
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    if (base == NULL || base[0] == '\0') {
-        base = "/tmp";
-    }
-    snprintf(templ, sizeof templ, "%s/zarr-ctest-codecs-XXXXXX", base);
-    dir = mkdtemp(templ);
-    if (dir == NULL || n_tmp_dirs == MAX_TMP_DIRS) {
-        fprintf(stderr, "cannot create a temporary directory: %s\n", strerror(errno));
-        abort();
-    }
-    if (n_tmp_dirs == 0) {
-        atexit(remove_tmp_dirs);
-    }
-    tmp_dirs[n_tmp_dirs] = strdup(dir);
-    return tmp_dirs[n_tmp_dirs++];
-}
-
-static const char *join(const char *a, const char *b) {
-    static char buffers[8][4096];
-    static int next;
-    char *out = buffers[next++ % 8];
-    snprintf(out, 4096, "%s/%s", a, b);
-    return out;
-}
-
-static int exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static unsigned char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long size;
-    *len = 0;
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = (unsigned char *)malloc((size_t)size + 1);
-    if (data != NULL && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    if (data != NULL) {
-        *len = (size_t)size;
-    }
-    return data;
-}
-
-static char *json_compact(const char *text) {
-    char *out = (char *)malloc(strlen(text) + 1);
-    char *o = out;
-    int in_string = 0, escaped = 0;
-    for (; *text; text++) {
-        char c = *text;
-        if (in_string) {
-            *o++ = c;
-            if (escaped) {
-                escaped = 0;
-            } else if (c == '\\') {
-                escaped = 1;
-            } else if (c == '"') {
-                in_string = 0;
-            }
-        } else if (c == '"') {
-            in_string = 1;
-            *o++ = c;
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            *o++ = c;
-        }
-    }
-    *o = '\0';
-    return out;
-}
+/* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
 /* ---- helpers ---- */
 
@@ -194,7 +86,7 @@ static int round_trip_ok;
 
 static void round_trip(const char *metadata, size_t ndim, const uint64_t *shape,
                        const void *data, size_t n, const char **root_out) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL, *store2 = NULL;
     zarr_array *a = NULL, *b = NULL;
     uint64_t start[8] = {0};
@@ -300,7 +192,7 @@ static void bytes_round_trip(const char *dtype_name, int big) {
             }
         }
     }
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL);
     ZT_EQ_U64(len, 4 * t->size);
     ZT_EQ_MEM(disk, expected_chunk, 4 * t->size);
@@ -335,7 +227,7 @@ ZTEST(bytes_big_endian_layout_on_disk) {
     shape[0] = 4;
     round_trip(meta("[4]", "[4]", "uint32", "0", "[" BYTES_BE "]"), 1, shape, u32, sizeof u32, &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0"), &len);
     ZT_CHECK(disk != NULL && len == 16);
     ZT_EQ_MEM(disk, u32_be, 16);
     free(disk);
@@ -343,7 +235,7 @@ ZTEST(bytes_big_endian_layout_on_disk) {
     shape[0] = 2;
     round_trip(meta("[2]", "[2]", "float64", "0.0", "[" BYTES_BE "]"), 1, shape, f64, sizeof f64, &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0"), &len);
     ZT_CHECK(disk != NULL && len == 16);
     ZT_EQ_MEM(disk, f64_be, 16);
     free(disk);
@@ -352,7 +244,7 @@ ZTEST(bytes_big_endian_layout_on_disk) {
     round_trip(meta("[1]", "[1]", "complex64", "[0.0,0.0]", "[" BYTES_BE "]"), 1, shape, c64, sizeof c64,
                &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0"), &len);
     ZT_CHECK(disk != NULL && len == 8);
     ZT_EQ_MEM(disk, c64_be, 8);
     free(disk);
@@ -360,7 +252,7 @@ ZTEST(bytes_big_endian_layout_on_disk) {
     shape[0] = 2;
     round_trip(meta("[2]", "[2]", "float16", "0.0", "[" BYTES_BE "]"), 1, shape, f16, sizeof f16, &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0"), &len);
     ZT_CHECK(disk != NULL && len == 4);
     ZT_EQ_MEM(disk, f16_be, 4);
     free(disk);
@@ -375,7 +267,7 @@ ZTEST(bytes_little_endian_layout_on_disk) {
     uint64_t shape[1] = {3};
     round_trip(meta("[3]", "[3]", "int32", "0", "[" BYTES_LE "]"), 1, shape, v, sizeof v, &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0"), &len);
     ZT_CHECK(disk != NULL && len == 12);
     ZT_EQ_MEM(disk, le, 12);
     free(disk);
@@ -394,7 +286,7 @@ ZTEST(transpose_2d_layout_on_disk) {
                     "[{\"name\":\"transpose\",\"configuration\":{\"order\":[1,0]}},{\"name\":\"bytes\"}]"),
                2, shape, data, sizeof data, &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL && len == 6);
     ZT_EQ_MEM(disk, transposed, 6);
     free(disk);
@@ -436,7 +328,7 @@ ZTEST(transpose_3d_all_orders) {
                  orders[o][0], orders[o][1], orders[o][2]);
         round_trip(meta("[2,3,4]", "[2,3,4]", "uint16", "0", codecs), 3, shape, data, sizeof data, &root);
         ZT_CHECK(round_trip_ok);
-        disk = read_file(join(root, "arr/c/0/0/0"), &len);
+        disk = ztest_read_file(ztest_path(root, "arr/c/0/0/0"), &len);
         ZT_CHECK(disk != NULL && len == sizeof data);
         for (d = 0; d < 3; d++) {
             enc_shape[d] = shape[orders[o][d]];
@@ -538,7 +430,7 @@ static void partial_write_through(const char *codecs) {
     for (r = 0; r < 100; r++) {
         patch[r] = (int32_t)(-7 * r);
     }
-    ZT_OK(zarr_store_open_filesystem(tmp_dir(), &store));
+    ZT_OK(zarr_store_open_filesystem(ztest_tmp_dir(), &store));
     ZT_OK(zarr_array_create(store, "/a", meta("[64,64]", "[32,24]", "int32", "0", codecs), &a));
     ZT_OK(zarr_array_write(a, 2, start, count, smooth, sizeof smooth));
     start[0] = 27;
@@ -573,7 +465,7 @@ static char *stored_codecs(const char *codecs) {
     }
     if (zarr_array_create(store, "/a", meta("[8]", "[4]", "int32", "0", codecs), &a) == ZARR_OK &&
         zarr_array_metadata_json(a, &json) == ZARR_OK) {
-        c = json_compact(json);
+        c = ztest_json_compact(json);
         zarr_string_free(json);
     } else {
         fprintf(stderr, "create failed: %s\n", zarr_last_error_message());
@@ -597,7 +489,7 @@ ZTEST(gzip_levels_round_trip) {
                  levels[i]);
         root = smooth_round_trip(codecs);
         ZT_CHECK(round_trip_ok);
-        disk = read_file(join(root, "arr/c/0/0"), &len);
+        disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
         ZT_CHECK(disk != NULL && len > 18);
         /* RFC 1952 member header: magic, deflate. */
         ZT_CHECK(disk[0] == 0x1f && disk[1] == 0x8b && disk[2] == 8);
@@ -655,7 +547,7 @@ static void zstd_case(int level, int checksum) {
              checksum ? "true" : "false");
     root = smooth_round_trip(codecs);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/1/2"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/1/2"), &len);
     ZT_CHECK(disk != NULL && len > 6);
     /* RFC 8878 frame: magic number, then the frame header descriptor whose bit 2 is the
      * content checksum flag. */
@@ -736,7 +628,7 @@ static void blosc_case(const char *cname, const char *shuffle, int compcode) {
         fprintf(stderr, "blosc %s/%s failed\n", cname, shuffle);
     }
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL && len >= 16);
     ZT_EQ_U64(disk[0], 2);                    /* format version */
     ZT_EQ_U64(disk[3], 4);                    /* typesize */
@@ -777,7 +669,7 @@ ZTEST(blosc_clevel_zero) {
     unsigned char *disk;
     size_t len;
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL && len >= 16 + 32 * 24 * 4);
     ZT_EQ_U64(le32(disk + 4), 32 * 24 * 4);
     free(disk);
@@ -880,7 +772,7 @@ ZTEST(crc32c_appends_checksum) {
     round_trip(meta("[8,8]", "[8,8]", "uint8", "0", "[{\"name\":\"bytes\"},{\"name\":\"crc32c\"}]"), 2, shape,
                data, sizeof data, &root);
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL && len == sizeof data + 4);
     ZT_EQ_MEM(disk, data, sizeof data);
     ZT_EQ_U64(le32(disk + sizeof data), crc32c(data, sizeof data));
@@ -919,7 +811,7 @@ ZTEST(chain_transpose_big_blosc_crc32c) {
     size_t len;
     ZT_CHECK(round_trip_ok);
     /* An edge chunk: checksum over the blosc frame, which holds the full chunk size. */
-    disk = read_file(join(root, "arr/c/1/2"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/1/2"), &len);
     ZT_CHECK(disk != NULL && len > 20);
     ZT_EQ_U64(le32(disk + len - 4), crc32c(disk, len - 4));
     ZT_EQ_U64(disk[0], 2);
@@ -938,7 +830,7 @@ ZTEST(chain_gzip_crc32c) {
     unsigned char *disk;
     size_t len;
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL && len > 22);
     ZT_CHECK(disk[0] == 0x1f && disk[1] == 0x8b);
     ZT_EQ_U64(le32(disk + len - 4), crc32c(disk, len - 4));
@@ -951,7 +843,7 @@ ZTEST(chain_crc32c_then_zstd) {
     unsigned char *disk;
     size_t len;
     ZT_CHECK(round_trip_ok);
-    disk = read_file(join(root, "arr/c/0/0"), &len);
+    disk = ztest_read_file(ztest_path(root, "arr/c/0/0"), &len);
     ZT_CHECK(disk != NULL && len > 4);
     ZT_CHECK(disk[0] == 0x28 && disk[1] == 0xB5 && disk[2] == 0x2F && disk[3] == 0xFD);
     free(disk);
@@ -975,7 +867,7 @@ ZTEST(chain_transpose_zstd_gzip_crc32c_3d) {
 
 /* Chunks equal to the fill value are not stored, whatever the codecs. */
 ZTEST(chain_fill_chunks_not_stored) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     int32_t sevens[8] = {7, 7, 7, 7, 7, 7, 7, 7}, back[8];
@@ -986,8 +878,8 @@ ZTEST(chain_fill_chunks_not_stored) {
                                  "[" BYTES_BE ",{\"name\":\"gzip\",\"configuration\":{\"level\":1}},{\"name\":\"crc32c\"}]"),
                             &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, sevens, sizeof sevens));
-    ZT_CHECK(!exists(join(root, "a/c/0")));
-    ZT_CHECK(!exists(join(root, "a/c/1")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/0")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/1")));
     ZT_OK(zarr_array_read(a, 1, &start, &count, back, sizeof back));
     ZT_EQ_MEM(back, sevens, sizeof sevens);
     zarr_array_free(a);

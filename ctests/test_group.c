@@ -13,66 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- temporary directories (removed at exit unless ZTEST_KEEP_TMP is set) ---- */
-
-#define MAX_TMP_DIRS 512
-static char *tmp_dirs[MAX_TMP_DIRS];
-static int n_tmp_dirs;
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *path) {
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void remove_tmp_dirs(void) {
-    int i;
-    for (i = 0; i < n_tmp_dirs; i++) {
-        if (getenv("ZTEST_KEEP_TMP") == NULL) {
-            rm_rf(tmp_dirs[i]);
-        }
-        free(tmp_dirs[i]);
-    }
-    n_tmp_dirs = 0;
-}
-
-static const char *tmp_dir(void) {
-    char templ[4096];
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    if (base == NULL || base[0] == '\0') {
-        base = "/tmp";
-    }
-    snprintf(templ, sizeof templ, "%s/zarr-ctest-group-XXXXXX", base);
-    dir = mkdtemp(templ);
-    if (dir == NULL || n_tmp_dirs == MAX_TMP_DIRS) {
-        fprintf(stderr, "cannot create a temporary directory: %s\n", strerror(errno));
-        abort();
-    }
-    if (n_tmp_dirs == 0) {
-        atexit(remove_tmp_dirs);
-    }
-    tmp_dirs[n_tmp_dirs] = strdup(dir);
-    return tmp_dirs[n_tmp_dirs++];
-}
-
-static const char *join(const char *a, const char *b) {
-    static char buffers[8][4096];
-    static int next;
-    char *out = buffers[next++ % 8];
-    snprintf(out, 4096, "%s/%s", a, b);
-    return out;
-}
-
-static int exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
+/* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
 static int is_file(const char *path) {
     struct stat st;
@@ -128,32 +69,6 @@ static int write_file(const char *path, const char *text) {
     return (fclose(f) == 0 && written == len) ? 0 : -1;
 }
 
-static char *json_compact(const char *text) {
-    char *out = (char *)malloc(strlen(text) + 1);
-    char *o = out;
-    int in_string = 0, escaped = 0;
-    for (; *text; text++) {
-        char c = *text;
-        if (in_string) {
-            *o++ = c;
-            if (escaped) {
-                escaped = 0;
-            } else if (c == '\\') {
-                escaped = 1;
-            } else if (c == '"') {
-                in_string = 0;
-            }
-        } else if (c == '"') {
-            in_string = 1;
-            *o++ = c;
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            *o++ = c;
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 static const char *const u8_array =
     "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4,4],\"data_type\":\"uint8\","
     "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":[2,2]}},"
@@ -166,7 +81,7 @@ static char *group_attrs(zarr_group *g) {
     if (zarr_group_attributes_json(g, &json) != ZARR_OK) {
         return NULL;
     }
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     zarr_string_free(json);
     return c;
 }
@@ -178,7 +93,7 @@ static char *group_children(zarr_group *g) {
         fprintf(stderr, "children_json: %s: %s\n", zarr_status_str(s), zarr_last_error_message());
         return NULL;
     }
-    c = json_compact(json);
+    c = ztest_json_compact(json);
     zarr_string_free(json);
     return c;
 }
@@ -186,7 +101,7 @@ static char *group_children(zarr_group *g) {
 /* ---- create / open ---- */
 
 ZTEST(create_root_with_attributes) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL, *h = NULL;
     char *attrs, *disk, *c;
@@ -197,9 +112,9 @@ ZTEST(create_root_with_attributes) {
     ZT_CHECK(attrs != NULL && strcmp(attrs, "{\"title\":\"t\",\"n\":[1,2]}") == 0);
     free(attrs);
     /* The document on disk. */
-    disk = read_file(join(root, "zarr.json"));
+    disk = read_file(ztest_path(root, "zarr.json"));
     ZT_CHECK(disk != NULL);
-    c = json_compact(disk);
+    c = ztest_json_compact(disk);
     ZT_STR_CONTAINS(c, "\"zarr_format\":3");
     ZT_STR_CONTAINS(c, "\"node_type\":\"group\"");
     ZT_STR_CONTAINS(c, "\"attributes\":{\"title\":\"t\",\"n\":[1,2]}");
@@ -270,7 +185,7 @@ ZTEST(open_null_arguments) {
 }
 
 ZTEST(create_invalid_attributes) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     static const char *const bad[] = {"{", "", "[1]", "42", "\"x\"", "null", "{\"a\" 1}", "true"};
     size_t i;
@@ -311,7 +226,7 @@ ZTEST(open_existing) {
 }
 
 ZTEST(open_missing_is_not_found) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = (zarr_group *)1;
     ZT_OK(zarr_store_open_filesystem(root, &store));
@@ -322,7 +237,7 @@ ZTEST(open_missing_is_not_found) {
     ZT_CHECK(g == NULL);
     ZT_STR_CONTAINS(zarr_last_error_message(), "/x/y");
     /* A directory without zarr.json is not a group. */
-    ZT_CHECK(mkdir(join(root, "plain"), 0755) == 0);
+    ZT_CHECK(mkdir(ztest_path(root, "plain"), 0755) == 0);
     ZT_STATUS(zarr_group_open(store, "/plain", &g), ZARR_ERROR_NOT_FOUND);
     zarr_store_free(store);
 }
@@ -342,7 +257,7 @@ ZTEST(open_array_is_type_mismatch) {
 }
 
 ZTEST(create_below_array_is_type_mismatch) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     zarr_group *g = (zarr_group *)1;
@@ -353,25 +268,25 @@ ZTEST(create_below_array_is_type_mismatch) {
     g = (zarr_group *)1;
     ZT_STATUS(zarr_group_create(store, "/arr/sub/deeper", NULL, &g), ZARR_ERROR_NODE_TYPE_MISMATCH);
     ZT_CHECK(g == NULL);
-    ZT_CHECK(!exists(join(root, "arr/sub")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "arr/sub")));
     zarr_array_free(a);
     zarr_store_free(store);
 }
 
 ZTEST(create_already_exists) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL, *h = (zarr_group *)1;
     zarr_array *a = NULL;
     char *disk_before, *disk_after, *attrs;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/g", "{\"v\":1}", &g));
-    disk_before = read_file(join(root, "g/zarr.json"));
+    disk_before = read_file(ztest_path(root, "g/zarr.json"));
     ZT_STATUS(zarr_group_create(store, "/g", "{\"v\":2}", &h), ZARR_ERROR_ALREADY_EXISTS);
     ZT_CHECK(h == NULL);
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_group_create");
     ZT_STR_CONTAINS(zarr_last_error_message(), "/g");
-    disk_after = read_file(join(root, "g/zarr.json"));
+    disk_after = read_file(ztest_path(root, "g/zarr.json"));
     ZT_CHECK(disk_before != NULL && disk_after != NULL && strcmp(disk_before, disk_after) == 0);
     free(disk_before);
     free(disk_after);
@@ -394,16 +309,16 @@ ZTEST(create_already_exists) {
 
 /* Creating a deep group writes a zarr.json for every missing ancestor. */
 ZTEST(nested_create_creates_parents) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL, *p = NULL;
     char *attrs;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/a/b/c", "{\"leaf\":true}", &g));
-    ZT_CHECK(is_file(join(root, "zarr.json")));
-    ZT_CHECK(is_file(join(root, "a/zarr.json")));
-    ZT_CHECK(is_file(join(root, "a/b/zarr.json")));
-    ZT_CHECK(is_file(join(root, "a/b/c/zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "a/zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "a/b/zarr.json")));
+    ZT_CHECK(is_file(ztest_path(root, "a/b/c/zarr.json")));
     ZT_OK(zarr_group_open(store, "/", &p));
     zarr_group_free(p);
     p = NULL;
@@ -433,8 +348,8 @@ ZTEST(nested_create_creates_parents) {
 ZTEST(hostile_paths_invalid) {
     static const char *const bad[] = {"/../x", "a", "/a//b", "/__x", "/a/..", "", "//", "/..",
                                       "/a/./b", "/zarr.json", "/a\\b"};
-    const char *outer = tmp_dir();
-    const char *root = join(outer, "store");
+    const char *outer = ztest_tmp_dir();
+    const char *root = ztest_path(outer, "store");
     zarr_store *store = NULL;
     size_t i;
     ZT_OK(zarr_store_open_filesystem(root, &store));
@@ -457,7 +372,7 @@ ZTEST(hostile_paths_invalid) {
 /* ---- attributes ---- */
 
 ZTEST(set_attributes_round_trip) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL, *h = NULL;
     char *attrs, *disk, *c;
@@ -469,9 +384,9 @@ ZTEST(set_attributes_round_trip) {
     /* Key order is kept; the escaped and the literal UTF-8 'é' both come back as UTF-8. */
     ZT_CHECK(attrs != NULL && strcmp(attrs, "{\"z\":{\"nested\":[true,false,null]},\"a\":-1.25,\"u\":\"\xc3\xa9t\xc3\xa9\"}") == 0);
     free(attrs);
-    disk = read_file(join(root, "g/zarr.json"));
+    disk = read_file(ztest_path(root, "g/zarr.json"));
     ZT_CHECK(disk != NULL);
-    c = json_compact(disk);
+    c = ztest_json_compact(disk);
     ZT_CHECK(strstr(c, "\"old\"") == NULL);
     ZT_STR_CONTAINS(c, "\"nested\":[true,false,null]");
     ZT_STR_CONTAINS(c, "\"node_type\":\"group\"");
@@ -492,7 +407,7 @@ ZTEST(set_attributes_round_trip) {
 }
 
 ZTEST(set_attributes_invalid) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL;
     char *before, *after, *attrs;
@@ -501,7 +416,7 @@ ZTEST(set_attributes_invalid) {
     size_t i;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/g", "{\"keep\":\"me\"}", &g));
-    before = read_file(join(root, "g/zarr.json"));
+    before = read_file(ztest_path(root, "g/zarr.json"));
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         zarr_status s = zarr_group_set_attributes_json(g, bad[i]);
         if (s != ZARR_ERROR_INVALID_ARGUMENT) {
@@ -513,7 +428,7 @@ ZTEST(set_attributes_invalid) {
     attrs = group_attrs(g);
     ZT_CHECK(attrs != NULL && strcmp(attrs, "{\"keep\":\"me\"}") == 0);
     free(attrs);
-    after = read_file(join(root, "g/zarr.json"));
+    after = read_file(ztest_path(root, "g/zarr.json"));
     ZT_CHECK(before != NULL && after != NULL && strcmp(before, after) == 0);
     free(before);
     free(after);
@@ -562,7 +477,7 @@ ZTEST(children_of_empty_group) {
 
 /* Names, paths and node types, sorted by name; grandchildren and non-nodes left out. */
 ZTEST(children_listing_filesystem) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL, *tmp = NULL;
     zarr_array *a = NULL;
@@ -579,9 +494,9 @@ ZTEST(children_listing_filesystem) {
     ZT_OK(zarr_array_write(a, 2, start, count, data, sizeof data));
     zarr_array_free(a);
     /* A stray directory and file: not nodes. */
-    ZT_CHECK(mkdir(join(root, "stray"), 0755) == 0);
-    ZT_CHECK(write_file(join(root, "stray/file"), "x") == 0);
-    ZT_CHECK(write_file(join(root, "loose.txt"), "x") == 0);
+    ZT_CHECK(mkdir(ztest_path(root, "stray"), 0755) == 0);
+    ZT_CHECK(write_file(ztest_path(root, "stray/file"), "x") == 0);
+    ZT_CHECK(write_file(ztest_path(root, "loose.txt"), "x") == 0);
     kids = group_children(g);
     ZT_CHECK(kids != NULL);
     if (kids != NULL &&
@@ -605,7 +520,7 @@ ZTEST(children_listing_filesystem) {
 
 /* Chunk directories of an array inside a group are not children of anything. */
 ZTEST(children_skip_chunk_directories) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL;
     zarr_array *a = NULL;
@@ -616,11 +531,11 @@ ZTEST(children_skip_chunk_directories) {
     ZT_OK(zarr_group_create(store, "/g", NULL, &g));
     ZT_OK(zarr_array_create(store, "/g/arr", u8_array, &a));
     ZT_OK(zarr_array_write(a, 2, start, count, data, sizeof data));
-    ZT_CHECK(is_file(join(root, "g/arr/c/1/1")));
+    ZT_CHECK(is_file(ztest_path(root, "g/arr/c/1/1")));
     /* A chunk directory that looks like a v3 chunk tree directly in the group. */
-    ZT_CHECK(mkdir(join(root, "g/c"), 0755) == 0);
-    ZT_CHECK(mkdir(join(root, "g/c/0"), 0755) == 0);
-    ZT_CHECK(write_file(join(root, "g/c/0/0"), "raw") == 0);
+    ZT_CHECK(mkdir(ztest_path(root, "g/c"), 0755) == 0);
+    ZT_CHECK(mkdir(ztest_path(root, "g/c/0"), 0755) == 0);
+    ZT_CHECK(write_file(ztest_path(root, "g/c/0/0"), "raw") == 0);
     kids = group_children(g);
     ZT_CHECK(kids != NULL &&
              strcmp(kids, "[{\"name\":\"arr\",\"path\":\"/g/arr\",\"node_type\":\"array\"}]") == 0);
@@ -669,14 +584,14 @@ ZTEST(children_sorted_memory) {
 
 /* A child whose zarr.json is malformed makes the listing fail, naming it. */
 ZTEST(children_with_malformed_child) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL;
     char *json = (char *)1;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/", NULL, &g));
-    ZT_CHECK(mkdir(join(root, "broken"), 0755) == 0);
-    ZT_CHECK(write_file(join(root, "broken/zarr.json"), "{\"zarr_format\": 3, \"node_type\": ") == 0);
+    ZT_CHECK(mkdir(ztest_path(root, "broken"), 0755) == 0);
+    ZT_CHECK(write_file(ztest_path(root, "broken/zarr.json"), "{\"zarr_format\": 3, \"node_type\": ") == 0);
     ZT_STATUS(zarr_group_children_json(g, &json), ZARR_ERROR_INVALID_METADATA);
     ZT_CHECK(json == NULL);
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_group_children_json");
@@ -688,14 +603,14 @@ ZTEST(children_with_malformed_child) {
 /* A child in a Zarr format this library does not read also stops the listing, naming it.
  * (The status is UNSUPPORTED, which zarr_group_children_json does not document yet.) */
 ZTEST(children_with_unsupported_child) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *g = NULL;
     char *json = (char *)1;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/", NULL, &g));
-    ZT_CHECK(mkdir(join(root, "future"), 0755) == 0);
-    ZT_CHECK(write_file(join(root, "future/zarr.json"), "{\"zarr_format\": 4, \"node_type\": \"group\"}") == 0);
+    ZT_CHECK(mkdir(ztest_path(root, "future"), 0755) == 0);
+    ZT_CHECK(write_file(ztest_path(root, "future/zarr.json"), "{\"zarr_format\": 4, \"node_type\": \"group\"}") == 0);
     ZT_STATUS(zarr_group_children_json(g, &json), ZARR_ERROR_UNSUPPORTED);
     ZT_CHECK(json == NULL);
     ZT_STR_CONTAINS(zarr_last_error_message(), "future/zarr.json");

@@ -13,84 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- temporary directories (removed at exit unless ZTEST_KEEP_TMP is set) ---- */
-
-#define MAX_TMP_DIRS 512
-static char *tmp_dirs[MAX_TMP_DIRS];
-static int n_tmp_dirs;
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *path) {
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void remove_tmp_dirs(void) {
-    int i;
-    for (i = 0; i < n_tmp_dirs; i++) {
-        if (getenv("ZTEST_KEEP_TMP") == NULL) {
-            rm_rf(tmp_dirs[i]);
-        }
-        free(tmp_dirs[i]);
-    }
-    n_tmp_dirs = 0;
-}
-
-static const char *tmp_dir(void) {
-    char templ[4096];
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    if (base == NULL || base[0] == '\0') {
-        base = "/tmp";
-    }
-    snprintf(templ, sizeof templ, "%s/zarr-ctest-robust-XXXXXX", base);
-    dir = mkdtemp(templ);
-    if (dir == NULL || n_tmp_dirs == MAX_TMP_DIRS) {
-        fprintf(stderr, "cannot create a temporary directory: %s\n", strerror(errno));
-        abort();
-    }
-    if (n_tmp_dirs == 0) {
-        atexit(remove_tmp_dirs);
-    }
-    tmp_dirs[n_tmp_dirs] = strdup(dir);
-    return tmp_dirs[n_tmp_dirs++];
-}
-
-static const char *join(const char *a, const char *b) {
-    static char buffers[8][4096];
-    static int next;
-    char *out = buffers[next++ % 8];
-    snprintf(out, 4096, "%s/%s", a, b);
-    return out;
-}
-
-static unsigned char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long size;
-    *len = 0;
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = (unsigned char *)malloc((size_t)size + 1);
-    if (data != NULL && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    if (data != NULL) {
-        *len = (size_t)size;
-    }
-    return data;
-}
+/* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
 static int write_file(const char *path, const void *data, size_t len) {
     FILE *f = fopen(path, "wb");
@@ -146,7 +69,7 @@ struct damage_spec {
 
 static int apply_damage(const char *path, const struct damage_spec *d) {
     size_t len = 0, i;
-    unsigned char *data = read_file(path, &len);
+    unsigned char *data = ztest_read_file(path, &len);
     unsigned char *out;
     size_t out_len;
     int rc;
@@ -200,7 +123,7 @@ static int apply_damage(const char *path, const struct damage_spec *d) {
  * of chunk 1 repairs it.
  */
 static void expect_corrupt(const char *codecs, const struct damage_spec *d) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     int32_t data[N], buf[N], sentinel[N], fresh[N];
@@ -214,7 +137,7 @@ static void expect_corrupt(const char *codecs, const struct damage_spec *d) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", array_meta(codecs), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
-    ZT_CHECK(apply_damage(join(root, "a/c/1"), d) == 0);
+    ZT_CHECK(apply_damage(ztest_path(root, "a/c/1"), d) == 0);
 
     /* Region read across both chunks. */
     s = zarr_array_read(a, 1, &start, &count, buf, sizeof buf);
@@ -238,11 +161,11 @@ static void expect_corrupt(const char *codecs, const struct damage_spec *d) {
     ZT_EQ_MEM(buf, sentinel, sizeof buf);
 
     /* A partial write needs the damaged chunk: refused, nothing written anywhere. */
-    before = read_file(join(root, "a/c/1"), &len_before);
+    before = ztest_read_file(ztest_path(root, "a/c/1"), &len_before);
     start = CHUNK - 2;
     count = 4;
     ZT_STATUS(zarr_array_write(a, 1, &start, &count, data, 4 * sizeof(int32_t)), ZARR_ERROR_CORRUPT_DATA);
-    after = read_file(join(root, "a/c/1"), &len_after);
+    after = ztest_read_file(ztest_path(root, "a/c/1"), &len_after);
     ZT_CHECK(before != NULL && after != NULL && len_before == len_after &&
              memcmp(before, after, len_before) == 0);
     free(before);
@@ -387,7 +310,7 @@ ZTEST(zstd_header_claiming_huge_size) {
 
 /* A zstd frame from an array with bigger chunks: valid, but the wrong size. */
 ZTEST(zstd_frame_of_other_chunk_size) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *big = NULL;
     int32_t data[2 * CHUNK];
@@ -407,7 +330,7 @@ ZTEST(zstd_frame_of_other_chunk_size) {
                             "\"codecs\":[" BYTES_LE ",{\"name\":\"zstd\",\"configuration\":{\"level\":3,\"checksum\":false}}]}",
                             &big));
     ZT_OK(zarr_array_write(big, 1, &start, &count, data, sizeof data));
-    frame = read_file(join(root, "big/c/0"), &len);
+    frame = ztest_read_file(ztest_path(root, "big/c/0"), &len);
     ZT_CHECK(frame != NULL && len > 0);
     d.kind = REPLACE;
     d.arg = 0;
@@ -465,7 +388,7 @@ ZTEST(blosc_header_with_lying_sizes) {
 /* A valid blosc frame whose header sizes were edited. */
 ZTEST(blosc_valid_frame_wrong_nbytes) {
     /* nbytes (offset 4) halved: the frame now decodes to the wrong size or fails */
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     int32_t data[N];
@@ -477,7 +400,7 @@ ZTEST(blosc_valid_frame_wrong_nbytes) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/src", array_meta(with_blosc), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
-    frame = read_file(join(root, "src/c/1"), &len);
+    frame = ztest_read_file(ztest_path(root, "src/c/1"), &len);
     ZT_CHECK(frame != NULL && len >= 16);
     frame[4] = (unsigned char)((CHUNK * 4 / 2) & 0xFF);
     frame[5] = (unsigned char)((CHUNK * 4 / 2) >> 8);
@@ -505,18 +428,18 @@ static const char *huge_chunk_meta(const char *chunks, const char *dtype, const 
 
 /* A chunk of 2^64 elements: refused as metadata, not an allocation attempt. */
 ZTEST(huge_chunk_shape_in_zarr_json) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
-    ZT_CHECK(make_dir(join(root, "a")) == 0);
-    ZT_CHECK(write_text(join(root, "a/zarr.json"),
+    ZT_CHECK(make_dir(ztest_path(root, "a")) == 0);
+    ZT_CHECK(write_text(ztest_path(root, "a/zarr.json"),
                         huge_chunk_meta("[4294967296,4294967296]", "uint8", "[{\"name\":\"bytes\"}]")) == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_STATUS(zarr_array_open(store, "/a", &a), ZARR_ERROR_INVALID_METADATA);
     ZT_CHECK(a == NULL);
     ZT_STR_CONTAINS(zarr_last_error_message(), "a/zarr.json");
     /* 2^62 elements of 8 bytes overflow the byte count. */
-    ZT_CHECK(write_text(join(root, "a/zarr.json"),
+    ZT_CHECK(write_text(ztest_path(root, "a/zarr.json"),
                         huge_chunk_meta("[2147483648,2147483648]", "int64", "[" BYTES_LE "]")) == 0);
     ZT_STATUS(zarr_array_open(store, "/a", &a), ZARR_ERROR_INVALID_METADATA);
     zarr_store_free(store);
@@ -524,15 +447,15 @@ ZTEST(huge_chunk_shape_in_zarr_json) {
 
 /* A chunk of 2^62 bytes is describable but cannot be allocated: an error, never a crash. */
 ZTEST(huge_chunk_shape_cannot_be_allocated) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     size_t nbytes = 0;
     uint8_t v = 9, back = 1, buf[16];
     uint64_t start[2] = {1, 1}, count[2] = {1, 1}, idx[2] = {0, 0};
     zarr_status s;
-    ZT_CHECK(make_dir(join(root, "a")) == 0);
-    ZT_CHECK(write_text(join(root, "a/zarr.json"),
+    ZT_CHECK(make_dir(ztest_path(root, "a")) == 0);
+    ZT_CHECK(write_text(ztest_path(root, "a/zarr.json"),
                         huge_chunk_meta("[4294967296,1073741824]", "uint8", "[{\"name\":\"bytes\"}]")) == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
     s = zarr_array_open(store, "/a", &a);
@@ -559,17 +482,17 @@ ZTEST(huge_chunk_shape_cannot_be_allocated) {
 /* A tiny stored chunk for an array with huge chunks, through each compressor: decoding must
  * fail cleanly (corrupt data, or out of memory if the decoder sizes its output first). */
 static void huge_chunk_with_small_stream(const char *codecs, const unsigned char *stream, size_t n) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     uint8_t buf[4] = {7, 7, 7, 7};
     uint64_t start[2] = {0, 0}, count[2] = {2, 2};
     zarr_status s;
-    ZT_CHECK(make_dir(join(root, "a")) == 0);
-    ZT_CHECK(make_dir(join(root, "a/c")) == 0);
-    ZT_CHECK(make_dir(join(root, "a/c/0")) == 0);
-    ZT_CHECK(write_text(join(root, "a/zarr.json"), huge_chunk_meta("[4294967296,1073741824]", "uint8", codecs)) == 0);
-    ZT_CHECK(write_file(join(root, "a/c/0/0"), stream, n) == 0);
+    ZT_CHECK(make_dir(ztest_path(root, "a")) == 0);
+    ZT_CHECK(make_dir(ztest_path(root, "a/c")) == 0);
+    ZT_CHECK(make_dir(ztest_path(root, "a/c/0")) == 0);
+    ZT_CHECK(write_text(ztest_path(root, "a/zarr.json"), huge_chunk_meta("[4294967296,1073741824]", "uint8", codecs)) == 0);
+    ZT_CHECK(write_file(ztest_path(root, "a/c/0/0"), stream, n) == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
     s = zarr_array_open(store, "/a", &a);
     if (s != ZARR_OK) {
@@ -622,12 +545,12 @@ static char array_message[1024];
 
 /* Write `text` as a/zarr.json and return the status of opening /a as an array and as a group. */
 static void open_statuses(const char *text, zarr_status *as_array, zarr_status *as_group) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
     zarr_group *g = (zarr_group *)1;
     *as_array = *as_group = 12345;
-    if (make_dir(join(root, "a")) != 0 || write_text(join(root, "a/zarr.json"), text) != 0 ||
+    if (make_dir(ztest_path(root, "a")) != 0 || write_text(ztest_path(root, "a/zarr.json"), text) != 0 ||
         zarr_store_open_filesystem(root, &store) != ZARR_OK) {
         return;
     }
@@ -740,11 +663,11 @@ ZTEST(zarr_json_unknown_codec_and_extension) {
     ZT_STATUS(sg, ZARR_ERROR_NODE_TYPE_MISMATCH);
     /* The message names the codec. */
     {
-        const char *root = tmp_dir();
+        const char *root = ztest_tmp_dir();
         zarr_store *store = NULL;
         zarr_array *a = NULL;
-        ZT_CHECK(make_dir(join(root, "a")) == 0);
-        ZT_CHECK(write_text(join(root, "a/zarr.json"),
+        ZT_CHECK(make_dir(ztest_path(root, "a")) == 0);
+        ZT_CHECK(write_text(ztest_path(root, "a/zarr.json"),
                             "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"uint8\","
                             "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":[2]}},"
                             "\"chunk_key_encoding\":{\"name\":\"default\"},\"fill_value\":0,"
@@ -785,14 +708,14 @@ ZTEST(zarr_json_ignorable_extensions_open) {
 
 /* zarr-python writes bare NaN / Infinity tokens into attributes. */
 ZTEST(zarr_json_bare_nan_in_attributes) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
     zarr_group *g = NULL;
     char *json = NULL;
-    ZT_CHECK(make_dir(join(root, "arr")) == 0);
-    ZT_CHECK(make_dir(join(root, "grp")) == 0);
-    ZT_CHECK(write_text(join(root, "arr/zarr.json"),
+    ZT_CHECK(make_dir(ztest_path(root, "arr")) == 0);
+    ZT_CHECK(make_dir(ztest_path(root, "grp")) == 0);
+    ZT_CHECK(write_text(ztest_path(root, "arr/zarr.json"),
                         "{\n  \"zarr_format\": 3,\n  \"node_type\": \"array\",\n  \"shape\": [4],\n"
                         "  \"data_type\": \"float64\",\n"
                         "  \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [2]}},\n"
@@ -800,7 +723,7 @@ ZTEST(zarr_json_bare_nan_in_attributes) {
                         "  \"fill_value\": \"NaN\",\n"
                         "  \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}],\n"
                         "  \"attributes\": {\"missing\": NaN, \"range\": [-Infinity, Infinity], \"s\": \"NaN in text\"}\n}\n") == 0);
-    ZT_CHECK(write_text(join(root, "grp/zarr.json"),
+    ZT_CHECK(write_text(ztest_path(root, "grp/zarr.json"),
                         "{\"zarr_format\": 3, \"node_type\": \"group\", \"attributes\": {\"v\": NaN}}") == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_open(store, "/arr", &a));
@@ -870,11 +793,11 @@ ZTEST(deeply_nested_attributes_argument) {
 
 /* A directory holding a Zarr v2 array (.zarray, no zarr.json). */
 ZTEST(zarr_v2_array_is_unsupported) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
-    ZT_CHECK(make_dir(join(root, "v2")) == 0);
-    ZT_CHECK(write_text(join(root, "v2/.zarray"),
+    ZT_CHECK(make_dir(ztest_path(root, "v2")) == 0);
+    ZT_CHECK(write_text(ztest_path(root, "v2/.zarray"),
                         "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<i4\",\"compressor\":null,"
                         "\"fill_value\":0,\"order\":\"C\",\"filters\":null}") == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));

@@ -13,68 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- temporary directories (removed at exit unless ZTEST_KEEP_TMP is set) ---- */
-
-#define MAX_TMP_DIRS 512
-static char *tmp_dirs[MAX_TMP_DIRS];
-static int n_tmp_dirs;
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *path) {
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void remove_tmp_dirs(void) {
-    int i;
-    for (i = 0; i < n_tmp_dirs; i++) {
-        if (getenv("ZTEST_KEEP_TMP") == NULL) {
-            rm_rf(tmp_dirs[i]);
-        }
-        free(tmp_dirs[i]);
-    }
-    n_tmp_dirs = 0;
-}
-
-/* A new empty directory; the path stays valid until exit. */
-static const char *tmp_dir(void) {
-    char templ[4096];
-    const char *base = getenv("TMPDIR");
-    char *dir;
-    if (base == NULL || base[0] == '\0') {
-        base = "/tmp";
-    }
-    snprintf(templ, sizeof templ, "%s/zarr-ctest-store-XXXXXX", base);
-    dir = mkdtemp(templ);
-    if (dir == NULL || n_tmp_dirs == MAX_TMP_DIRS) {
-        fprintf(stderr, "cannot create a temporary directory: %s\n", strerror(errno));
-        abort();
-    }
-    if (n_tmp_dirs == 0) {
-        atexit(remove_tmp_dirs);
-    }
-    tmp_dirs[n_tmp_dirs] = strdup(dir);
-    return tmp_dirs[n_tmp_dirs++];
-}
-
-/* "a/b" in one of a few rotating buffers. */
-static const char *join(const char *a, const char *b) {
-    static char buffers[8][4096];
-    static int next;
-    char *out = buffers[next++ % 8];
-    snprintf(out, 4096, "%s/%s", a, b);
-    return out;
-}
-
-static int exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
+/* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
 static int is_dir(const char *path) {
     struct stat st;
@@ -120,23 +59,23 @@ static const char *const u8_array =
 /* ---- file system store ---- */
 
 ZTEST(filesystem_dir_created_on_first_write) {
-    const char *root = join(tmp_dir(), "new.zarr");
+    const char *root = ztest_path(ztest_tmp_dir(), "new.zarr");
     zarr_store *store = NULL;
     zarr_group *group = NULL;
-    ZT_CHECK(!exists(root));
+    ZT_CHECK(!ztest_exists(root));
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_CHECK(store != NULL);
     /* Opening alone creates nothing. */
-    ZT_CHECK(!exists(root));
+    ZT_CHECK(!ztest_exists(root));
     ZT_OK(zarr_group_create(store, "/", NULL, &group));
     ZT_CHECK(is_dir(root));
-    ZT_CHECK(exists(join(root, "zarr.json")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "zarr.json")));
     zarr_group_free(group);
     zarr_store_free(store);
 }
 
 ZTEST(filesystem_missing_ancestors_created_on_write) {
-    const char *root = join(tmp_dir(), "x/y/z/data.zarr");
+    const char *root = ztest_path(ztest_tmp_dir(), "x/y/z/data.zarr");
     zarr_store *store = NULL;
     zarr_array *array = NULL;
     const uint8_t data[6] = {1, 2, 3, 4, 5, 6};
@@ -144,22 +83,22 @@ ZTEST(filesystem_missing_ancestors_created_on_write) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", u8_array, &array));
     ZT_OK(zarr_array_write(array, 1, &start, &count, data, sizeof data));
-    ZT_CHECK(exists(join(root, "a/zarr.json")));
-    ZT_CHECK(exists(join(root, "a/c/0")));
-    ZT_CHECK(exists(join(root, "a/c/1")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "a/zarr.json")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "a/c/0")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "a/c/1")));
     /* The parent group of /a was written too. */
-    ZT_CHECK(exists(join(root, "zarr.json")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "zarr.json")));
     zarr_array_free(array);
     zarr_store_free(store);
 }
 
 ZTEST(filesystem_existing_dir) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_group *group = NULL;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/g", "{\"k\":1}", &group));
-    ZT_CHECK(exists(join(root, "g/zarr.json")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "g/zarr.json")));
     zarr_group_free(group);
     zarr_store_free(store);
 }
@@ -168,16 +107,16 @@ ZTEST(filesystem_trailing_slash) {
     char root[4096];
     zarr_store *store = NULL;
     zarr_group *group = NULL;
-    snprintf(root, sizeof root, "%s/", tmp_dir());
+    snprintf(root, sizeof root, "%s/", ztest_tmp_dir());
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/", NULL, &group));
-    ZT_CHECK(exists(join(root, "zarr.json")));
+    ZT_CHECK(ztest_exists(ztest_path(root, "zarr.json")));
     zarr_group_free(group);
     zarr_store_free(store);
 }
 
 ZTEST(filesystem_regular_file_is_io_error) {
-    const char *path = join(tmp_dir(), "plain-file");
+    const char *path = ztest_path(ztest_tmp_dir(), "plain-file");
     zarr_store *store = (zarr_store *)1;
     ZT_CHECK(write_file(path, "hello", 5) == 0);
     ZT_STATUS(zarr_store_open_filesystem(path, &store), ZARR_ERROR_IO);
@@ -188,8 +127,8 @@ ZTEST(filesystem_regular_file_is_io_error) {
 
 /* A root below a regular file can be opened (it does not exist) but not written. */
 ZTEST(filesystem_root_below_regular_file_fails_on_write) {
-    const char *file = join(tmp_dir(), "plain-file");
-    const char *root = join(file, "sub.zarr");
+    const char *file = ztest_path(ztest_tmp_dir(), "plain-file");
+    const char *root = ztest_path(file, "sub.zarr");
     zarr_store *store = NULL;
     zarr_group *group = (zarr_group *)1;
     zarr_status s;
@@ -217,7 +156,7 @@ ZTEST(filesystem_empty_path_is_invalid_argument) {
 ZTEST(filesystem_non_utf8_path_is_invalid_argument) {
     char path[4096];
     zarr_store *store = (zarr_store *)1;
-    snprintf(path, sizeof path, "%s/\xff\xfe-bad", tmp_dir());
+    snprintf(path, sizeof path, "%s/\xff\xfe-bad", ztest_tmp_dir());
     ZT_STATUS(zarr_store_open_filesystem(path, &store), ZARR_ERROR_INVALID_ARGUMENT);
     ZT_CHECK(store == NULL);
     ZT_STR_CONTAINS(zarr_last_error_message(), "UTF-8");
@@ -232,14 +171,14 @@ ZTEST(filesystem_null_path) {
 }
 
 ZTEST(filesystem_null_out) {
-    ZT_STATUS(zarr_store_open_filesystem(tmp_dir(), NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_store_open_filesystem(ztest_tmp_dir(), NULL), ZARR_ERROR_NULL_ARGUMENT);
     ZT_STR_CONTAINS(zarr_last_error_message(), "'out'");
 }
 
 /* A relative path is resolved against the working directory at open time. */
 ZTEST(filesystem_relative_path_resolved_at_open) {
-    const char *base = tmp_dir();
-    const char *elsewhere = tmp_dir();
+    const char *base = ztest_tmp_dir();
+    const char *elsewhere = ztest_tmp_dir();
     char cwd[4096];
     zarr_store *store = NULL;
     zarr_group *group = NULL;
@@ -249,14 +188,14 @@ ZTEST(filesystem_relative_path_resolved_at_open) {
     ZT_CHECK(chdir(elsewhere) == 0);
     ZT_OK(zarr_group_create(store, "/", NULL, &group));
     ZT_CHECK(chdir(cwd) == 0);
-    ZT_CHECK(exists(join(base, "rel.zarr/zarr.json")));
-    ZT_CHECK(!exists(join(elsewhere, "rel.zarr")));
+    ZT_CHECK(ztest_exists(ztest_path(base, "rel.zarr/zarr.json")));
+    ZT_CHECK(!ztest_exists(ztest_path(elsewhere, "rel.zarr")));
     zarr_group_free(group);
     zarr_store_free(store);
 }
 
 ZTEST(filesystem_reopen_sees_data) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *array = NULL;
     const uint8_t data[6] = {9, 8, 7, 6, 5, 4};
@@ -279,7 +218,7 @@ ZTEST(filesystem_reopen_sees_data) {
 
 /* Two store handles on one directory see each other's writes. */
 ZTEST(filesystem_two_handles_share_data) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *s1 = NULL, *s2 = NULL;
     zarr_array *a1 = NULL, *a2 = NULL;
     const uint8_t data[6] = {1, 1, 2, 3, 5, 8};
@@ -301,7 +240,7 @@ ZTEST(filesystem_two_handles_share_data) {
 
 /* Atomic writes go through temporary files that never stay behind. */
 ZTEST(filesystem_leaves_no_temporary_files) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *array = NULL;
     uint8_t data[6] = {1, 2, 3, 4, 5, 6};
@@ -316,9 +255,9 @@ ZTEST(filesystem_leaves_no_temporary_files) {
     }
     /* Only the expected entries, nothing hidden. */
     ZT_EQ_U64(count_entries(root, ""), 2); /* zarr.json, a */
-    ZT_EQ_U64(count_entries(join(root, "a"), ""), 2); /* zarr.json, c */
-    ZT_EQ_U64(count_entries(join(root, "a/c"), ""), 2); /* 0, 1 */
-    ZT_EQ_U64(count_entries(join(root, "a/c"), "."), 0);
+    ZT_EQ_U64(count_entries(ztest_path(root, "a"), ""), 2); /* zarr.json, c */
+    ZT_EQ_U64(count_entries(ztest_path(root, "a/c"), ""), 2); /* 0, 1 */
+    ZT_EQ_U64(count_entries(ztest_path(root, "a/c"), "."), 0);
     zarr_array_free(array);
     zarr_store_free(store);
 }
@@ -407,7 +346,7 @@ ZTEST(store_freed_before_array_memory) {
 }
 
 ZTEST(store_freed_before_array_filesystem) {
-    const char *root = tmp_dir();
+    const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *array = NULL;
     uint8_t back[6] = {0};

@@ -122,31 +122,75 @@ static inline const char *ztest_tmp_dir(void) {
     return ztest_tmp_dirs[ztest_tmp_count++];
 }
 
-/* "<dir>/<relative>" in one of eight rotating static buffers. */
+/* "<dir>/<relative>" in one of eight rotating static buffers (so that a few results can
+ * be used in one expression); aborts on a path longer than 4095 bytes. */
 static inline const char *ztest_path(const char *dir, const char *relative) {
     static char buffers[8][4096];
     static int next;
+    char joined[4096];
     char *out = buffers[next++ % 8];
-    snprintf(out, 4096, "%s/%s", dir, relative);
+    int n = snprintf(joined, sizeof joined, "%s/%s", dir, relative);
+    if (n < 0 || (size_t)n >= sizeof joined) {
+        fprintf(stderr, "ztest_path: path too long\n");
+        abort();
+    }
+    memcpy(out, joined, (size_t)n + 1);
     return out;
 }
 
-/* The whole content of a file (malloc'ed, free it), or NULL when it cannot be read. */
-static inline unsigned char *ztest_read_file(const char *path, size_t *len) {
+/* The whole content of a file, NUL-terminated (malloc'ed: free it), its length in *len
+ * when len is not NULL; NULL when the file cannot be read. */
+static inline void *ztest_read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
-    unsigned char *data = NULL;
+    char *data = NULL;
     long size;
     if (f == NULL) return NULL;
     if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        data = (unsigned char *)malloc((size_t)size + 1);
+        data = (char *)malloc((size_t)size + 1);
         if (data != NULL && fread(data, 1, (size_t)size, f) != (size_t)size) {
             free(data);
             data = NULL;
         }
-        if (data != NULL) *len = (size_t)size;
+        if (data != NULL) {
+            data[size] = '\0';
+            if (len != NULL) *len = (size_t)size;
+        }
     }
     fclose(f);
     return data;
+}
+
+/* Whether a file or directory exists at path. */
+static inline int ztest_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A copy of JSON text without the white space outside strings (malloc'ed: free it). */
+static inline char *ztest_json_compact(const char *text) {
+    char *out = (char *)malloc(strlen(text) + 1);
+    char *o = out;
+    int in_string = 0, escaped = 0;
+    for (; *text; text++) {
+        char c = *text;
+        if (in_string) {
+            *o++ = c;
+            if (escaped) {
+                escaped = 0;
+            } else if (c == '\\') {
+                escaped = 1;
+            } else if (c == '"') {
+                in_string = 0;
+            }
+        } else if (c == '"') {
+            in_string = 1;
+            *o++ = c;
+        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            *o++ = c;
+        }
+    }
+    *o = '\0';
+    return out;
 }
 
 /* Replace a file's content; 0 on success. */
