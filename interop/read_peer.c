@@ -1,13 +1,14 @@
-/* read_python.c -- read through the C API what zarr-python wrote (interop, direction 1).
+/* read_peer.c -- read through the C API what another implementation wrote (zarr-python
+ * with python_write.py, tensorstore with tensorstore_write.py).
  *
- * Usage: read_python DATA_DIR
+ * Usage: read_peer DATA_DIR
  *
- * DATA_DIR holds what python_write.py made: store/ (the hierarchy), manifest.txt (lines
- * `<node path> <data type> <expected bin>`), the expected values of each array (full array,
- * C order, native byte order) and attributes.json (the root group's attributes). For each
+ * DATA_DIR holds store/ (the hierarchy), manifest.txt (lines `<node path> <data type>
+ * <expected bin>`), the expected values of each array (full array, C order, native byte
+ * order) and, when the writer made a root group, attributes.json (its attributes). For each
  * array this checks the data type, the whole array byte for byte, a sub-region, and the
- * first chunk read with zarr_array_read_chunk against the same expectation; then the root
- * group's attributes and children.
+ * first chunk read with zarr_array_read_chunk against the same expectation; then, if there
+ * is one, the root group's attributes and children.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ static void check_array(const zarr_store *store, const char *dir, const char *pa
     if (nbytes != expected_len) FAIL("%zu bytes, expected %zu", nbytes, expected_len);
     got = malloc(nbytes + 1);
     CALL(zarr_array_read(array, ndim, zero, shape, got, nbytes));
-    if (memcmp(got, expected, nbytes) != 0) FAIL("full read differs from zarr-python");
+    if (memcmp(got, expected, nbytes) != 0) FAIL("full read differs from what the writer reads");
 
     /* A sub-region from a third of the way in to the end. */
     for (d = 0; d < ndim; d++) {
@@ -179,7 +180,7 @@ static void check_group(const zarr_store *store, const char *dir) {
 
     snprintf(name, sizeof name, "%s/attributes.json", dir);
     attributes = read_file(name, &len);
-    if (!attributes) FAIL("cannot read %s", name);
+    if (!attributes) return; /* this writer made no group */
     CALL(zarr_group_open(store, "/", &group));
     CALL(zarr_group_attributes_json(group, &json));
     if (strcmp(json, (const char *)attributes) != 0)
@@ -209,7 +210,7 @@ int main(int argc, char **argv) {
     zarr_store *store = NULL;
     FILE *manifest;
     if (argc != 2) {
-        fprintf(stderr, "usage: read_python DATA_DIR\n");
+        fprintf(stderr, "usage: read_peer DATA_DIR\n");
         return 2;
     }
     dir = argv[1];
