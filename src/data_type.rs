@@ -208,6 +208,11 @@ impl DataType {
                             .ok_or_else(|| bad("expected integers 0..255"))
                     })
                     .collect::<Result<Vec<u8>, _>>()?,
+                // tensorstore writes raw fill values as base64 text; accept it on read.
+                Value::String(text) => match decode_base64(text) {
+                    Some(bytes) if bytes.len() == *size => bytes,
+                    _ => return Err(bad(&format!("expected {size} bytes in base64"))),
+                },
                 _ => return Err(bad(&format!("expected an array of {size} byte values"))),
             },
         };
@@ -284,6 +289,33 @@ impl FillValue {
             }
         }
     }
+}
+
+/// Decode standard base64 (RFC 4648, `=` padding optional); `None` on any other character.
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let text = text.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    for group in text.chunks(4) {
+        if group.len() == 1 {
+            return None;
+        }
+        let mut bits = 0u32;
+        for (i, c) in group.iter().enumerate() {
+            bits |= digit(*c)? << (18 - 6 * i);
+        }
+        out.extend_from_slice(&bits.to_be_bytes()[1..group.len()]);
+    }
+    Some(out)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
