@@ -299,13 +299,15 @@ impl Array {
         let (unit_shape, units) = pool.install(|| match self.chain.as_sharding() {
             Some(sharding) => Ok((
                 sharding.inner_chunk_shape().to_vec(),
-                sharded::read_inner_chunks(self, sharding, &selection)?,
+                sharded::read_inner_chunks(self, sharding, &selection, true)?,
             )),
             None => {
                 let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
-                let decoded: Vec<Option<Vec<u8>>> = chunks
+                let decoded: Vec<Option<UnitData>> = chunks
                     .par_iter()
-                    .map(|chunk_indices| self.retrieve_chunk(chunk_indices))
+                    .map(|chunk_indices| {
+                        Ok(self.retrieve_chunk(chunk_indices)?.map(UnitData::Whole))
+                    })
                     .collect::<Result<_, Error>>()?;
                 Ok::<_, Error>((chunk_shape, chunks.into_iter().zip(decoded).collect()))
             }
@@ -314,18 +316,30 @@ impl Array {
         let out = &mut out[..needed];
         for (unit_indices, decoded) in units {
             let overlap = ChunkOverlap::new(&unit_indices, &unit_shape, &selection);
+            let target = BlockView {
+                shape: &selection.count,
+                offset: &overlap.in_selection,
+            };
             match decoded {
-                Some(unit) => copy_block(
+                Some(UnitData::Whole(unit)) => copy_block(
                     &unit,
                     BlockView {
                         shape: &unit_shape,
                         offset: &overlap.in_chunk,
                     },
                     out,
+                    target,
+                    &overlap.extent,
+                    element_size,
+                ),
+                Some(UnitData::Overlap(block)) => copy_block(
+                    &block,
                     BlockView {
-                        shape: &selection.count,
-                        offset: &overlap.in_selection,
+                        shape: &overlap.extent,
+                        offset: &vec![0; overlap.extent.len()],
                     },
+                    out,
+                    target,
                     &overlap.extent,
                     element_size,
                 ),
@@ -482,10 +496,16 @@ impl Array {
         }
         let selection = Selection::new(&start, &count, &shape)?;
         let mut units = crate::threads::pool()?
-            .install(|| sharded::read_inner_chunks(self, sharding, &selection))?;
+            .install(|| sharded::read_inner_chunks(self, sharding, &selection, false))?;
         let out = &mut out[..nbytes];
         match units.pop().and_then(|(_, decoded)| decoded) {
-            Some(decoded) => out.copy_from_slice(&decoded),
+            Some(UnitData::Whole(decoded)) => out.copy_from_slice(&decoded),
+            // read_inner_chunks only cuts blocks out of inner chunks when allowed to.
+            Some(UnitData::Overlap(_)) => {
+                return Err(Error::InvalidArgument(
+                    "internal error: partial inner chunk where a whole one was asked".into(),
+                ))
+            }
             None => self.meta().fill_value.fill(out),
         }
         Ok(())
@@ -538,8 +558,16 @@ fn chunk_indices_in(ranges: &[std::ops::Range<u64>]) -> Vec<Vec<u64>> {
     chunks
 }
 
+/// A decoded chunk or inner chunk, or only the part of it that a selection needs.
+enum UnitData {
+    /// The whole unit, in C order of the unit's shape.
+    Whole(Vec<u8>),
+    /// Only the unit's overlap with the selection, in C order of the overlap's extent.
+    Overlap(Vec<u8>),
+}
+
 /// Decoded chunks (or inner chunks) by grid index; `None` for those not stored.
-type DecodedUnits = Vec<(Vec<u64>, Option<Vec<u8>>)>;
+type DecodedUnits = Vec<(Vec<u64>, Option<UnitData>)>;
 
 /// Where a chunk and a selection overlap: the block's offset inside the chunk, its offset
 /// inside the selection buffer, and its extent.
@@ -890,5 +918,96 @@ mod tests {
         let mut two = [0u8; 2];
         p.read_inner_chunk(&[1], &mut two).unwrap();
         assert_eq!(two, [3, 4]);
+    }
+
+    /// A memory store that counts the bytes it hands out.
+    #[derive(Debug, Default)]
+    struct CountingStore {
+        inner: MemoryStore,
+        bytes_read: std::sync::atomic::AtomicU64,
+    }
+
+    impl crate::storage::ReadableStorage for CountingStore {
+        fn get(&self, key: &str) -> Result<Option<Vec<u8>>, crate::storage::StorageError> {
+            let value = self.inner.get(key)?;
+            let n = value.as_ref().map_or(0, |v| v.len() as u64);
+            self.bytes_read
+                .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Ok(value)
+        }
+
+        fn get_range(
+            &self,
+            key: &str,
+            range: crate::storage::ByteRange,
+        ) -> Result<Option<Vec<u8>>, crate::storage::StorageError> {
+            let value = self.inner.get_range(key, range)?;
+            let n = value.as_ref().map_or(0, |v| v.len() as u64);
+            self.bytes_read
+                .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Ok(value)
+        }
+    }
+
+    impl crate::storage::WritableStorage for CountingStore {
+        fn set(&self, key: &str, value: &[u8]) -> Result<(), crate::storage::StorageError> {
+            self.inner.set(key, value)
+        }
+        fn erase(&self, key: &str) -> Result<(), crate::storage::StorageError> {
+            self.inner.erase(key)
+        }
+    }
+
+    impl crate::storage::ListableStorage for CountingStore {
+        fn list_dir(
+            &self,
+            prefix: &str,
+        ) -> Result<crate::storage::DirListing, crate::storage::StorageError> {
+            self.inner.list_dir(prefix)
+        }
+    }
+
+    #[test]
+    fn few_elements_of_uncompressed_shards_read_only_their_bytes() {
+        use std::sync::atomic::Ordering;
+        let counting = Arc::new(CountingStore::default());
+        let s: Arc<dyn Storage> = counting.clone();
+        let codecs = json!([{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [8, 8],
+            "codecs": [{"name": "bytes", "configuration": {"endian": "big"}}],
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+        }}]);
+        let a = Array::create(
+            s,
+            "/s",
+            &metadata(&[16, 16], &[16, 16], "int32", json!(0), codecs),
+        )
+        .unwrap();
+        let data: Vec<u8> = (1..=256i32).flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[0, 0], &[16, 16], &data).unwrap();
+
+        counting.bytes_read.store(0, Ordering::Relaxed);
+        let mut one = [0u8; 4];
+        a.read_region(&[9, 10], &[1, 1], &mut one).unwrap();
+        assert_eq!(i32::from_ne_bytes(one), 9 * 16 + 10 + 1);
+        // The index (2 x 2 inner chunks x 16 bytes + crc32c) and the element's 4 bytes.
+        assert_eq!(counting.bytes_read.load(Ordering::Relaxed), 64 + 4 + 4);
+
+        // A 2 x 3 block: two runs of 12 bytes.
+        counting.bytes_read.store(0, Ordering::Relaxed);
+        let mut block = [0u8; 24];
+        a.read_region(&[1, 2], &[2, 3], &mut block).unwrap();
+        let got: Vec<i32> = block
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, vec![19, 20, 21, 35, 36, 37]);
+        assert_eq!(counting.bytes_read.load(Ordering::Relaxed), 68 + 24);
+
+        // A region needing most of an inner chunk reads it whole.
+        counting.bytes_read.store(0, Ordering::Relaxed);
+        let mut most = vec![0u8; 7 * 7 * 4];
+        a.read_region(&[0, 0], &[7, 7], &mut most).unwrap();
+        assert_eq!(counting.bytes_read.load(Ordering::Relaxed), 68 + 8 * 8 * 4);
     }
 }

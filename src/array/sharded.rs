@@ -2,7 +2,8 @@
 //! (or the whole shard when the region covers it), then only the inner chunks needed.
 
 use super::subset::Selection;
-use super::{chunk_indices_in, with_chunk_context, Array, ChunkOverlap, DecodedUnits};
+use super::subset::{checked_product, for_each_index};
+use super::{chunk_indices_in, with_chunk_context, Array, ChunkOverlap, DecodedUnits, UnitData};
 use crate::codec::array_to_bytes::sharding::ShardingCodec;
 use crate::codec::CodecError;
 use crate::error::Error;
@@ -25,10 +26,15 @@ enum ShardData {
 
 /// The decoded inner chunks (in the array-wide inner chunk grid) that `selection`
 /// touches, `None` for those that are not stored.
+///
+/// With `allow_partial`, an inner chunk stored with the plain `bytes` codec of which the
+/// selection needs only a small part is not read whole: only the byte runs of the needed
+/// elements are fetched, and the result holds just the overlap ([`UnitData::Overlap`]).
 pub(super) fn read_inner_chunks(
     array: &Array,
     codec: &ShardingCodec,
     selection: &Selection,
+    allow_partial: bool,
 ) -> Result<DecodedUnits, Error> {
     let shard_shape = array.chunk_shape();
     let shards = chunk_indices_in(&selection.chunk_ranges(&shard_shape));
@@ -61,7 +67,13 @@ pub(super) fn read_inner_chunks(
     let inner_shape = codec.inner_chunk_shape();
     let per_shard = codec.chunks_per_shard();
     let inner_chunks = chunk_indices_in(&selection.chunk_ranges(inner_shape));
-    let decoded: Vec<Option<Vec<u8>>> = inner_chunks
+    let inner_nbytes = codec
+        .inner_chain()
+        .decoded_representation()
+        .size_bytes()
+        .expect("checked when the codec was built");
+    let plain_inner = allow_partial && codec.inner_chain().is_plain_bytes();
+    let decoded: Vec<Option<UnitData>> = inner_chunks
         .par_iter()
         .map(|global| {
             let shard: Vec<u64> = global.iter().zip(per_shard).map(|(g, n)| g / n).collect();
@@ -80,6 +92,23 @@ pub(super) fn read_inner_chunks(
                 },
                 ShardData::Indexed { index } => match index[local] {
                     None => return Ok(None),
+                    Some((offset, length))
+                        if plain_inner && needs_small_part(global, inner_shape, selection) =>
+                    {
+                        if length != inner_nbytes as u64 {
+                            return Err(Error::Codec(with_chunk_context(
+                                CodecError::corrupt(
+                                    "bytes",
+                                    format!(
+                                        "inner chunk of {length} bytes, expected {inner_nbytes}"
+                                    ),
+                                ),
+                                &key,
+                            )));
+                        }
+                        return read_overlap(array, codec, &key, offset, global, selection)
+                            .map(|block| Some(UnitData::Overlap(block)));
+                    }
                     Some((offset, length)) => {
                         let range = ByteRange::FromStart { offset, length };
                         match array.storage.get_range(&key, range)? {
@@ -96,9 +125,65 @@ pub(super) fn read_inner_chunks(
             codec
                 .inner_chain()
                 .decode(encoded)
-                .map(Some)
+                .map(|decoded| Some(UnitData::Whole(decoded)))
                 .map_err(|e| Error::Codec(with_chunk_context(e, &key)))
         })
         .collect::<Result<_, Error>>()?;
     Ok(inner_chunks.into_iter().zip(decoded).collect())
+}
+
+/// Whether the selection needs at most a quarter of the inner chunk at `global`: reading
+/// only those elements' bytes then beats reading the whole inner chunk.
+fn needs_small_part(global: &[u64], inner_shape: &[u64], selection: &Selection) -> bool {
+    let overlap = ChunkOverlap::new(global, inner_shape, selection);
+    let needed = checked_product(&overlap.extent).unwrap_or(u64::MAX);
+    let whole = checked_product(inner_shape).unwrap_or(u64::MAX);
+    needed.saturating_mul(4) <= whole
+}
+
+/// Read only the elements of the inner chunk at `global` that `selection` needs, from a
+/// shard whose inner chunks are plain `bytes` and whose inner chunk starts at `offset`:
+/// one byte range per contiguous run along the last dimension.
+fn read_overlap(
+    array: &Array,
+    codec: &ShardingCodec,
+    key: &str,
+    offset: u64,
+    global: &[u64],
+    selection: &Selection,
+) -> Result<Vec<u8>, Error> {
+    let inner_shape = codec.inner_chunk_shape();
+    let element_size = array.data_type().size() as u64;
+    let overlap = ChunkOverlap::new(global, inner_shape, selection);
+    let ndim = inner_shape.len();
+    let last = ndim - 1; // 0-d arrays never take this path: their one element is the chunk
+    let run_len = overlap.extent[last] * element_size;
+    let mut bytes = Vec::new();
+    let outer: Vec<_> = overlap.extent[..last].iter().map(|&n| 0..n).collect();
+    for_each_index(&outer, |index| {
+        // The run's first element, as a C-order position inside the inner chunk.
+        let position = inner_shape.iter().zip(&overlap.in_chunk).enumerate().fold(
+            0u64,
+            |position, (d, (extent, start))| {
+                position * extent + start + index.get(d).copied().unwrap_or(0)
+            },
+        );
+        let range = ByteRange::FromStart {
+            offset: offset + position * element_size,
+            length: run_len,
+        };
+        match array.storage.get_range(key, range)? {
+            Some(run) => {
+                bytes.extend_from_slice(&run);
+                Ok(())
+            }
+            None => Err(Error::NotFound(format!(
+                "shard '{key}' vanished while being read"
+            ))),
+        }
+    })?;
+    codec
+        .inner_chain()
+        .decode_plain_block(bytes, &overlap.extent)
+        .map_err(|e| Error::Codec(with_chunk_context(e, key)))
 }

@@ -131,6 +131,29 @@ impl CodecChain {
         }
     }
 
+    /// Whether the chain is just the `bytes` codec, so that the bytes of any run of
+    /// elements can be read from a stored chunk and decoded on their own.
+    pub fn is_plain_bytes(&self) -> bool {
+        self.array_to_array.is_empty()
+            && self.bytes_to_bytes.is_empty()
+            && self.array_to_bytes.is_plain_bytes()
+    }
+
+    /// Decode a C-order block of `shape` whose bytes were cut out of stored chunks of a
+    /// plain-bytes chain (see [`CodecChain::is_plain_bytes`]).
+    pub fn decode_plain_block(
+        &self,
+        encoded: Vec<u8>,
+        shape: &[u64],
+    ) -> Result<Vec<u8>, CodecError> {
+        debug_assert!(self.is_plain_bytes());
+        let repr = ChunkRepresentation {
+            shape: shape.to_vec(),
+            ..self.representations[0].clone()
+        };
+        self.array_to_bytes.decode(encoded, &repr)
+    }
+
     /// The encoded size of a chunk when every codec has a fixed size (no compressor).
     pub fn encoded_len(&self) -> Option<usize> {
         let last = self.representations.last().expect("never empty");

@@ -146,6 +146,10 @@ impl ArrayToBytesCodec for BytesCodec {
     fn encoded_len(&self, repr: &ChunkRepresentation) -> Option<usize> {
         repr.size_bytes()
     }
+
+    fn is_plain_bytes(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,12 @@ pub trait ArrayToBytesCodec: Debug + Send + Sync {
     /// The encoded size when it depends only on the representation.
     fn encoded_len(&self, repr: &ChunkRepresentation) -> Option<usize>;
 
+    /// Whether this is the `bytes` codec: its encoding of a chunk is the elements in C
+    /// order, so any element's bytes can be located without decoding the rest.
+    fn is_plain_bytes(&self) -> bool {
+        false
+    }
+
     /// This codec as the sharding codec, when it is one: the array layer then reads
     /// shards piecewise (index first, then only the inner chunks it needs).
     fn as_sharding(&self) -> Option<&sharding::ShardingCodec> {
