@@ -17,28 +17,6 @@
 
 /* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
-static int is_file(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Entries of a directory other than . and .. (-1 if it cannot be opened). */
-static int count_entries(const char *dir) {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    if (d == NULL) {
-        return -1;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
-
 /* ---- metadata documents ---- */
 
 #define LE "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}]"
@@ -80,9 +58,9 @@ ZTEST(create_open_free) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/grp/arr", meta("[10,20]", "[5,5]", "int16", "0"), &a));
     ZT_CHECK(a != NULL);
-    ZT_CHECK(is_file(ztest_path(root, "grp/arr/zarr.json")));
-    ZT_CHECK(is_file(ztest_path(root, "grp/zarr.json")));
-    ZT_CHECK(is_file(ztest_path(root, "zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "grp/arr/zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "grp/zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "zarr.json")));
     ZT_OK(zarr_array_open(store, "/grp/arr", &b));
     ZT_CHECK(b != NULL && b != a);
     ZT_OK(zarr_array_metadata_json(a, &ja));
@@ -105,9 +83,9 @@ ZTEST(create_root_array) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/", meta("[4]", "[2]", "uint8", "0"), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
-    ZT_CHECK(is_file(ztest_path(root, "zarr.json")));
-    ZT_CHECK(is_file(ztest_path(root, "c/0")));
-    ZT_CHECK(is_file(ztest_path(root, "c/1")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "c/0")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "c/1")));
     zarr_array_free(a);
     a = NULL;
     ZT_OK(zarr_array_open(store, "/", &a));
@@ -224,7 +202,7 @@ ZTEST(open_missing_is_not_found) {
     ZT_STATUS(zarr_array_open(store, "/", &a), ZARR_ERROR_NOT_FOUND);
     ZT_CHECK(a == NULL);
     /* Opening created nothing. */
-    ZT_EQ_U64(count_entries(root), 0);
+    ZT_EQ_U64(ztest_count_entries(root), 0);
     zarr_store_free(store);
 }
 
@@ -258,7 +236,7 @@ ZTEST(node_names_unicode_and_too_long) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/donn\xc3\xa9" "es/\xce\xb1 \xce\xb2", meta("[4]", "[2]", "uint8", "0"), &a));
     ZT_OK(zarr_array_write(a, 1, &start, &count, v, sizeof v));
-    ZT_CHECK(is_file(ztest_path(root, "donn\xc3\xa9" "es/\xce\xb1 \xce\xb2/c/1")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "donn\xc3\xa9" "es/\xce\xb1 \xce\xb2/c/1")));
     ZT_OK(zarr_array_open(store, "/donn\xc3\xa9" "es/\xce\xb1 \xce\xb2", &b));
     ZT_OK(zarr_array_read(b, 1, &start, &count, back, sizeof back));
     ZT_EQ_MEM(back, v, sizeof v);
@@ -318,7 +296,7 @@ ZTEST(create_hostile_paths_invalid) {
     }
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_create");
     /* outer holds only the (never created) inner directory: nothing at all. */
-    ZT_EQ_U64(count_entries(outer), 0);
+    ZT_EQ_U64(ztest_count_entries(outer), 0);
     ZT_CHECK(!ztest_exists(ztest_path(outer, "x")));
     zarr_store_free(store);
 }
@@ -338,7 +316,7 @@ ZTEST(open_hostile_paths_invalid) {
         ZT_STATUS(zarr_array_open(store, hostile_paths[i], &a), ZARR_ERROR_INVALID_PATH);
         ZT_CHECK(a == NULL);
     }
-    ZT_EQ_U64(count_entries(outer), 1);
+    ZT_EQ_U64(ztest_count_entries(outer), 1);
     zarr_store_free(store);
 }
 
@@ -598,8 +576,8 @@ ZTEST(region_round_trip_with_edge_chunks) {
     ZT_OK(zarr_array_read(a, 2, start, count, back, sizeof back));
     ZT_EQ_MEM(back, data, sizeof data);
     /* 3 x 3 chunks, edge ones included. */
-    ZT_CHECK(is_file(ztest_path(root, "a/c/0/0")));
-    ZT_CHECK(is_file(ztest_path(root, "a/c/2/2")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "a/c/0/0")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "a/c/2/2")));
     ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/3")));
     ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/0/3")));
     /* Edge chunks are stored at the full chunk size. */
@@ -738,7 +716,7 @@ ZTEST(region_zero_dimensional) {
     ZT_CHECK(back == 0.0);
     ZT_CHECK(!ztest_exists(ztest_path(root, "s/c")));
     ZT_OK(zarr_array_write(a, 0, NULL, NULL, &v, sizeof v));
-    ZT_CHECK(is_file(ztest_path(root, "s/c")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "s/c")));
     raw = ztest_read_file(ztest_path(root, "s/c"), &len);
     ZT_CHECK(raw != NULL);
     ZT_EQ_U64(len, 8);
@@ -781,7 +759,7 @@ ZTEST(region_zero_length_dimension) {
     /* The grid has no chunk at all. */
     ZT_STATUS(zarr_array_read_chunk(a, 2, idx, sentinel, sizeof sentinel), ZARR_ERROR_OUT_OF_BOUNDS);
     ZT_STATUS(zarr_array_write_chunk(a, 2, idx, sentinel, sizeof sentinel), ZARR_ERROR_OUT_OF_BOUNDS);
-    ZT_EQ_U64(count_entries(ztest_path(root, "e")), 1); /* only zarr.json */
+    ZT_EQ_U64(ztest_count_entries(ztest_path(root, "e")), 1); /* only zarr.json */
     zarr_array_free(a);
     zarr_store_free(store);
 }
@@ -1095,7 +1073,7 @@ ZTEST(fill_chunks_not_stored_and_erased) {
     ZT_CHECK(!ztest_exists(c1));
     ZT_OK(zarr_array_write(a, 1, &start, &count, mixed, sizeof mixed));
     ZT_CHECK(!ztest_exists(c0));
-    ZT_CHECK(is_file(c1));
+    ZT_CHECK(ztest_is_file(c1));
     /* Overwriting the one odd element with the fill value erases the chunk. */
     start = 6;
     count = 1;
@@ -1103,7 +1081,7 @@ ZTEST(fill_chunks_not_stored_and_erased) {
     ZT_CHECK(!ztest_exists(c1));
     /* The same through write_chunk. */
     ZT_OK(zarr_array_write_chunk(a, 1, &idx, mixed + 4, 4));
-    ZT_CHECK(is_file(c1));
+    ZT_CHECK(ztest_is_file(c1));
     ZT_OK(zarr_array_write_chunk(a, 1, &idx, fives, 4));
     ZT_CHECK(!ztest_exists(c1));
     zarr_array_free(a);
@@ -1124,7 +1102,7 @@ ZTEST(fill_comparison_is_bitwise) {
     ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/0")));
     nans[2] = 0x7fc00001u;
     ZT_OK(zarr_array_write(a, 1, &start, &count, nans, sizeof nans));
-    ZT_CHECK(is_file(ztest_path(root, "a/c/0")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "a/c/0")));
     ZT_OK(zarr_array_read(a, 1, &start, &count, back, sizeof back));
     ZT_EQ_MEM(back, nans, sizeof nans);
     /* -0.0 is not the fill value 0.0: it must survive. */
@@ -1157,10 +1135,10 @@ static void check_chunk_file(const char *key_encoding, const char *expected_file
                                       key_encoding, ""),
                             &a));
     ZT_OK(zarr_array_write_chunk(a, 2, idx, chunk, sizeof chunk));
-    if (!is_file(ztest_path(root, expected_file))) {
+    if (!ztest_is_file(ztest_path(root, expected_file))) {
         fprintf(stderr, "expected chunk file '%s' for encoding %s\n", expected_file, key_encoding);
     }
-    ZT_CHECK(is_file(ztest_path(root, expected_file)));
+    ZT_CHECK(ztest_is_file(ztest_path(root, expected_file)));
     if (unexpected_file != NULL) {
         ZT_CHECK(!ztest_exists(ztest_path(root, unexpected_file)));
     }
@@ -1213,8 +1191,8 @@ ZTEST(key_encoding_zero_dimensional) {
                             &b));
     ZT_OK(zarr_array_write(a, 0, NULL, NULL, &v, 1));
     ZT_OK(zarr_array_write(b, 0, NULL, NULL, &v, 1));
-    ZT_CHECK(is_file(ztest_path(root, "d/c")));
-    ZT_CHECK(is_file(ztest_path(root, "v/0")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "d/c")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "v/0")));
     zarr_array_free(a);
     zarr_array_free(b);
     zarr_store_free(store);
@@ -1652,7 +1630,7 @@ ZTEST(create_malformed_json) {
     }
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_create");
     /* Nothing was written: not even the parent group. */
-    ZT_EQ_U64(count_entries(root) <= 0, 1);
+    ZT_EQ_U64(ztest_count_entries(root) <= 0, 1);
     zarr_store_free(store);
 }
 
@@ -2134,7 +2112,7 @@ static void disjoint_writes(const char *metadata) {
     for (r = 0; r < TN / TC; r++) {
         char dir[64];
         snprintf(dir, sizeof dir, "a/c/%u", (unsigned)r);
-        ZT_EQ_U64(count_entries(ztest_path(root, dir)), TN / TC);
+        ZT_EQ_U64(ztest_count_entries(ztest_path(root, dir)), TN / TC);
     }
     zarr_array_free(a);
     zarr_array_free(b);

@@ -15,27 +15,6 @@
 
 /* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
-static int is_file(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int count_entries(const char *dir) {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    if (d == NULL) {
-        return -1;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
-
 static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
     char *data;
@@ -201,7 +180,7 @@ ZTEST(create_invalid_attributes) {
     }
     ZT_STR_CONTAINS(zarr_last_error_message(), "attributes_json");
     /* Nothing was created, not even the parent. */
-    ZT_EQ_U64(count_entries(root), 0);
+    ZT_EQ_U64(ztest_count_entries(root), 0);
     zarr_store_free(store);
 }
 
@@ -315,10 +294,10 @@ ZTEST(nested_create_creates_parents) {
     char *attrs;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_group_create(store, "/a/b/c", "{\"leaf\":true}", &g));
-    ZT_CHECK(is_file(ztest_path(root, "zarr.json")));
-    ZT_CHECK(is_file(ztest_path(root, "a/zarr.json")));
-    ZT_CHECK(is_file(ztest_path(root, "a/b/zarr.json")));
-    ZT_CHECK(is_file(ztest_path(root, "a/b/c/zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "a/zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "a/b/zarr.json")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "a/b/c/zarr.json")));
     ZT_OK(zarr_group_open(store, "/", &p));
     zarr_group_free(p);
     p = NULL;
@@ -365,7 +344,7 @@ ZTEST(hostile_paths_invalid) {
         ZT_STATUS(zarr_group_open(store, bad[i], &g), ZARR_ERROR_INVALID_PATH);
         ZT_CHECK(g == NULL);
     }
-    ZT_EQ_U64(count_entries(outer), 0);
+    ZT_EQ_U64(ztest_count_entries(outer), 0);
     zarr_store_free(store);
 }
 
@@ -531,7 +510,7 @@ ZTEST(children_skip_chunk_directories) {
     ZT_OK(zarr_group_create(store, "/g", NULL, &g));
     ZT_OK(zarr_array_create(store, "/g/arr", u8_array, &a));
     ZT_OK(zarr_array_write(a, 2, start, count, data, sizeof data));
-    ZT_CHECK(is_file(ztest_path(root, "g/arr/c/1/1")));
+    ZT_CHECK(ztest_is_file(ztest_path(root, "g/arr/c/1/1")));
     /* A chunk directory that looks like a v3 chunk tree directly in the group. */
     ZT_CHECK(mkdir(ztest_path(root, "g/c"), 0755) == 0);
     ZT_CHECK(mkdir(ztest_path(root, "g/c/0"), 0755) == 0);

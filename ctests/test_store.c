@@ -15,11 +15,6 @@
 
 /* Temporary directories and paths: ztest_tmp_dir() and ztest_path() from ztest.h. */
 
-static int is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int write_file(const char *path, const void *data, size_t len) {
     FILE *f = fopen(path, "wb");
     size_t written;
@@ -68,7 +63,7 @@ ZTEST(filesystem_dir_created_on_first_write) {
     /* Opening alone creates nothing. */
     ZT_CHECK(!ztest_exists(root));
     ZT_OK(zarr_group_create(store, "/", NULL, &group));
-    ZT_CHECK(is_dir(root));
+    ZT_CHECK(ztest_is_dir(root));
     ZT_CHECK(ztest_exists(ztest_path(root, "zarr.json")));
     zarr_group_free(group);
     zarr_store_free(store);

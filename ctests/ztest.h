@@ -15,6 +15,7 @@
 #define _XOPEN_SOURCE 700
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <sys/stat.h>
@@ -164,6 +165,30 @@ static inline void *ztest_read_file(const char *path, size_t *len) {
 static inline int ztest_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+/* Whether path is a regular file. */
+static inline int ztest_is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether path is a directory. */
+static inline int ztest_is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Entries of a directory other than . and .. (-1 if it cannot be opened). */
+static inline int ztest_count_entries(const char *dir) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (d == NULL) return -1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+    closedir(d);
+    return n;
 }
 
 /* A copy of JSON text without the white space outside strings (malloc'ed: free it). */
