@@ -12,6 +12,9 @@ pub enum ChunkKeyEncoding {
     Default { separator: char },
     /// The indices joined by the separator: `1.2`; a 0-d chunk is `0`.
     V2 { separator: char },
+    /// The 2022 draft of v3 (read only): `c` directly followed by the indices joined by
+    /// the separator: `c1/2`; a 0-d chunk is `c`. Never written into a `zarr.json`.
+    Draft2022 { separator: char },
 }
 
 impl ChunkKeyEncoding {
@@ -50,6 +53,8 @@ impl ChunkKeyEncoding {
         let (name, separator) = match self {
             ChunkKeyEncoding::Default { separator } => ("default", separator),
             ChunkKeyEncoding::V2 { separator } => ("v2", separator),
+            // Only draft documents use it, and they are never rewritten as v3.
+            ChunkKeyEncoding::Draft2022 { separator } => ("draft2022", separator),
         };
         let mut configuration = Map::new();
         configuration.insert("separator".into(), Value::from(separator.to_string()));
@@ -71,6 +76,15 @@ impl ChunkKeyEncoding {
                 if indices.is_empty() {
                     key.push('0');
                 }
+                for (i, index) in indices.iter().enumerate() {
+                    if i > 0 {
+                        key.push(*separator);
+                    }
+                    let _ = write!(key, "{index}");
+                }
+            }
+            ChunkKeyEncoding::Draft2022 { separator } => {
+                key.push('c');
                 for (i, index) in indices.iter().enumerate() {
                     if i > 0 {
                         key.push(*separator);

@@ -1,10 +1,13 @@
-//! Groups: create and open, attributes, and the children of a group.
+//! Groups: create and open (v3, v2 and the 2022 draft layout), attributes, the children
+//! and descendants of a group, and consolidated metadata.
 
 use crate::error::Error;
+use crate::metadata::v2;
 use crate::metadata::v3::{GroupMetadata, NodeType};
+use crate::metadata::v3_draft;
 use crate::node::{
-    ensure_parent_groups, missing_node_error, read_node_document, write_node_document, NodePath,
-    METADATA_KEY,
+    ensure_parent_groups, find_node, missing_node_error, write_group_document, write_json,
+    write_node_document, FoundNode, NodePath, ZarrFormat,
 };
 use crate::storage::Storage;
 use serde_json::{Map, Value};
@@ -15,10 +18,14 @@ use std::sync::{Arc, RwLock};
 pub struct Group {
     storage: Arc<dyn Storage>,
     path: NodePath,
+    format: ZarrFormat,
+    /// The draft layout's `.group.json` key, `None` for an implicit draft group and for
+    /// the other layouts.
+    draft_key: Option<String>,
     metadata: RwLock<GroupMetadata>,
 }
 
-/// A direct child of a group.
+/// A node below a group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Child {
     pub name: String,
@@ -27,54 +34,97 @@ pub struct Child {
 }
 
 impl Group {
-    /// Open the group at `path`.
+    /// Open the group at `path`, stored as Zarr v3, v2 or the 2022 draft of v3.
     pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Group, Error> {
         let path = NodePath::new(path)?;
-        match read_node_document(storage.as_ref(), &path)? {
-            None => Err(missing_node_error(storage.as_ref(), &path)),
-            Some((NodeType::Array, _)) => Err(Error::NodeTypeMismatch {
-                path: path.as_str().to_string(),
-                expected: "group",
-                found: "array",
-            }),
-            Some((NodeType::Group, document)) => {
-                let metadata = GroupMetadata::parse(&document)
-                    .map_err(|e| Error::metadata(path.key(METADATA_KEY), e))?;
-                Ok(Group {
-                    storage,
-                    path,
-                    metadata: RwLock::new(metadata),
-                })
-            }
+        match find_node(storage.as_ref(), &path)? {
+            None => Err(missing_node_error(&path)),
+            Some(node) => Group::from_found(storage, path, node),
         }
     }
 
-    /// Create a group at `path` with `attributes`, creating missing ancestor groups. Fails
-    /// if a node already exists at `path`.
-    pub fn create(
+    pub(crate) fn from_found(
         storage: Arc<dyn Storage>,
-        path: &str,
-        attributes: Map<String, Value>,
+        path: NodePath,
+        node: FoundNode,
     ) -> Result<Group, Error> {
-        let path = NodePath::new(path)?;
-        if read_node_document(storage.as_ref(), &path)?.is_some() {
-            return Err(Error::AlreadyExists(path.as_str().to_string()));
+        if node.node_type == NodeType::Array {
+            return Err(Error::NodeTypeMismatch {
+                path: path.as_str().to_string(),
+                expected: "group",
+                found: "array",
+            });
         }
-        ensure_parent_groups(storage.as_ref(), &path)?;
-        let metadata = GroupMetadata {
-            attributes,
-            ..GroupMetadata::default()
+        let key = node.key.clone().unwrap_or_default();
+        let invalid = |e| Error::metadata(&key, e);
+        let (metadata, draft_key) = match node.format {
+            ZarrFormat::V3 => (GroupMetadata::parse(&node.document).map_err(invalid)?, None),
+            ZarrFormat::V2 => {
+                v2::parse_group(&node.document).map_err(invalid)?;
+                let metadata = GroupMetadata {
+                    attributes: node.v2_attributes,
+                    ..GroupMetadata::default()
+                };
+                (metadata, None)
+            }
+            ZarrFormat::V3Draft2022 => {
+                let metadata = GroupMetadata {
+                    attributes: v3_draft::attributes_of(&node.document).map_err(invalid)?,
+                    ..GroupMetadata::default()
+                };
+                (metadata, node.key.clone())
+            }
         };
-        write_node_document(storage.as_ref(), &path, &metadata.to_json())?;
         Ok(Group {
             storage,
             path,
+            format: node.format,
+            draft_key,
             metadata: RwLock::new(metadata),
         })
     }
 
+    /// Create a group at `path` with `attributes` in `format` (v3 or v2), creating
+    /// missing ancestor groups in the same format. Fails if a node already exists at
+    /// `path`.
+    pub fn create(
+        storage: Arc<dyn Storage>,
+        path: &str,
+        attributes: Map<String, Value>,
+        format: ZarrFormat,
+    ) -> Result<Group, Error> {
+        let path = NodePath::new(path)?;
+        if format == ZarrFormat::V3Draft2022 {
+            return Err(Error::InvalidArgument(
+                "groups cannot be created in the 2022 draft layout (it is read only)".into(),
+            ));
+        }
+        if find_node(storage.as_ref(), &path)?.is_some() {
+            return Err(Error::AlreadyExists(path.as_str().to_string()));
+        }
+        ensure_parent_groups(storage.as_ref(), &path, format)?;
+        let group = Group {
+            storage,
+            path,
+            format,
+            draft_key: None,
+            metadata: RwLock::new(GroupMetadata {
+                attributes,
+                ..GroupMetadata::default()
+            }),
+        };
+        write_group_document(group.storage.as_ref(), &group.path, format)?;
+        group.write_metadata(&group.meta())?;
+        Ok(group)
+    }
+
     pub fn path(&self) -> &NodePath {
         &self.path
+    }
+
+    /// The layout the group is stored in.
+    pub fn format(&self) -> ZarrFormat {
+        self.format
     }
 
     fn meta(&self) -> std::sync::RwLockReadGuard<'_, GroupMetadata> {
@@ -86,35 +136,208 @@ impl Group {
         self.meta().attributes.clone()
     }
 
-    /// Replace the attributes and rewrite `zarr.json` (atomically).
+    /// Write the document holding the group's attributes: `zarr.json`, v2 `.zattrs`
+    /// (removed when empty), or the draft's `.group.json`.
+    fn write_metadata(&self, metadata: &GroupMetadata) -> Result<(), Error> {
+        let storage = self.storage.as_ref();
+        match self.format {
+            ZarrFormat::V3 => write_node_document(storage, &self.path, &metadata.to_json()),
+            ZarrFormat::V2 => {
+                let key = self.path.key(v2::ZATTRS);
+                if metadata.attributes.is_empty() {
+                    storage.erase(&key)?;
+                    Ok(())
+                } else {
+                    write_json(storage, &key, &Value::Object(metadata.attributes.clone()))
+                }
+            }
+            ZarrFormat::V3Draft2022 => {
+                let key = self
+                    .draft_key
+                    .clone()
+                    .unwrap_or_else(|| v3_draft::metadata_key(&self.path, ".group.json"));
+                let document = serde_json::json!({
+                    "attributes": Value::Object(metadata.attributes.clone()),
+                    "extensions": [],
+                });
+                write_json(storage, &key, &document)
+            }
+        }
+    }
+
+    /// Replace the attributes and rewrite the document holding them (atomically).
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
         let mut updated = self.meta().clone();
         updated.attributes = attributes;
-        write_node_document(self.storage.as_ref(), &self.path, &updated.to_json())?;
+        self.write_metadata(&updated)?;
         *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
         Ok(())
     }
 
-    /// The direct children of the group, sorted by name. A sub-directory without a
-    /// `zarr.json` (chunk directories, stray folders) is not a node and is skipped, as are
+    /// The direct children of the group, sorted by name. A sub-directory without node
+    /// metadata (chunk directories, stray folders) is not a node and is skipped, as are
     /// names that are not valid node names (such as the reserved `__` prefix).
     pub fn children(&self) -> Result<Vec<Child>, Error> {
-        let listing = self.storage.list_dir(&self.path.key_prefix())?;
-        let mut children = Vec::new();
-        for name in listing.prefixes {
-            let Ok(child_path) = self.path.child(&name) else {
-                continue;
-            };
-            if let Some((node_type, _)) = read_node_document(self.storage.as_ref(), &child_path)? {
-                children.push(Child {
-                    name,
-                    path: child_path.as_str().to_string(),
-                    node_type,
+        children_of(self.storage.as_ref(), &self.path, self.format)
+    }
+
+    /// Every node below the group (children, their children, ...), depth first, each
+    /// group before its contents, siblings sorted by name.
+    pub fn descendants(&self) -> Result<Vec<Child>, Error> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.path.clone()];
+        // Depth-first with an explicit stack, so a deep hierarchy cannot overflow ours.
+        while let Some(group) = stack.pop() {
+            let children = children_of(self.storage.as_ref(), &group, self.format)?;
+            let insert_at = out
+                .iter()
+                .position(|c: &Child| c.path == group.as_str())
+                .map_or(out.len(), |i| i + 1);
+            for child in children.iter().rev() {
+                if child.node_type == NodeType::Group {
+                    stack.push(NodePath::new(&child.path)?);
+                }
+            }
+            out.splice(insert_at..insert_at, children);
+        }
+        Ok(out)
+    }
+
+    /// Write consolidated metadata for every node below the group, so that readers can
+    /// open any of them without further metadata reads: a v3 group gets an inline
+    /// `consolidated_metadata` object in its `zarr.json` (zarr-python's form), a v2 group
+    /// a `.zmetadata` document. Consolidated metadata is a snapshot: call this again
+    /// after changing the hierarchy.
+    pub fn consolidate(&self) -> Result<(), Error> {
+        let storage = self.storage.as_ref();
+        let prefix = self.path.key_prefix();
+        let relative = |path: &str| {
+            path[self.path.as_str().len()..]
+                .trim_start_matches('/')
+                .to_string()
+        };
+        match self.format {
+            ZarrFormat::V3 => {
+                let mut nodes = Map::new();
+                for child in self.descendants()? {
+                    let path = NodePath::new(&child.path)?;
+                    if let Some(node) = find_node(storage, &path)? {
+                        if node.format == ZarrFormat::V3 {
+                            let mut document = node.document;
+                            // Nested snapshots would only repeat what this one holds.
+                            document.remove("consolidated_metadata");
+                            nodes.insert(relative(&child.path), Value::Object(document));
+                        }
+                    }
+                }
+                let consolidated = serde_json::json!({
+                    "kind": "inline",
+                    "must_understand": false,
+                    "metadata": Value::Object(nodes),
                 });
+                let mut updated = self.meta().clone();
+                updated
+                    .ignored_extensions
+                    .insert("consolidated_metadata".into(), consolidated);
+                self.write_metadata(&updated)?;
+                *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
+                Ok(())
+            }
+            ZarrFormat::V2 => {
+                let mut documents = Map::new();
+                documents.insert(v2::ZGROUP.into(), v2::group_document());
+                if !self.attributes().is_empty() {
+                    documents.insert(v2::ZATTRS.into(), Value::Object(self.attributes()));
+                }
+                for child in self.descendants()? {
+                    let path = NodePath::new(&child.path)?;
+                    let Some(node) = find_node(storage, &path)? else {
+                        continue;
+                    };
+                    if node.format != ZarrFormat::V2 {
+                        continue;
+                    }
+                    let name = relative(&child.path);
+                    let key = if node.node_type == NodeType::Array {
+                        v2::ZARRAY
+                    } else {
+                        v2::ZGROUP
+                    };
+                    documents.insert(format!("{name}/{key}"), Value::Object(node.document));
+                    if !node.v2_attributes.is_empty() {
+                        documents.insert(
+                            format!("{name}/{}", v2::ZATTRS),
+                            Value::Object(node.v2_attributes),
+                        );
+                    }
+                }
+                let consolidated = serde_json::json!({
+                    "metadata": Value::Object(documents),
+                    "zarr_consolidated_format": 1,
+                });
+                write_json(
+                    storage,
+                    &format!("{prefix}{}", v2::ZMETADATA),
+                    &consolidated,
+                )
+            }
+            ZarrFormat::V3Draft2022 => Err(Error::InvalidArgument(
+                "the 2022 draft layout has no consolidated metadata".into(),
+            )),
+        }
+    }
+}
+
+/// The children of the group at `path` stored in `format`, sorted by name.
+fn children_of(
+    storage: &dyn Storage,
+    path: &NodePath,
+    format: ZarrFormat,
+) -> Result<Vec<Child>, Error> {
+    let mut found: Vec<(String, NodeType)> = Vec::new();
+    if format == ZarrFormat::V3Draft2022 {
+        // Documents `<name>.array.json` / `<name>.group.json`, and directories holding
+        // documents further down (implicit groups).
+        let listing = storage.list_dir(&v3_draft::metadata_dir(path))?;
+        let mut groups = std::collections::BTreeSet::new();
+        for key in &listing.keys {
+            if let Some(name) = key.strip_suffix(".array.json") {
+                found.push((name.to_string(), NodeType::Array));
+            } else if let Some(name) = key.strip_suffix(".group.json") {
+                groups.insert(name.to_string());
             }
         }
-        Ok(children)
+        groups.extend(listing.prefixes.iter().cloned());
+        for name in groups {
+            if !found.iter().any(|(array, _)| *array == name) {
+                found.push((name, NodeType::Group));
+            }
+        }
+    } else {
+        let listing = storage.list_dir(&path.key_prefix())?;
+        for name in listing.prefixes {
+            let Ok(child_path) = path.child(&name) else {
+                continue;
+            };
+            if let Some(node) = find_node(storage, &child_path)? {
+                found.push((name, node.node_type));
+            }
+        }
     }
+    let mut children: Vec<Child> = found
+        .into_iter()
+        .filter_map(|(name, node_type)| {
+            // Names that are not valid node names are not nodes.
+            let child_path = path.child(&name).ok()?;
+            Some(Child {
+                path: child_path.as_str().to_string(),
+                name,
+                node_type,
+            })
+        })
+        .collect();
+    children.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(children)
 }
 
 #[cfg(test)]
@@ -126,11 +349,12 @@ mod tests {
     #[test]
     fn create_open_children_attributes() {
         let s: Arc<dyn Storage> = Arc::new(MemoryStore::new());
-        let root = Group::create(s.clone(), "/", Map::new()).unwrap();
+        let root = Group::create(s.clone(), "/", Map::new(), ZarrFormat::V3).unwrap();
         Group::create(
             s.clone(),
             "/b/c",
             json!({"x": 1}).as_object().unwrap().clone(),
+            ZarrFormat::V3,
         )
         .unwrap();
         let array_doc = json!({
@@ -164,7 +388,7 @@ mod tests {
             Err(Error::NotFound(_))
         ));
         assert!(matches!(
-            Group::create(s, "/b", Map::new()),
+            Group::create(s, "/b", Map::new(), ZarrFormat::V3),
             Err(Error::AlreadyExists(_))
         ));
     }

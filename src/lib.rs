@@ -7,6 +7,7 @@ pub mod array;
 pub mod chunk_grid;
 pub mod chunk_key_encoding;
 pub mod codec;
+pub mod consolidated;
 pub mod data_type;
 pub mod error;
 pub mod ffi;

@@ -113,47 +113,135 @@ impl NodePath {
 /// The key of a v3 node's metadata document.
 pub const METADATA_KEY: &str = "zarr.json";
 
-/// A node's type and its parsed `zarr.json` document.
-pub type NodeDocument = (NodeType, Map<String, Value>);
-
-/// Read and parse the `zarr.json` of the node at `path`; `None` when there is none.
-pub fn read_node_document(
-    storage: &dyn Storage,
-    path: &NodePath,
-) -> Result<Option<NodeDocument>, Error> {
-    let key = path.key(METADATA_KEY);
-    let Some(bytes) = storage.get(&key)? else {
-        return Ok(None);
-    };
-    let document = match parse_lenient(&bytes).map_err(|e| Error::metadata(&key, e))? {
-        Value::Object(document) => document,
-        _ => {
-            return Err(Error::metadata(
-                &key,
-                crate::metadata::MetadataError::Invalid("the document is not a JSON object".into()),
-            ))
-        }
-    };
-    let node_type = node_type_of(&document).map_err(|e| Error::metadata(&key, e))?;
-    Ok(Some((node_type, document)))
+/// The error for a path where no node of any supported layout exists.
+pub fn missing_node_error(path: &NodePath) -> Error {
+    Error::NotFound(path.as_str().to_string())
 }
 
-/// The error for a path that has no `zarr.json`: "not found", unless the node exists in a
-/// format this library does not read yet (Zarr v2 `.zarray` / `.zgroup`), which is worth
-/// saying precisely.
-pub fn missing_node_error(storage: &dyn Storage, path: &NodePath) -> Error {
-    for (key, what) in [(".zarray", "array"), (".zgroup", "group")] {
-        if matches!(storage.get(&path.key(key)), Ok(Some(_))) {
-            return Error::metadata(
-                path.key(key),
-                crate::metadata::MetadataError::Unsupported(format!(
-                    "'{}' is a Zarr v2 {what}; Zarr v2 is not supported yet",
-                    path.as_str()
-                )),
-            );
+/// The metadata layout of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZarrFormat {
+    /// Zarr v2: `.zarray` / `.zgroup` / `.zattrs`.
+    V2,
+    /// Zarr v3: one `zarr.json` per node.
+    V3,
+    /// The 2022 draft of v3: `meta/root/<path>.array.json`, chunks under `data/root/`.
+    V3Draft2022,
+}
+
+impl ZarrFormat {
+    /// The number C sees: 2, 3, or 3 for the draft too (its documents say "3.0").
+    pub fn number(&self) -> u32 {
+        match self {
+            ZarrFormat::V2 => 2,
+            ZarrFormat::V3 | ZarrFormat::V3Draft2022 => 3,
         }
     }
-    Error::NotFound(path.as_str().to_string())
+}
+
+/// A node found in a store, in whichever layout it is stored.
+#[derive(Clone, Debug)]
+pub struct FoundNode {
+    pub format: ZarrFormat,
+    pub node_type: NodeType,
+    /// The node's metadata document: `zarr.json`, `.zarray` / `.zgroup`, or the draft's
+    /// `.array.json` / `.group.json` (an empty object for an implicit draft group).
+    pub document: Map<String, Value>,
+    /// The key the document was read from (`None` for an implicit draft group).
+    pub key: Option<String>,
+    /// A v2 node's `.zattrs` (empty when absent); unused for the other layouts, whose
+    /// attributes are inside `document`.
+    pub v2_attributes: Map<String, Value>,
+}
+
+/// Read and parse a JSON object stored at `key`; `None` when the key is absent.
+pub fn read_json_object(
+    storage: &dyn Storage,
+    key: &str,
+) -> Result<Option<Map<String, Value>>, Error> {
+    let Some(bytes) = storage.get(key)? else {
+        return Ok(None);
+    };
+    match parse_lenient(&bytes).map_err(|e| Error::metadata(key, e))? {
+        Value::Object(document) => Ok(Some(document)),
+        _ => Err(Error::metadata(
+            key,
+            crate::metadata::MetadataError::Invalid("the document is not a JSON object".into()),
+        )),
+    }
+}
+
+/// Find the node at `path` in any supported layout: v3 `zarr.json`, then v2 `.zarray` /
+/// `.zgroup`, then the 2022 draft (when the store root holds the draft's entry point).
+/// `None` when there is no node there.
+pub fn find_node(storage: &dyn Storage, path: &NodePath) -> Result<Option<FoundNode>, Error> {
+    use crate::metadata::{v2, v3_draft};
+    let v3_key = path.key(METADATA_KEY);
+    if let Some(document) = read_json_object(storage, &v3_key)? {
+        if v3_draft::is_entry_point(&document) {
+            return find_draft_node(storage, path);
+        }
+        let node_type = node_type_of(&document).map_err(|e| Error::metadata(&v3_key, e))?;
+        return Ok(Some(FoundNode {
+            format: ZarrFormat::V3,
+            node_type,
+            document,
+            key: Some(v3_key),
+            v2_attributes: Map::new(),
+        }));
+    }
+    for (name, node_type) in [(v2::ZARRAY, NodeType::Array), (v2::ZGROUP, NodeType::Group)] {
+        let key = path.key(name);
+        if let Some(document) = read_json_object(storage, &key)? {
+            let attributes_key = path.key(v2::ZATTRS);
+            let v2_attributes = read_json_object(storage, &attributes_key)?.unwrap_or_default();
+            return Ok(Some(FoundNode {
+                format: ZarrFormat::V2,
+                node_type,
+                document,
+                key: Some(key),
+                v2_attributes,
+            }));
+        }
+    }
+    if !path.is_root() {
+        if let Some(root) = read_json_object(storage, METADATA_KEY)? {
+            if v3_draft::is_entry_point(&root) {
+                return find_draft_node(storage, path);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Find a node of a store in the 2022 draft layout: an array or group document, or an
+/// implicit group (documents below the path but none for it).
+fn find_draft_node(storage: &dyn Storage, path: &NodePath) -> Result<Option<FoundNode>, Error> {
+    use crate::metadata::v3_draft;
+    for (suffix, node_type) in [
+        (".array.json", NodeType::Array),
+        (".group.json", NodeType::Group),
+    ] {
+        let key = v3_draft::metadata_key(path, suffix);
+        if let Some(document) = read_json_object(storage, &key)? {
+            return Ok(Some(FoundNode {
+                format: ZarrFormat::V3Draft2022,
+                node_type,
+                document,
+                key: Some(key),
+                v2_attributes: Map::new(),
+            }));
+        }
+    }
+    let listing = storage.list_dir(&v3_draft::metadata_dir(path))?;
+    let implicit = path.is_root() || !listing.keys.is_empty() || !listing.prefixes.is_empty();
+    Ok(implicit.then(|| FoundNode {
+        format: ZarrFormat::V3Draft2022,
+        node_type: NodeType::Group,
+        document: Map::new(),
+        key: None,
+        v2_attributes: Map::new(),
+    }))
 }
 
 /// Write a node's metadata document (pretty-printed, as other implementations do).
@@ -162,15 +250,17 @@ pub fn write_node_document(
     path: &NodePath,
     document: &Value,
 ) -> Result<(), Error> {
-    let text = serde_json::to_vec_pretty(document).expect("a serde_json Value always serialises");
-    storage.set(&path.key(METADATA_KEY), &text)?;
-    Ok(())
+    write_json(storage, &path.key(METADATA_KEY), document)
 }
 
-/// Make sure every ancestor of `path` is a group, creating a `zarr.json` (with no
-/// attributes) for each missing one, as the spec requires now that implicit groups are
-/// gone. Fails if an ancestor is an array.
-pub fn ensure_parent_groups(storage: &dyn Storage, path: &NodePath) -> Result<(), Error> {
+/// Make sure every ancestor of `path` is a group, creating a group document (with no
+/// attributes) in `format` for each missing one, as the v3 spec requires now that implicit
+/// groups are gone (and as zarr-python does for v2). Fails if an ancestor is an array.
+pub fn ensure_parent_groups(
+    storage: &dyn Storage,
+    path: &NodePath,
+    format: ZarrFormat,
+) -> Result<(), Error> {
     let mut ancestors = Vec::new();
     let mut current = path.parent();
     while let Some(p) = current {
@@ -178,22 +268,48 @@ pub fn ensure_parent_groups(storage: &dyn Storage, path: &NodePath) -> Result<()
         ancestors.push(p);
     }
     for ancestor in ancestors.into_iter().rev() {
-        match read_node_document(storage, &ancestor)? {
-            Some((NodeType::Group, _)) => {}
-            Some((NodeType::Array, _)) => {
+        match find_node(storage, &ancestor)?.map(|n| n.node_type) {
+            Some(NodeType::Group) => {}
+            Some(NodeType::Array) => {
                 return Err(Error::NodeTypeMismatch {
                     path: ancestor.as_str().to_string(),
                     expected: "group",
                     found: "array",
                 })
             }
-            None => write_node_document(
-                storage,
-                &ancestor,
-                &crate::metadata::v3::GroupMetadata::default().to_json(),
-            )?,
+            None => write_group_document(storage, &ancestor, format)?,
         }
     }
+    Ok(())
+}
+
+/// Write an attribute-less group document for `path` in `format`.
+pub fn write_group_document(
+    storage: &dyn Storage,
+    path: &NodePath,
+    format: ZarrFormat,
+) -> Result<(), Error> {
+    match format {
+        ZarrFormat::V3 => write_node_document(
+            storage,
+            path,
+            &crate::metadata::v3::GroupMetadata::default().to_json(),
+        ),
+        ZarrFormat::V2 => write_json(
+            storage,
+            &path.key(crate::metadata::v2::ZGROUP),
+            &crate::metadata::v2::group_document(),
+        ),
+        ZarrFormat::V3Draft2022 => Err(Error::InvalidArgument(
+            "nodes cannot be created in the 2022 draft layout (it is read only)".into(),
+        )),
+    }
+}
+
+/// Write a JSON document at `key` (pretty-printed, as other implementations do).
+pub fn write_json(storage: &dyn Storage, key: &str, document: &Value) -> Result<(), Error> {
+    let text = serde_json::to_vec_pretty(document).expect("a serde_json Value always serialises");
+    storage.set(key, &text)?;
     Ok(())
 }
 

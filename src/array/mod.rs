@@ -14,11 +14,12 @@ use crate::codec::{ChunkRepresentation, CodecError};
 use crate::data_type::{DataType, FillValue};
 use crate::error::Error;
 use crate::metadata::json::parse_lenient;
+use crate::metadata::v2::{self, ArrayMetadataV2};
 use crate::metadata::v3::{ArrayMetadata, NodeType};
-use crate::metadata::MetadataError;
+use crate::metadata::{v3_draft, MetadataError};
 use crate::node::{
-    ensure_parent_groups, missing_node_error, read_node_document, write_node_document, NodePath,
-    METADATA_KEY,
+    ensure_parent_groups, find_node, missing_node_error, write_json, write_node_document,
+    FoundNode, NodePath, ZarrFormat, METADATA_KEY,
 };
 use crate::storage::Storage;
 use rayon::prelude::*;
@@ -37,34 +38,81 @@ pub struct Array {
     chain: CodecChain,
     /// Decoded size of one chunk in bytes.
     chunk_nbytes: usize,
-    /// Key prefix of the array's chunks (`""` for a root array, `a/b/` otherwise).
+    /// Key prefix of the array's chunks (`""` for a root array, `a/b/` otherwise;
+    /// `data/root/a/b/` in the 2022 draft layout).
     key_prefix: String,
+    /// The layout the array is stored in, with what rewriting its metadata needs.
+    stored_as: StoredAs,
+}
+
+/// How an array's metadata is stored. Reads use the v3 model whatever the layout; the
+/// layout decides which documents are written back when the attributes change.
+#[derive(Clone, Debug)]
+enum StoredAs {
+    V3,
+    /// The parsed `.zarray` (rewritten as it was; attributes live in `.zattrs`).
+    V2(ArrayMetadataV2),
+    /// The draft's `.array.json` as read, and its key.
+    V3Draft2022 {
+        document: Map<String, Value>,
+        key: String,
+    },
 }
 
 impl Array {
-    /// Open the array at `path`.
+    /// Open the array at `path`, stored as Zarr v3, v2 or the 2022 draft of v3.
     pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Array, Error> {
         let path = NodePath::new(path)?;
-        match read_node_document(storage.as_ref(), &path)? {
-            None => Err(missing_node_error(storage.as_ref(), &path)),
-            Some((NodeType::Group, _)) => Err(Error::NodeTypeMismatch {
-                path: path.as_str().to_string(),
-                expected: "array",
-                found: "group",
-            }),
-            Some((NodeType::Array, document)) => {
-                let key = path.key(METADATA_KEY);
-                let metadata =
-                    ArrayMetadata::parse(&document).map_err(|e| Error::metadata(&key, e))?;
-                Array::from_metadata(storage, path, metadata)
-            }
+        match find_node(storage.as_ref(), &path)? {
+            None => Err(missing_node_error(&path)),
+            Some(node) => Array::from_found(storage, path, node),
         }
     }
 
-    /// Create an array at `path` from a complete v3 array `zarr.json` document (JSON text).
-    /// The stored document is the canonical form of the given one (every codec as an
-    /// object with its full configuration). Fails if a node already exists at `path`;
-    /// missing ancestor groups are created.
+    /// Open an array from a node already found (by [`find_node`] or consolidated metadata).
+    pub(crate) fn from_found(
+        storage: Arc<dyn Storage>,
+        path: NodePath,
+        node: FoundNode,
+    ) -> Result<Array, Error> {
+        if node.node_type == NodeType::Group {
+            return Err(Error::NodeTypeMismatch {
+                path: path.as_str().to_string(),
+                expected: "array",
+                found: "group",
+            });
+        }
+        let key = node.key.clone().unwrap_or_else(|| path.key(METADATA_KEY));
+        let invalid = |e| Error::metadata(&key, e);
+        let (metadata, stored_as) = match node.format {
+            ZarrFormat::V3 => (
+                ArrayMetadata::parse(&node.document).map_err(invalid)?,
+                StoredAs::V3,
+            ),
+            ZarrFormat::V2 => {
+                let v2 = ArrayMetadataV2::parse(&node.document).map_err(invalid)?;
+                (
+                    v2.to_v3_model(node.v2_attributes).map_err(invalid)?,
+                    StoredAs::V2(v2),
+                )
+            }
+            ZarrFormat::V3Draft2022 => (
+                v3_draft::parse_array(&node.document).map_err(invalid)?,
+                StoredAs::V3Draft2022 {
+                    document: node.document,
+                    key: key.clone(),
+                },
+            ),
+        };
+        Array::from_metadata(storage, path, metadata, stored_as)
+    }
+
+    /// Create an array at `path` from a complete array document (JSON text): a v3
+    /// `zarr.json` (`"zarr_format": 3`) or a v2 `.zarray` (`"zarr_format": 2`, with the
+    /// v2 array's attributes empty). A v3 document is stored in its canonical form (every
+    /// codec as an object with its full configuration); a v2 document as given, with its
+    /// optional keys spelled out. Fails if a node already exists at `path`; missing
+    /// ancestor groups are created in the same format.
     pub fn create(
         storage: Arc<dyn Storage>,
         path: &str,
@@ -80,27 +128,42 @@ impl Array {
                 )))
             }
         };
-        if let Some(format) = document
-            .get("zarr_format")
-            .filter(|f| f.as_u64() != Some(3))
-        {
-            return Err(invalid(MetadataError::Unsupported(format!(
-                "zarr_format {format}: only Zarr v3 array documents can be created"
-            ))));
-        }
-        let metadata = ArrayMetadata::parse(&document).map_err(invalid)?;
-        if read_node_document(storage.as_ref(), &path)?.is_some() {
+        let (format, metadata, stored_as) = match document.get("zarr_format") {
+            Some(f) if f.as_u64() == Some(2) => {
+                let v2 = ArrayMetadataV2::parse(&document).map_err(invalid)?;
+                let model = v2.to_v3_model(Map::new()).map_err(invalid)?;
+                (ZarrFormat::V2, model, StoredAs::V2(v2))
+            }
+            Some(f) if f.as_u64() == Some(3) => (
+                ZarrFormat::V3,
+                ArrayMetadata::parse(&document).map_err(invalid)?,
+                StoredAs::V3,
+            ),
+            Some(other) => {
+                return Err(invalid(MetadataError::Unsupported(format!(
+                    "zarr_format {other}: arrays are created as Zarr v3 (3) or v2 (2)"
+                ))))
+            }
+            None => {
+                return Err(invalid(MetadataError::Invalid(
+                    "missing \"zarr_format\" (3 or 2)".into(),
+                )))
+            }
+        };
+        if find_node(storage.as_ref(), &path)?.is_some() {
             return Err(Error::AlreadyExists(path.as_str().to_string()));
         }
-        let mut array = Array::from_metadata(storage, path, metadata)?;
-        // Store the canonical spelling of the codecs.
-        let canonical = array.chain.to_metadata();
-        array
-            .metadata
-            .get_mut()
-            .unwrap_or_else(|e| e.into_inner())
-            .codecs = canonical;
-        ensure_parent_groups(array.storage.as_ref(), &array.path)?;
+        let mut array = Array::from_metadata(storage, path, metadata, stored_as)?;
+        if format == ZarrFormat::V3 {
+            // Store the canonical spelling of the codecs.
+            let canonical = array.chain.to_metadata();
+            array
+                .metadata
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .codecs = canonical;
+        }
+        ensure_parent_groups(array.storage.as_ref(), &array.path, format)?;
         array.store_metadata()?;
         Ok(array)
     }
@@ -109,6 +172,7 @@ impl Array {
         storage: Arc<dyn Storage>,
         path: NodePath,
         metadata: ArrayMetadata,
+        stored_as: StoredAs,
     ) -> Result<Array, Error> {
         let key = path.key(METADATA_KEY);
         if checked_product(&metadata.shape).is_none() {
@@ -135,13 +199,18 @@ impl Array {
             )
         })?;
         let chain = CodecChain::from_metadata(&metadata.codecs, &representation)?;
+        let key_prefix = match stored_as {
+            StoredAs::V3Draft2022 { .. } => v3_draft::data_prefix(&path),
+            _ => path.key_prefix(),
+        };
         Ok(Array {
-            key_prefix: path.key_prefix(),
+            key_prefix,
             storage,
             path,
             metadata: RwLock::new(metadata),
             chain,
             chunk_nbytes,
+            stored_as,
         })
     }
 
@@ -151,9 +220,44 @@ impl Array {
         self.metadata.read().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Write the array's metadata document(s) in its layout.
     fn store_metadata(&self) -> Result<(), Error> {
-        let document = self.meta().to_json();
-        write_node_document(self.storage.as_ref(), &self.path, &document)
+        self.write_metadata(&self.meta())
+    }
+
+    fn write_metadata(&self, metadata: &ArrayMetadata) -> Result<(), Error> {
+        let storage = self.storage.as_ref();
+        match &self.stored_as {
+            StoredAs::V3 => write_node_document(storage, &self.path, &metadata.to_json()),
+            StoredAs::V2(v2) => {
+                write_json(storage, &self.path.key(v2::ZARRAY), &v2.to_json())?;
+                let attributes_key = self.path.key(v2::ZATTRS);
+                if metadata.attributes.is_empty() {
+                    storage.erase(&attributes_key)?;
+                    Ok(())
+                } else {
+                    let attributes = Value::Object(metadata.attributes.clone());
+                    write_json(storage, &attributes_key, &attributes)
+                }
+            }
+            StoredAs::V3Draft2022 { document, key } => {
+                let mut document = document.clone();
+                document.insert(
+                    "attributes".into(),
+                    Value::Object(metadata.attributes.clone()),
+                );
+                write_json(storage, key, &Value::Object(document))
+            }
+        }
+    }
+
+    /// The layout the array is stored in.
+    pub fn format(&self) -> ZarrFormat {
+        match self.stored_as {
+            StoredAs::V3 => ZarrFormat::V3,
+            StoredAs::V2(_) => ZarrFormat::V2,
+            StoredAs::V3Draft2022 { .. } => ZarrFormat::V3Draft2022,
+        }
     }
 
     pub fn path(&self) -> &NodePath {
@@ -189,20 +293,30 @@ impl Array {
         self.chunk_nbytes
     }
 
-    /// The stored `zarr.json` document.
+    /// The array's metadata document in its own layout: the v3 `zarr.json`, the v2
+    /// `.zarray` (attributes are separate), or the draft's `.array.json`.
     pub fn metadata_json(&self) -> Value {
-        self.meta().to_json()
+        match &self.stored_as {
+            StoredAs::V3 => self.meta().to_json(),
+            StoredAs::V2(v2) => v2.to_json(),
+            StoredAs::V3Draft2022 { document, .. } => {
+                let mut document = document.clone();
+                document.insert("attributes".into(), Value::Object(self.attributes()));
+                Value::Object(document)
+            }
+        }
     }
 
     pub fn attributes(&self) -> Map<String, Value> {
         self.meta().attributes.clone()
     }
 
-    /// Replace the attributes and rewrite `zarr.json` (atomically).
+    /// Replace the attributes and rewrite the document holding them (atomically):
+    /// `zarr.json`, v2 `.zattrs` (removed when empty) or the draft's `.array.json`.
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
         let mut updated = self.meta().clone();
         updated.attributes = attributes;
-        write_node_document(self.storage.as_ref(), &self.path, &updated.to_json())?;
+        self.write_metadata(&updated)?;
         *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
         Ok(())
     }

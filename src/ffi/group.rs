@@ -8,6 +8,7 @@ use super::status::zarr_status;
 use super::strings::owned_c_string;
 use crate::group::Group;
 use crate::metadata::json::parse_object;
+use crate::node::ZarrFormat;
 use serde_json::{json, Map, Value};
 use std::ffi::c_char;
 
@@ -57,7 +58,7 @@ pub unsafe extern "C" fn zarr_group_create(
         // SAFETY: per this function's contract.
         let attributes = unsafe { attributes_arg(attributes_json) }?;
         let out = out_ptr(out, "out")?;
-        let group = Group::create(store.storage.clone(), path, attributes)?;
+        let group = Group::create(store.storage.clone(), path, attributes, ZarrFormat::V3)?;
         // SAFETY: checked non-NULL, writable per the contract.
         unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
         Ok(())

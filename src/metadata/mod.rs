@@ -2,7 +2,9 @@
 
 pub mod extension;
 pub mod json;
+pub mod v2;
 pub mod v3;
+pub mod v3_draft;
 
 pub use extension::NamedConfig;
 

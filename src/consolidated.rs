@@ -1,0 +1,331 @@
+//! Consolidated metadata: a view of a store that serves every node's metadata from one
+//! document read when the view is opened.
+//!
+//! Opening a node of a large hierarchy normally costs a few store reads (its `zarr.json`,
+//! or `.zarray` and `.zattrs`); on object stores each is a round trip. Consolidated
+//! metadata collects all of them in one place: an inline `consolidated_metadata` object in
+//! the root `zarr.json` (Zarr v3, zarr-python's form) or a `.zmetadata` document (Zarr v2).
+//! [`ConsolidatedStore`] reads it once and then answers every metadata key from memory.
+//! The snapshot is authoritative: a metadata key it does not hold reads as absent.
+//! Chunk keys, listings and all writes go to the underlying store; metadata written
+//! through the view also updates the view's snapshot (not the stored consolidated
+//! document: call `Group::consolidate` again for that).
+
+use crate::error::Error;
+use crate::metadata::v2::{ZARRAY, ZATTRS, ZGROUP, ZMETADATA};
+use crate::metadata::MetadataError;
+use crate::node::{read_json_object, METADATA_KEY};
+use crate::storage::{
+    ByteRange, DirListing, ListableStorage, ReadableStorage, Storage, StorageError, WritableStorage,
+};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// A store view serving node metadata from consolidated metadata.
+#[derive(Debug)]
+pub struct ConsolidatedStore {
+    inner: Arc<dyn Storage>,
+    /// Metadata documents by store key (`a/zarr.json`, `a/.zarray`, ...).
+    documents: RwLock<HashMap<String, Vec<u8>>>,
+}
+
+/// Whether `key` names a node metadata document (served from the snapshot).
+fn is_metadata_key(key: &str) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    matches!(name, METADATA_KEY | ZARRAY | ZGROUP | ZATTRS)
+}
+
+fn serialise(value: &Value) -> Vec<u8> {
+    serde_json::to_vec(value).expect("a serde_json Value always serialises")
+}
+
+impl ConsolidatedStore {
+    /// Read the consolidated metadata at the root of `inner`: the root `zarr.json`'s
+    /// `consolidated_metadata` (v3), else `.zmetadata` (v2). Fails with
+    /// [`Error::NotFound`] when there is neither, and with a metadata error when the
+    /// document is malformed.
+    pub fn open(inner: Arc<dyn Storage>) -> Result<ConsolidatedStore, Error> {
+        let mut documents = HashMap::new();
+        let root = read_json_object(inner.as_ref(), METADATA_KEY)?;
+        let v3 = root
+            .as_ref()
+            .and_then(|r| r.get("consolidated_metadata"))
+            .filter(|c| !c.is_null());
+        if let (Some(root), Some(consolidated)) = (&root, v3) {
+            let invalid = |m: &str| {
+                Error::metadata(
+                    METADATA_KEY,
+                    MetadataError::Invalid(format!("consolidated_metadata: {m}")),
+                )
+            };
+            let consolidated = consolidated
+                .as_object()
+                .ok_or_else(|| invalid("not an object"))?;
+            match consolidated.get("kind").and_then(Value::as_str) {
+                Some("inline") => {}
+                other => {
+                    return Err(Error::metadata(
+                        METADATA_KEY,
+                        MetadataError::Unsupported(format!(
+                            "consolidated_metadata kind {other:?} (only \"inline\")"
+                        )),
+                    ))
+                }
+            }
+            let nodes = consolidated
+                .get("metadata")
+                .and_then(Value::as_object)
+                .ok_or_else(|| invalid("\"metadata\" must be an object"))?;
+            for (path, document) in nodes {
+                if !document.is_object() {
+                    return Err(invalid(&format!("the entry for '{path}' is not an object")));
+                }
+                let path = path.trim_matches('/');
+                crate::storage::validate_key(path)?;
+                documents.insert(format!("{path}/{METADATA_KEY}"), serialise(document));
+            }
+            documents.insert(
+                METADATA_KEY.to_string(),
+                serialise(&Value::Object(root.clone())),
+            );
+        } else if let Some(zmetadata) = read_json_object(inner.as_ref(), ZMETADATA)? {
+            let invalid = |m: String| Error::metadata(ZMETADATA, MetadataError::Invalid(m));
+            match zmetadata
+                .get("zarr_consolidated_format")
+                .and_then(Value::as_u64)
+            {
+                Some(1) => {}
+                other => {
+                    return Err(invalid(format!(
+                        "zarr_consolidated_format {other:?} (expected 1)"
+                    )))
+                }
+            }
+            let entries: &Map<String, Value> = zmetadata
+                .get("metadata")
+                .and_then(Value::as_object)
+                .ok_or_else(|| invalid("\"metadata\" must be an object".into()))?;
+            for (key, document) in entries {
+                crate::storage::validate_key(key)?;
+                if !is_metadata_key(key) {
+                    return Err(invalid(format!("'{key}' is not a metadata key")));
+                }
+                documents.insert(key.clone(), serialise(document));
+            }
+            if let Some(root) = root {
+                documents.insert(METADATA_KEY.to_string(), serialise(&Value::Object(root)));
+            }
+        } else {
+            return Err(Error::NotFound(
+                "consolidated metadata (neither a root zarr.json with \
+                 consolidated_metadata nor .zmetadata)"
+                    .into(),
+            ));
+        }
+        Ok(ConsolidatedStore {
+            inner,
+            documents: RwLock::new(documents),
+        })
+    }
+
+    fn snapshot(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Vec<u8>>> {
+        self.documents.read().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl ReadableStorage for ConsolidatedStore {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+        if is_metadata_key(key) {
+            crate::storage::validate_key(key)?;
+            Ok(self.snapshot().get(key).cloned())
+        } else {
+            self.inner.get(key)
+        }
+    }
+
+    fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>, StorageError> {
+        if is_metadata_key(key) {
+            // Rare (metadata is read whole); the default slices the snapshot.
+            let Some(value) = self.get(key)? else {
+                return Ok(None);
+            };
+            let size = value.len() as u64;
+            let span = range
+                .resolve(size)
+                .ok_or_else(|| StorageError::RangeOutOfBounds {
+                    key: key.to_string(),
+                    range,
+                    size,
+                })?;
+            Ok(Some(value[span.start as usize..span.end as usize].to_vec()))
+        } else {
+            self.inner.get_range(key, range)
+        }
+    }
+}
+
+impl WritableStorage for ConsolidatedStore {
+    fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+        self.inner.set(key, value)?;
+        if is_metadata_key(key) {
+            let mut documents = self.documents.write().unwrap_or_else(|e| e.into_inner());
+            documents.insert(key.to_string(), value.to_vec());
+        }
+        Ok(())
+    }
+
+    fn erase(&self, key: &str) -> Result<(), StorageError> {
+        self.inner.erase(key)?;
+        if is_metadata_key(key) {
+            let mut documents = self.documents.write().unwrap_or_else(|e| e.into_inner());
+            documents.remove(key);
+        }
+        Ok(())
+    }
+}
+
+impl ListableStorage for ConsolidatedStore {
+    fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
+        self.inner.list_dir(prefix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::Array;
+    use crate::group::Group;
+    use crate::node::ZarrFormat;
+    use crate::storage::MemoryStore;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A store that counts the reads (whole, ranged and listings) reaching it.
+    #[derive(Debug, Default)]
+    struct CountingStore {
+        inner: MemoryStore,
+        reads: AtomicUsize,
+    }
+
+    impl CountingStore {
+        fn reads(&self) -> usize {
+            self.reads.load(Ordering::SeqCst)
+        }
+    }
+
+    impl ReadableStorage for CountingStore {
+        fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            self.inner.get(key)
+        }
+    }
+
+    impl WritableStorage for CountingStore {
+        fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+            self.inner.set(key, value)
+        }
+        fn erase(&self, key: &str) -> Result<(), StorageError> {
+            self.inner.erase(key)
+        }
+    }
+
+    impl ListableStorage for CountingStore {
+        fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            self.inner.list_dir(prefix)
+        }
+    }
+
+    fn array_document(format: ZarrFormat) -> String {
+        match format {
+            ZarrFormat::V2 => r#"{"zarr_format": 2, "shape": [4], "chunks": [2],
+                "dtype": "<i4", "compressor": null, "fill_value": 0, "filters": null,
+                "order": "C"}"#
+                .into(),
+            _ => r#"{"zarr_format": 3, "node_type": "array", "shape": [4],
+                "data_type": "int32",
+                "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+                "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+                "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}"#
+                .into(),
+        }
+    }
+
+    /// 1,000 arrays in 10 groups, consolidated at the root; opening any node through the
+    /// view costs no store read beyond the one that opened the view.
+    #[test]
+    fn opening_nodes_costs_a_constant_number_of_reads() {
+        for format in [ZarrFormat::V3, ZarrFormat::V2] {
+            let counting = Arc::new(CountingStore::default());
+            let store: Arc<dyn Storage> = counting.clone();
+            let root = Group::create(store.clone(), "/", Map::new(), format).unwrap();
+            let document = array_document(format);
+            for g in 0..10 {
+                for a in 0..100 {
+                    Array::create(store.clone(), &format!("/g{g}/a{a}"), &document).unwrap();
+                }
+            }
+            Array::open(store.clone(), "/g3/a42")
+                .unwrap()
+                .write_region(&[0], &[4], &[7u8; 16])
+                .unwrap();
+            root.consolidate().unwrap();
+
+            let before = counting.reads();
+            let view: Arc<dyn Storage> = Arc::new(ConsolidatedStore::open(store.clone()).unwrap());
+            let opened_view = counting.reads() - before;
+            assert!(
+                opened_view <= 2,
+                "{format:?}: {opened_view} reads to open the view"
+            );
+
+            let before = counting.reads();
+            for (g, a) in [(0, 0), (9, 99), (5, 50), (3, 42)] {
+                let array = Array::open(view.clone(), &format!("/g{g}/a{a}")).unwrap();
+                assert_eq!(array.shape(), vec![4]);
+                Group::open(view.clone(), &format!("/g{g}")).unwrap();
+            }
+            assert_eq!(counting.reads() - before, 0, "{format:?}: metadata reads");
+            assert!(matches!(
+                Array::open(view.clone(), "/g1/missing"),
+                Err(Error::NotFound(_))
+            ));
+
+            // Chunk data still comes from the store.
+            let array = Array::open(view.clone(), "/g3/a42").unwrap();
+            let mut out = [0u8; 16];
+            array.read_region(&[0], &[4], &mut out).unwrap();
+            assert_eq!(out, [7u8; 16]);
+        }
+    }
+
+    #[test]
+    fn missing_and_malformed_consolidated_metadata() {
+        let store: Arc<dyn Storage> = Arc::new(MemoryStore::new());
+        Group::create(store.clone(), "/", Map::new(), ZarrFormat::V3).unwrap();
+        assert!(matches!(
+            ConsolidatedStore::open(store.clone()),
+            Err(Error::NotFound(_))
+        ));
+        store
+            .set(
+                "zarr.json",
+                br#"{"zarr_format": 3, "node_type": "group",
+                     "consolidated_metadata": {"kind": "inline", "must_understand": false,
+                                               "metadata": {"../x": {}}}}"#,
+            )
+            .unwrap();
+        assert!(ConsolidatedStore::open(store.clone()).is_err());
+        store.erase("zarr.json").unwrap();
+        store
+            .set(
+                ".zmetadata",
+                br#"{"zarr_consolidated_format": 1, "metadata": []}"#,
+            )
+            .unwrap();
+        assert!(matches!(
+            ConsolidatedStore::open(store),
+            Err(Error::Metadata { .. })
+        ));
+    }
+}

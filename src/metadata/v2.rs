@@ -1,0 +1,556 @@
+//! Zarr v2 documents: `.zarray`, `.zgroup`, `.zattrs`.
+//!
+//! A v2 array is read and written by the same machinery as a v3 array: its `.zarray` is
+//! translated into the v3 model ([`ArrayMetadata`]):
+//!
+//! * the dtype's byte order (`<f4`, `>i2`) becomes the `bytes` codec's endianness;
+//! * `order: "F"` becomes a leading `transpose` that reverses the dimensions (a v2 chunk in
+//!   F order holds its elements column-major);
+//! * each filter and the compressor `{"id": X, ...}` become the codec `numcodecs.X` with the
+//!   rest of the object as its configuration (the names zarr-python 3 uses);
+//! * `dimension_separator` becomes the `v2` chunk key encoding (`0.1`, or `0/1`);
+//! * `fill_value: null` reads unwritten chunks as zeros, as zarr-python does.
+//!
+//! The parsed `.zarray` is kept ([`ArrayMetadataV2`]) so that it can be written back as it
+//! was: rewriting a v2 array's attributes touches `.zattrs` only.
+
+use super::json::kind_of;
+use super::v3::ArrayMetadata;
+use super::{MetadataError, NamedConfig};
+use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
+use crate::chunk_key_encoding::ChunkKeyEncoding;
+use crate::codec::array_to_bytes::bytes::Endian;
+use crate::data_type::{DataType, FillValue};
+use serde_json::{Map, Value};
+
+/// Key of a v2 array's metadata.
+pub const ZARRAY: &str = ".zarray";
+/// Key of a v2 group's metadata.
+pub const ZGROUP: &str = ".zgroup";
+/// Key of a v2 node's attributes.
+pub const ZATTRS: &str = ".zattrs";
+/// Key of v2 consolidated metadata.
+pub const ZMETADATA: &str = ".zmetadata";
+
+/// Memory layout of a v2 chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    C,
+    F,
+}
+
+/// A parsed and validated `.zarray`.
+#[derive(Clone, Debug)]
+pub struct ArrayMetadataV2 {
+    pub shape: Vec<u64>,
+    pub chunks: Vec<u64>,
+    /// The dtype as written (`"<f4"`), kept for rewriting.
+    pub dtype: String,
+    pub data_type: DataType,
+    /// Byte order of the stored elements; `None` for single-byte types.
+    pub byte_order: Option<Endian>,
+    /// The compressor object, `id` included; `None` for `null`.
+    pub compressor: Option<Map<String, Value>>,
+    /// The filter objects, `id` included, in encoding order (`null` is an empty list).
+    pub filters: Vec<Map<String, Value>>,
+    /// `fill_value` as written (`null`, a number, `"NaN"`, base64 text, ...).
+    pub fill_value: Value,
+    pub order: Order,
+    pub dimension_separator: char,
+}
+
+/// Parse a NumPy dtype string (`"<f4"`, `"|u1"`, `">i8"`, `"b1"`, `"=c16"`, `"|V16"`)
+/// into a data type and the byte order of its stored elements (`None` for single-byte
+/// units). Strings, objects, dates and structured types are reported as unsupported.
+pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<Endian>), MetadataError> {
+    let (order, code) = match dtype.chars().next() {
+        Some('<') => (Some(Endian::Little), &dtype[1..]),
+        Some('>') => (Some(Endian::Big), &dtype[1..]),
+        Some('=') => (Some(Endian::native()), &dtype[1..]),
+        Some('|') => (None, &dtype[1..]),
+        _ => (None, dtype),
+    };
+    let data_type = match code {
+        "b1" | "?" => DataType::Bool,
+        "i1" => DataType::Int8,
+        "i2" => DataType::Int16,
+        "i4" => DataType::Int32,
+        "i8" => DataType::Int64,
+        "u1" => DataType::UInt8,
+        "u2" => DataType::UInt16,
+        "u4" => DataType::UInt32,
+        "u8" => DataType::UInt64,
+        "f2" => DataType::Float16,
+        "f4" => DataType::Float32,
+        "f8" => DataType::Float64,
+        "c8" => DataType::Complex64,
+        "c16" => DataType::Complex128,
+        _ => {
+            if let Some(n) = code.strip_prefix('V') {
+                let size: usize = n
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0 && *n <= 1 << 24)
+                    .ok_or_else(|| {
+                        MetadataError::Invalid(format!("dtype '{dtype}': bad void size"))
+                    })?;
+                DataType::RawBits(size)
+            } else {
+                let what = match code.chars().next() {
+                    Some('U' | 'S' | 'O') => " (strings and objects are not supported)",
+                    Some('M' | 'm') => " (dates and times are not supported)",
+                    _ => "",
+                };
+                return Err(MetadataError::Unsupported(format!("dtype '{dtype}'{what}")));
+            }
+        }
+    };
+    // The byte order only matters for multi-byte units; a stored order is needed then.
+    let order = if data_type.endian_unit() > 1 {
+        Some(order.ok_or_else(|| {
+            MetadataError::Invalid(format!(
+                "dtype '{dtype}' has multi-byte elements but no byte order ('<' or '>')"
+            ))
+        })?)
+    } else {
+        None
+    };
+    Ok((data_type, order))
+}
+
+/// The NumPy dtype string of a data type stored in `order` (the inverse of
+/// [`parse_numpy_dtype`]).
+pub fn numpy_dtype_string(data_type: DataType, order: Option<Endian>) -> String {
+    let prefix = match (data_type.endian_unit() > 1, order) {
+        (false, _) => '|',
+        (true, Some(Endian::Big)) => '>',
+        (true, _) => '<',
+    };
+    let code = match data_type {
+        DataType::Bool => "b1".to_string(),
+        DataType::Int8 => "i1".into(),
+        DataType::Int16 => "i2".into(),
+        DataType::Int32 => "i4".into(),
+        DataType::Int64 => "i8".into(),
+        DataType::UInt8 => "u1".into(),
+        DataType::UInt16 => "u2".into(),
+        DataType::UInt32 => "u4".into(),
+        DataType::UInt64 => "u8".into(),
+        DataType::Float16 => "f2".into(),
+        DataType::Float32 => "f4".into(),
+        DataType::Float64 => "f8".into(),
+        DataType::Complex64 => "c8".into(),
+        DataType::Complex128 => "c16".into(),
+        DataType::RawBits(n) => format!("V{n}"),
+    };
+    format!("{prefix}{code}")
+}
+
+/// Parse a fill value as v2 writes it. `null` means "no fill value": zero, as zarr-python
+/// reads it. Integers written as whole floats (`0.0`) and booleans written as 0/1 are
+/// accepted; raw (`V`) types use base64 text.
+pub fn parse_fill_value(data_type: DataType, value: &Value) -> Result<FillValue, MetadataError> {
+    match (data_type, value) {
+        (_, Value::Null) => Ok(data_type.zero_fill_value()),
+        (DataType::Bool, Value::Number(n)) if n.as_u64() == Some(0) || n.as_u64() == Some(1) => {
+            data_type.parse_fill_value(&Value::Bool(n.as_u64() == Some(1)))
+        }
+        (
+            DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64,
+            Value::Number(n),
+        ) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() != 0.0 || !f.is_finite() || f.abs() > 9.007_199_254_740_992e15 {
+                return Err(MetadataError::Invalid(format!(
+                    "fill_value {value} is not an integer"
+                )));
+            }
+            data_type.parse_fill_value(&Value::from(f as i64))
+        }
+        // Complex fill values are written as [real, imaginary] like v3, or as a single real.
+        (DataType::Complex64 | DataType::Complex128, Value::Number(_) | Value::String(_)) => {
+            data_type.parse_fill_value(&Value::Array(vec![value.clone(), Value::from(0)]))
+        }
+        _ => data_type.parse_fill_value(value),
+    }
+}
+
+/// The `transpose` codec that stores a C-order chunk of rank `ndim` in column-major
+/// (Fortran) order; `None` when the rank makes both orders the same.
+pub fn column_major_transpose(ndim: usize) -> Option<NamedConfig> {
+    (ndim > 1).then(|| {
+        let reversed: Vec<Value> = (0..ndim).rev().map(Value::from).collect();
+        let mut configuration = Map::new();
+        configuration.insert("order".into(), Value::Array(reversed));
+        NamedConfig::new("transpose", Some(configuration))
+    })
+}
+
+/// A numcodecs object (`{"id": "zlib", "level": 1}`) as the v3 codec `numcodecs.<id>`.
+fn numcodecs_codec(object: &Map<String, Value>, what: &str) -> Result<NamedConfig, MetadataError> {
+    let id = match object.get("id") {
+        Some(Value::String(id)) if !id.is_empty() => id,
+        _ => {
+            return Err(MetadataError::Invalid(format!(
+                "{what} has no string \"id\""
+            )))
+        }
+    };
+    let mut configuration = object.clone();
+    configuration.remove("id");
+    Ok(NamedConfig::new(
+        &format!("numcodecs.{id}"),
+        Some(configuration),
+    ))
+}
+
+/// The byte order of the array a numcodecs filter outputs, when its configuration says
+/// (`astype` of delta, fixedscaleoffset and quantize; `encode_dtype` of astype).
+fn filter_output_order(
+    filter: &Map<String, Value>,
+    input: (DataType, Option<Endian>),
+) -> Result<(DataType, Option<Endian>), MetadataError> {
+    let key = if filter.get("id").and_then(Value::as_str) == Some("astype") {
+        "encode_dtype"
+    } else {
+        "astype"
+    };
+    match filter.get(key).and_then(Value::as_str) {
+        Some(dtype) => parse_numpy_dtype(dtype),
+        None => Ok(input),
+    }
+}
+
+fn object_or_null(
+    value: Option<&Value>,
+    what: &str,
+) -> Result<Option<Map<String, Value>>, MetadataError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o.clone())),
+        Some(other) => Err(MetadataError::Invalid(format!(
+            "{what} must be an object or null, not {}",
+            kind_of(other)
+        ))),
+    }
+}
+
+impl ArrayMetadataV2 {
+    /// Parse and validate a `.zarray` document.
+    pub fn parse(document: &Map<String, Value>) -> Result<ArrayMetadataV2, MetadataError> {
+        match document.get("zarr_format") {
+            Some(v) if v.as_u64() == Some(2) => {}
+            Some(v) => {
+                return Err(MetadataError::Invalid(format!(
+                    ".zarray: zarr_format {v} (expected 2)"
+                )))
+            }
+            None => return Err(MetadataError::Invalid("missing \"zarr_format\"".into())),
+        }
+        let shape = parse_u64_list(document.get("shape"), "shape")?;
+        let chunks = parse_u64_list(document.get("chunks"), "chunks")?;
+        if chunks.len() != shape.len() {
+            return Err(MetadataError::Invalid(format!(
+                "chunks {chunks:?} and shape {shape:?} have different ranks"
+            )));
+        }
+        RegularChunkGrid::new(chunks.clone())?;
+        let dtype = match document.get("dtype") {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(_)) => {
+                return Err(MetadataError::Unsupported(
+                    "structured dtypes (a list of fields)".into(),
+                ))
+            }
+            Some(other) => {
+                return Err(MetadataError::Invalid(format!(
+                    "dtype must be a string, not {}",
+                    kind_of(other)
+                )))
+            }
+            None => return Err(MetadataError::Invalid("missing \"dtype\"".into())),
+        };
+        let (data_type, byte_order) = parse_numpy_dtype(&dtype)?;
+        let compressor = object_or_null(document.get("compressor"), "compressor")?;
+        let filters = match document.get("filters") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    item.as_object().cloned().ok_or_else(|| {
+                        MetadataError::Invalid(format!(
+                            "filters entries must be objects, not {}",
+                            kind_of(item)
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            Some(other) => {
+                return Err(MetadataError::Invalid(format!(
+                    "filters must be a list or null, not {}",
+                    kind_of(other)
+                )))
+            }
+        };
+        let order = match document.get("order") {
+            None => Order::C,
+            Some(Value::String(s)) if s == "C" => Order::C,
+            Some(Value::String(s)) if s == "F" => Order::F,
+            Some(other) => {
+                return Err(MetadataError::Invalid(format!(
+                    "order must be \"C\" or \"F\", not {other}"
+                )))
+            }
+        };
+        let dimension_separator = match document.get("dimension_separator") {
+            None | Some(Value::Null) => '.',
+            Some(Value::String(s)) if s == "." => '.',
+            Some(Value::String(s)) if s == "/" => '/',
+            Some(other) => {
+                return Err(MetadataError::Invalid(format!(
+                    "dimension_separator must be \".\" or \"/\", not {other}"
+                )))
+            }
+        };
+        let fill_value = document.get("fill_value").cloned().unwrap_or(Value::Null);
+        let metadata = ArrayMetadataV2 {
+            shape,
+            chunks,
+            dtype,
+            data_type,
+            byte_order,
+            compressor,
+            filters,
+            fill_value,
+            order,
+            dimension_separator,
+        };
+        // Validate the fill value and the codec objects now, with the document's key.
+        metadata.to_v3_model(Map::new())?;
+        Ok(metadata)
+    }
+
+    /// The codec list of the equivalent v3 array (see the module comment).
+    pub fn codecs(&self) -> Result<Vec<NamedConfig>, MetadataError> {
+        let mut codecs = Vec::new();
+        if self.order == Order::F {
+            codecs.extend(column_major_transpose(self.shape.len()));
+        }
+        let mut encoded = (self.data_type, self.byte_order);
+        for filter in &self.filters {
+            codecs.push(numcodecs_codec(filter, "a filter")?);
+            encoded = filter_output_order(filter, encoded)?;
+        }
+        let endian = encoded.1.filter(|_| encoded.0.endian_unit() > 1);
+        let bytes_configuration = endian.map(|endian| {
+            let mut configuration = Map::new();
+            let name = if endian == Endian::Big {
+                "big"
+            } else {
+                "little"
+            };
+            configuration.insert("endian".into(), Value::from(name));
+            configuration
+        });
+        codecs.push(NamedConfig::new("bytes", bytes_configuration));
+        if let Some(compressor) = &self.compressor {
+            codecs.push(numcodecs_codec(compressor, "the compressor")?);
+        }
+        Ok(codecs)
+    }
+
+    /// The equivalent v3 array model, with `attributes` from `.zattrs`.
+    pub fn to_v3_model(
+        &self,
+        attributes: Map<String, Value>,
+    ) -> Result<ArrayMetadata, MetadataError> {
+        Ok(ArrayMetadata {
+            shape: self.shape.clone(),
+            data_type: self.data_type,
+            chunk_grid: RegularChunkGrid::new(self.chunks.clone())?,
+            chunk_key_encoding: ChunkKeyEncoding::V2 {
+                separator: self.dimension_separator,
+            },
+            fill_value: parse_fill_value(self.data_type, &self.fill_value)?,
+            codecs: self.codecs()?,
+            attributes,
+            dimension_names: None,
+            ignored_extensions: Map::new(),
+        })
+    }
+
+    /// The `.zarray` document to store (keys sorted, as zarr-python writes them).
+    pub fn to_json(&self) -> Value {
+        let mut document = Map::new();
+        document.insert("chunks".into(), Value::from(self.chunks.clone()));
+        document.insert(
+            "compressor".into(),
+            self.compressor.clone().map_or(Value::Null, Value::Object),
+        );
+        document.insert(
+            "dimension_separator".into(),
+            Value::from(self.dimension_separator.to_string()),
+        );
+        document.insert("dtype".into(), Value::from(self.dtype.clone()));
+        document.insert("fill_value".into(), self.fill_value.clone());
+        document.insert(
+            "filters".into(),
+            if self.filters.is_empty() {
+                Value::Null
+            } else {
+                Value::Array(self.filters.iter().cloned().map(Value::Object).collect())
+            },
+        );
+        document.insert(
+            "order".into(),
+            Value::from(if self.order == Order::F { "F" } else { "C" }),
+        );
+        document.insert("shape".into(), Value::from(self.shape.clone()));
+        document.insert("zarr_format".into(), Value::from(2));
+        Value::Object(document)
+    }
+}
+
+/// Check a `.zgroup` document.
+pub fn parse_group(document: &Map<String, Value>) -> Result<(), MetadataError> {
+    match document.get("zarr_format") {
+        Some(v) if v.as_u64() == Some(2) => Ok(()),
+        Some(v) => Err(MetadataError::Invalid(format!(
+            ".zgroup: zarr_format {v} (expected 2)"
+        ))),
+        None => Err(MetadataError::Invalid(
+            ".zgroup: missing \"zarr_format\"".into(),
+        )),
+    }
+}
+
+/// The `.zgroup` document.
+pub fn group_document() -> Value {
+    serde_json::json!({"zarr_format": 2})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn dtypes() {
+        assert_eq!(
+            parse_numpy_dtype("<f4").unwrap(),
+            (DataType::Float32, Some(Endian::Little))
+        );
+        assert_eq!(
+            parse_numpy_dtype(">i2").unwrap(),
+            (DataType::Int16, Some(Endian::Big))
+        );
+        assert_eq!(parse_numpy_dtype("|u1").unwrap(), (DataType::UInt8, None));
+        assert_eq!(parse_numpy_dtype("|b1").unwrap(), (DataType::Bool, None));
+        assert_eq!(parse_numpy_dtype("<i1").unwrap(), (DataType::Int8, None));
+        assert_eq!(
+            parse_numpy_dtype(">c16").unwrap(),
+            (DataType::Complex128, Some(Endian::Big))
+        );
+        assert_eq!(
+            parse_numpy_dtype("|V3").unwrap(),
+            (DataType::RawBits(3), None)
+        );
+        for bad in ["<U5", "|S3", "|O", "<M8[ns]", "f4", "<f3", "", "<", "|V0"] {
+            assert!(parse_numpy_dtype(bad).is_err(), "{bad}");
+        }
+        for (t, o) in [
+            (DataType::Float64, Some(Endian::Big)),
+            (DataType::UInt8, None),
+            (DataType::Complex64, Some(Endian::Little)),
+        ] {
+            assert_eq!(
+                parse_numpy_dtype(&numpy_dtype_string(t, o)).unwrap(),
+                (t, o)
+            );
+        }
+    }
+
+    #[test]
+    fn translates_to_v3() {
+        let m = ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10, 20], "chunks": [5, 5], "dtype": ">i4",
+            "compressor": {"id": "zlib", "level": 1}, "fill_value": null, "order": "F",
+            "filters": [{"id": "delta", "dtype": ">i4", "astype": "<i2"}],
+            "dimension_separator": "/"
+        })))
+        .unwrap();
+        let v3 = m.to_v3_model(Map::new()).unwrap();
+        let names: Vec<_> = v3.codecs.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["transpose", "numcodecs.delta", "bytes", "numcodecs.zlib"]
+        );
+        // The delta filter's output is little-endian int16.
+        assert_eq!(
+            v3.codecs[2].configuration.as_ref().unwrap()["endian"],
+            json!("little")
+        );
+        assert_eq!(v3.chunk_key_encoding.key(&[1, 2]), "1/2");
+        assert_eq!(v3.fill_value, DataType::Int32.zero_fill_value());
+        assert_eq!(
+            m.to_json()["dimension_separator"],
+            json!("/"),
+            "written back as read"
+        );
+    }
+
+    #[test]
+    fn fill_values() {
+        let f = |t, v: Value| parse_fill_value(t, &v);
+        assert!(f(DataType::Float32, json!("NaN")).is_ok());
+        assert!(f(DataType::Float64, json!("-Infinity")).is_ok());
+        assert_eq!(
+            f(DataType::Int16, json!(3.0)).unwrap(),
+            DataType::Int16.parse_fill_value(&json!(3)).unwrap()
+        );
+        assert!(f(DataType::Int16, json!(3.5)).is_err());
+        assert_eq!(
+            f(DataType::Bool, json!(1)).unwrap(),
+            DataType::Bool.parse_fill_value(&json!(true)).unwrap()
+        );
+        assert_eq!(
+            f(DataType::RawBits(2), json!("AQI=")).unwrap().as_bytes(),
+            &[1, 2]
+        );
+    }
+
+    #[test]
+    fn rejects_bad_documents() {
+        let base = json!({"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": "<f8",
+                          "compressor": null, "fill_value": 0.0, "order": "C", "filters": null});
+        assert!(ArrayMetadataV2::parse(&doc(base.clone())).is_ok());
+        for (key, value) in [
+            ("zarr_format", json!(3)),
+            ("chunks", json!([2, 2])),
+            ("chunks", json!([0])),
+            ("dtype", json!("<U4")),
+            ("dtype", json!([["a", "<f4"]])),
+            ("compressor", json!("zlib")),
+            ("compressor", json!({"level": 1})),
+            ("filters", json!({})),
+            ("order", json!("K")),
+            ("dimension_separator", json!("-")),
+            ("fill_value", json!("pi")),
+        ] {
+            let mut v = base.clone();
+            v[key] = value.clone();
+            assert!(ArrayMetadataV2::parse(&doc(v)).is_err(), "{key} = {value}");
+        }
+    }
+}
