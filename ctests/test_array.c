@@ -1869,15 +1869,13 @@ ZTEST(create_unknown_field_must_understand) {
     zarr_store_free(store);
 }
 
-ZTEST(create_zarr_format_2_unsupported) {
+/* Formats other than 2 and 3 are refused; a document without zarr_format is invalid. */
+ZTEST(create_zarr_format_4_unsupported) {
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
     ZT_OK(zarr_store_open_memory(&store));
-    ZT_STATUS(zarr_array_create(store, "/a",
-                                "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<i4\","
-                                "\"compressor\":null,\"fill_value\":0,\"order\":\"C\",\"filters\":null}",
-                                &a),
-              ZARR_ERROR_UNSUPPORTED);
+    ZT_STATUS(zarr_array_create(store, "/a", "{\"shape\":[4],\"chunks\":[2],\"dtype\":\"<i4\"}", &a),
+              ZARR_ERROR_INVALID_METADATA);
     ZT_CHECK(a == NULL);
     ZT_STATUS(zarr_array_create(store, "/a",
                                 "{\"zarr_format\":4,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"uint8\","
@@ -2319,7 +2317,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(create_unknown_codec_unsupported),
     ZCASE(create_unknown_data_type_and_grid_unsupported),
     ZCASE(create_unknown_field_must_understand),
-    ZCASE(create_zarr_format_2_unsupported),
+    ZCASE(create_zarr_format_4_unsupported),
     ZCASE(create_shape_over_2_64_elements),
     ZCASE(threads_concurrent_reads_of_one_handle),
     ZCASE(threads_concurrent_disjoint_writes),

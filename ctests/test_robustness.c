@@ -607,7 +607,7 @@ ZTEST(zarr_json_wrong_zarr_format) {
 
 /* A Zarr v2 .zarray document stored under the v3 name. */
 ZTEST(zarr_json_holding_v2_document) {
-    expect_open_fails("{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<i4\",\"compressor\":null,"
+    expect_open_fails("{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<U4\",\"compressor\":null,"
                       "\"fill_value\":0,\"order\":\"C\",\"filters\":null}",
                       ZARR_ERROR_UNSUPPORTED);
 }
@@ -791,14 +791,14 @@ ZTEST(deeply_nested_attributes_argument) {
     zarr_store_free(store);
 }
 
-/* A directory holding a Zarr v2 array (.zarray, no zarr.json). */
-ZTEST(zarr_v2_array_is_unsupported) {
+/* A Zarr v2 array of strings is reported as unsupported, not misread. */
+ZTEST(zarr_v2_string_array_is_unsupported) {
     const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
     ZT_CHECK(make_dir(ztest_path(root, "v2")) == 0);
     ZT_CHECK(write_text(ztest_path(root, "v2/.zarray"),
-                        "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<i4\",\"compressor\":null,"
+                        "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<U4\",\"compressor\":null,"
                         "\"fill_value\":0,\"order\":\"C\",\"filters\":null}") == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_STATUS(zarr_array_open(store, "/v2", &a), ZARR_ERROR_UNSUPPORTED);
@@ -847,7 +847,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(zarr_json_bare_nan_in_attributes),
     ZCASE(zarr_json_deeply_nested),
     ZCASE(deeply_nested_attributes_argument),
-    ZCASE(zarr_v2_array_is_unsupported),
+    ZCASE(zarr_v2_string_array_is_unsupported),
 };
 
 ZTEST_MAIN()

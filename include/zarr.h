@@ -182,14 +182,18 @@ typedef int32_t zarr_data_type;
 extern "C" {
 #endif // __cplusplus
 
-// Create an array at `path` from a complete Zarr v3 array metadata document.
+// Create an array at `path` from a complete Zarr v3 or v2 array metadata document.
 //
-// `metadata_json` is the text of a v3 `zarr.json` array document (`zarr_format` 3,
-// `node_type` "array", `shape`, `data_type`, `chunk_grid`, `chunk_key_encoding`,
-// `fill_value`, `codecs`, optional `attributes` and `dimension_names`). Zarr v2 `.zarray`
-// documents are not accepted yet (`ZARR_ERROR_UNSUPPORTED`). The document is validated
-// and stored in canonical form (codecs as objects with every configuration key). Missing
-// ancestor groups are created. No data is written: every chunk reads as the fill value.
+// `metadata_json` is either the text of a v3 `zarr.json` array document (`zarr_format`
+// 3, `node_type` "array", `shape`, `data_type`, `chunk_grid`, `chunk_key_encoding`,
+// `fill_value`, `codecs`, optional `attributes` and `dimension_names`), stored in
+// canonical form (codecs as objects with every configuration key); or a Zarr v2
+// `.zarray` document (`zarr_format` 2, `shape`, `chunks`, `dtype` such as "<f4",
+// `compressor` and `filters` as numcodecs objects or null, `fill_value`, `order` "C" or
+// "F", optional `dimension_separator` "." or "/"), stored as `.zarray` with every key
+// spelled out (set attributes with `zarr_array_set_attributes_json`, which writes
+// `.zattrs`). Missing ancestor groups are created in the same format. No data is
+// written: every chunk reads as the fill value.
 //
 // - `store`: the store to create in.
 // - `path`: absolute node path, e.g. "/" or "/a/b".
@@ -237,6 +241,14 @@ zarr_status zarr_array_open(const zarr_store *store,
 // `array` is NULL or a handle from `zarr_array_open` / `zarr_array_create`, not yet freed,
 // and not in use by another thread.
 void zarr_array_free(zarr_array *array);
+
+// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// # Safety
+// `array` is NULL or a live handle; `format_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_array_zarr_format(const zarr_array *array, uint32_t *format_out);
 
 // The number of dimensions of the array (0 for a scalar array).
 //
@@ -530,7 +542,21 @@ zarr_status zarr_group_create(zarr_store *store,
                               const char *attributes_json,
                               zarr_group **out);
 
-// Open the group at `path`.
+// Create a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`. Arguments,
+// ownership and status codes are those of `zarr_group_create`; missing ancestor groups
+// are created as v2 groups too. Create v2 arrays inside it by passing a `.zarray`
+// document to `zarr_array_create`.
+//
+// # Safety
+// Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
+ZARR_NODISCARD
+zarr_status zarr_group_create_v2(zarr_store *store,
+                                 const char *path,
+                                 const char *attributes_json,
+                                 zarr_group **out);
+
+// Open the group at `path`, stored as Zarr v3, Zarr v2 (`.zgroup`) or in the 2022
+// draft v3 layout (`meta/root/...`, including implicit groups).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
 // `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_NODE_TYPE_MISMATCH` (an array is there);
@@ -587,6 +613,45 @@ zarr_status zarr_group_set_attributes_json(zarr_group *group,
 // `group` is NULL or live; `json_out` is NULL or writable.
 ZARR_NODISCARD zarr_status zarr_group_children_json(const zarr_group *group, char **json_out);
 
+// Every node below the group as JSON text: an array of objects
+// `{"name": "b", "path": "/a/b", "node_type": "array" | "group"}`, depth first, each
+// group listed before its contents, siblings sorted by name. Works for all three
+// layouts.
+//
+// - `json_out`: receives a new string owned by the caller (free with
+//   `zarr_string_free`), or NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_METADATA` (a
+// node's metadata is malformed); `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `json_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_group_descendants_json(const zarr_group *group, char **json_out);
+
+// Write consolidated metadata for every node below the group: an inline
+// `consolidated_metadata` object in a v3 group's `zarr.json` (as zarr-python writes
+// it), or a `.zmetadata` document beside a v2 group's `.zgroup`. Readers that open the
+// store with `zarr_store_open_consolidated` then open any node without further metadata
+// reads. The result is a snapshot: call again after adding nodes or changing metadata.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (a group
+// in the read-only 2022 draft layout); `ZARR_ERROR_INVALID_METADATA` (a node's metadata
+// is malformed); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: do not change the hierarchy from another thread meanwhile.
+//
+// # Safety
+// `group` is NULL or live.
+ZARR_NODISCARD zarr_status zarr_group_consolidate(const zarr_group *group);
+
+// The Zarr format the group is stored in: 3 (including the 2022 draft layout) or 2.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// # Safety
+// `group` is NULL or a live handle; `format_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_group_zarr_format(const zarr_group *group, uint32_t *format_out);
+
 // Open a store on the local file system rooted at the directory `path`.
 //
 // The directory need not exist: it is created by the first write. Every write goes to a
@@ -615,6 +680,29 @@ ZARR_NODISCARD zarr_status zarr_store_open_filesystem(const char *path, zarr_sto
 // # Safety
 // `out` is NULL or writable.
 ZARR_NODISCARD zarr_status zarr_store_open_memory(zarr_store **out);
+
+// Open a view of `store` that reads node metadata from the consolidated metadata at the
+// store root: the root `zarr.json`'s inline `consolidated_metadata` (Zarr v3, as
+// zarr-python writes it) or `.zmetadata` (Zarr v2).
+//
+// The consolidated metadata is read once, now; afterwards opening any array or group
+// through the view costs no store read for metadata (chunks are still read from
+// `store`). The snapshot is authoritative: a node it does not list is not found, even if
+// it was added to the store later. Writes through the view go to `store`; metadata
+// written through the view also updates the view's snapshot, but not the consolidated
+// document (call `zarr_group_consolidate` for that).
+//
+// - `store`: the underlying store; the view keeps it alive.
+// - `out`: receives the view, or NULL on failure. Free it with `zarr_store_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_NOT_FOUND` (no consolidated
+// metadata at the root); `ZARR_ERROR_INVALID_METADATA` (malformed consolidated
+// metadata); `ZARR_ERROR_UNSUPPORTED` (a `consolidated_metadata` kind other than
+// "inline"); `ZARR_ERROR_IO`.
+//
+// # Safety
+// `store` is NULL or a live handle; `out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_store_open_consolidated(const zarr_store *store, zarr_store **out);
 
 // Free a store handle. Accepts NULL. Arrays and groups opened from the store keep it
 // alive, so they may be freed before or after it.

@@ -78,14 +78,18 @@ fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
     Ok(())
 }
 
-/// Create an array at `path` from a complete Zarr v3 array metadata document.
+/// Create an array at `path` from a complete Zarr v3 or v2 array metadata document.
 ///
-/// `metadata_json` is the text of a v3 `zarr.json` array document (`zarr_format` 3,
-/// `node_type` "array", `shape`, `data_type`, `chunk_grid`, `chunk_key_encoding`,
-/// `fill_value`, `codecs`, optional `attributes` and `dimension_names`). Zarr v2 `.zarray`
-/// documents are not accepted yet (`ZARR_ERROR_UNSUPPORTED`). The document is validated
-/// and stored in canonical form (codecs as objects with every configuration key). Missing
-/// ancestor groups are created. No data is written: every chunk reads as the fill value.
+/// `metadata_json` is either the text of a v3 `zarr.json` array document (`zarr_format`
+/// 3, `node_type` "array", `shape`, `data_type`, `chunk_grid`, `chunk_key_encoding`,
+/// `fill_value`, `codecs`, optional `attributes` and `dimension_names`), stored in
+/// canonical form (codecs as objects with every configuration key); or a Zarr v2
+/// `.zarray` document (`zarr_format` 2, `shape`, `chunks`, `dtype` such as "<f4",
+/// `compressor` and `filters` as numcodecs objects or null, `fill_value`, `order` "C" or
+/// "F", optional `dimension_separator` "." or "/"), stored as `.zarray` with every key
+/// spelled out (set attributes with `zarr_array_set_attributes_json`, which writes
+/// `.zattrs`). Missing ancestor groups are created in the same format. No data is
+/// written: every chunk reads as the fill value.
 ///
 /// - `store`: the store to create in.
 /// - `path`: absolute node path, e.g. "/" or "/a/b".
@@ -174,6 +178,28 @@ pub unsafe extern "C" fn zarr_array_free(array: *mut zarr_array) {
         // SAFETY: the handle came from Box::into_raw and is freed once, per the contract.
         drop(unsafe { Box::from_raw(array) });
     }
+}
+
+/// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `array` is NULL or a live handle; `format_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_zarr_format(
+    array: *const zarr_array,
+    format_out: *mut u32,
+) -> zarr_status {
+    run("zarr_array_zarr_format", || {
+        // SAFETY: per this function's contract.
+        let array = unsafe { handle(array, "array") }?;
+        let out = out_ptr(format_out, "format_out")?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, array.array.format().number()) };
+        Ok(())
+    })
 }
 
 /// The number of dimensions of the array (0 for a scalar array).

@@ -65,7 +65,40 @@ pub unsafe extern "C" fn zarr_group_create(
     })
 }
 
-/// Open the group at `path`.
+/// Create a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`. Arguments,
+/// ownership and status codes are those of `zarr_group_create`; missing ancestor groups
+/// are created as v2 groups too. Create v2 arrays inside it by passing a `.zarray`
+/// document to `zarr_array_create`.
+///
+/// # Safety
+/// Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_create_v2(
+    store: *mut zarr_store,
+    path: *const c_char,
+    attributes_json: *const c_char,
+    out: *mut *mut zarr_group,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_group_create_v2", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        // SAFETY: per this function's contract.
+        let attributes = unsafe { attributes_arg(attributes_json) }?;
+        let out = out_ptr(out, "out")?;
+        let group = Group::create(store.storage.clone(), path, attributes, ZarrFormat::V2)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
+        Ok(())
+    })
+}
+
+/// Open the group at `path`, stored as Zarr v3, Zarr v2 (`.zgroup`) or in the 2022
+/// draft v3 layout (`meta/root/...`, including implicit groups).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
 /// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_NODE_TYPE_MISMATCH` (an array is there);
@@ -195,6 +228,91 @@ pub unsafe extern "C" fn zarr_group_children_json(
         let text = owned_c_string(Value::Array(children).to_string())?;
         // SAFETY: checked non-NULL, writable per the contract.
         unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// Every node below the group as JSON text: an array of objects
+/// `{"name": "b", "path": "/a/b", "node_type": "array" | "group"}`, depth first, each
+/// group listed before its contents, siblings sorted by name. Works for all three
+/// layouts.
+///
+/// - `json_out`: receives a new string owned by the caller (free with
+///   `zarr_string_free`), or NULL on failure.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_METADATA` (a
+/// node's metadata is malformed); `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// `group` is NULL or live; `json_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_descendants_json(
+    group: *const zarr_group,
+    json_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run("zarr_group_descendants_json", || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let nodes: Vec<Value> = group
+            .group
+            .descendants()?
+            .into_iter()
+            .map(|c| json!({"name": c.name, "path": c.path, "node_type": c.node_type.as_str()}))
+            .collect();
+        let text = owned_c_string(Value::Array(nodes).to_string())?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// Write consolidated metadata for every node below the group: an inline
+/// `consolidated_metadata` object in a v3 group's `zarr.json` (as zarr-python writes
+/// it), or a `.zmetadata` document beside a v2 group's `.zgroup`. Readers that open the
+/// store with `zarr_store_open_consolidated` then open any node without further metadata
+/// reads. The result is a snapshot: call again after adding nodes or changing metadata.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (a group
+/// in the read-only 2022 draft layout); `ZARR_ERROR_INVALID_METADATA` (a node's metadata
+/// is malformed); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+///
+/// Thread safety: do not change the hierarchy from another thread meanwhile.
+///
+/// # Safety
+/// `group` is NULL or live.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_consolidate(group: *const zarr_group) -> zarr_status {
+    run("zarr_group_consolidate", || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        group.group.consolidate()?;
+        Ok(())
+    })
+}
+
+/// The Zarr format the group is stored in: 3 (including the 2022 draft layout) or 2.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `group` is NULL or a live handle; `format_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_zarr_format(
+    group: *const zarr_group,
+    format_out: *mut u32,
+) -> zarr_status {
+    run("zarr_group_zarr_format", || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        let out = out_ptr(format_out, "format_out")?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, group.group.format().number()) };
         Ok(())
     })
 }

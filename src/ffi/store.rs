@@ -1,10 +1,11 @@
 //! `zarr_store`: opening and freeing stores.
 
-use super::args::{clear_out, out_ptr, str_arg, write_out};
+use super::args::{clear_out, handle, out_ptr, str_arg, write_out};
 use super::boundary::run;
 use super::error::FfiError;
 use super::handle::zarr_store;
 use super::status::zarr_status;
+use crate::consolidated::ConsolidatedStore;
 use crate::error::Error;
 use crate::storage::{FilesystemStore, MemoryStore};
 use std::ffi::c_char;
@@ -71,6 +72,49 @@ pub unsafe extern "C" fn zarr_store_open_memory(out: *mut *mut zarr_store) -> za
         let out = out_ptr(out, "out")?;
         let handle = Box::new(zarr_store {
             storage: Arc::new(MemoryStore::new()),
+        });
+        // SAFETY: checked non-NULL above, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(handle)) };
+        Ok(())
+    })
+}
+
+/// Open a view of `store` that reads node metadata from the consolidated metadata at the
+/// store root: the root `zarr.json`'s inline `consolidated_metadata` (Zarr v3, as
+/// zarr-python writes it) or `.zmetadata` (Zarr v2).
+///
+/// The consolidated metadata is read once, now; afterwards opening any array or group
+/// through the view costs no store read for metadata (chunks are still read from
+/// `store`). The snapshot is authoritative: a node it does not list is not found, even if
+/// it was added to the store later. Writes through the view go to `store`; metadata
+/// written through the view also updates the view's snapshot, but not the consolidated
+/// document (call `zarr_group_consolidate` for that).
+///
+/// - `store`: the underlying store; the view keeps it alive.
+/// - `out`: receives the view, or NULL on failure. Free it with `zarr_store_free`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_NOT_FOUND` (no consolidated
+/// metadata at the root); `ZARR_ERROR_INVALID_METADATA` (malformed consolidated
+/// metadata); `ZARR_ERROR_UNSUPPORTED` (a `consolidated_metadata` kind other than
+/// "inline"); `ZARR_ERROR_IO`.
+///
+/// # Safety
+/// `store` is NULL or a live handle; `out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_store_open_consolidated(
+    store: *const zarr_store,
+    out: *mut *mut zarr_store,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_store_open_consolidated", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        let out = out_ptr(out, "out")?;
+        let view = ConsolidatedStore::open(store.storage.clone())?;
+        let handle = Box::new(zarr_store {
+            storage: Arc::new(view),
         });
         // SAFETY: checked non-NULL above, writable per the contract.
         unsafe { write_out(out, Box::into_raw(handle)) };
