@@ -1,5 +1,5 @@
 //! Build script: generates `include/zarr.h` from `src/ffi` with cbindgen, and gives the
-//! shared library its SONAME.
+//! shared library its SONAME and its symbol policy (a linker version script).
 //!
 //! The header is rewritten only when its text changes, so that a build does not touch a
 //! committed file needlessly (CI checks that the committed header equals a fresh run).
@@ -17,9 +17,29 @@ fn main() {
     let major = std::env::var("CARGO_PKG_VERSION_MAJOR").expect("set by cargo");
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libzarr.so.{major}");
+        export_only_zarr_symbols();
     }
 
     generate_header(&crate_dir);
+}
+
+/// Passes a linker version script that exports `zarr_*` and makes every other symbol local.
+///
+/// rustc already hands the linker a version script of its own for a cdylib (the crate's
+/// `#[no_mangle] extern` items global, everything else local), and GNU ld gives the exact
+/// names of that first script precedence over our wildcard. So this script states the
+/// policy and keeps it on linkers that honour it, while the `install.symbols` ctest test
+/// (`nm -D --defined-only`) is what enforces it. It carries no version node: a node here
+/// would be silently ignored for the same reason, so compatibility is the SONAME's job.
+fn export_only_zarr_symbols() {
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
+    let script = out_dir.join("zarr.map");
+    std::fs::write(&script, "{\n  global:\n    zarr_*;\n  local:\n    *;\n};\n")
+        .expect("write zarr.map in OUT_DIR");
+    println!(
+        "cargo:rustc-cdylib-link-arg=-Wl,--version-script={}",
+        script.display()
+    );
 }
 
 fn generate_header(crate_dir: &std::path::Path) {

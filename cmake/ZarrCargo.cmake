@@ -39,9 +39,11 @@ add_dependencies(zarr::zarr zarr_cargo)
 
 # The system libraries a Rust static library needs, as reported by
 # `cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs`.
+# The installed package (cmake/ZarrInstall.cmake: zarrConfig.cmake, zarr.pc) uses this list too.
+set(ZARR_STATIC_SYSTEM_LIBS gcc_s util rt pthread m dl c)
 add_library(zarr::zarr_static STATIC IMPORTED GLOBAL)
 set_target_properties(zarr::zarr_static PROPERTIES
   IMPORTED_LOCATION "${ZARR_STATIC_LIB}"
   INTERFACE_INCLUDE_DIRECTORIES "${ZARR_INCLUDE_DIR}"
-  INTERFACE_LINK_LIBRARIES "gcc_s;util;rt;pthread;m;dl;c")
+  INTERFACE_LINK_LIBRARIES "${ZARR_STATIC_SYSTEM_LIBS}")
 add_dependencies(zarr::zarr_static zarr_cargo)

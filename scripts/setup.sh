@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks for building and testing libzarr:
-# CMake (>= 3.16). cargo, a C/C++ compiler and python3 are expected to be present.
+# CMake (>= 3.16) and pkg-config (for the `install` tests). cargo, a C/C++ compiler and
+# python3 are expected to be present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -26,6 +27,27 @@ if ! have_cmake; then
     export PATH="$root/build/cmake-venv/bin:$PATH"
   fi
   have_cmake || { echo "setup: could not install CMake" >&2; exit 1; }
+fi
+
+# pkg-config: the install.pkgconfig_* tests build a program the way pkg-config users do.
+if ! command -v pkg-config >/dev/null 2>&1; then
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  if [ -x "$root/build/pkgconf-venv/bin/pkg-config" ]; then
+    export PATH="$root/build/pkgconf-venv/bin:$PATH"
+  else
+    echo "setup: installing pkg-config" >&2
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+      apt-get update -qq >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pkg-config >/dev/null
+    fi
+    if ! command -v pkg-config >/dev/null 2>&1; then
+      # Fall back to pkgconf's wheel from PyPI (it provides a pkg-config command).
+      python3 -m venv "$root/build/pkgconf-venv"
+      "$root/build/pkgconf-venv/bin/pip" install -q pkgconf
+      export PATH="$root/build/pkgconf-venv/bin:$PATH"
+    fi
+  fi
+  command -v pkg-config >/dev/null 2>&1 || { echo "setup: could not install pkg-config" >&2; exit 1; }
 fi
 
 for tool in cargo cc c++ python3; do
