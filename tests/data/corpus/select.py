@@ -33,6 +33,13 @@ SUPPORTED_DTYPES = {
 }
 SUPPORTED_CODECS = {"bytes", "endian", "transpose", "gzip", "zstd", "blosc", "crc32c", "sharding_indexed"}
 SUPPORTED_KEY_ENCODINGS = {"default", "v2"}
+# numcodecs ids libzarr implements (as v2 compressor/filters and as v3 `numcodecs.<id>`).
+SUPPORTED_NUMCODECS = {
+    "zlib", "gzip", "bz2", "lzma", "lz4", "zstd", "blosc", "shuffle", "adler32", "fletcher32",
+    "crc32", "crc32c", "delta", "fixedscaleoffset", "quantize", "bitround", "astype",
+}
+SUPPORTED_CODECS |= {"numcodecs." + c for c in SUPPORTED_NUMCODECS}
+V2_DTYPE = re.compile(r"[<>|=]?([biufc])(\d+)")
 KNOWN_ARRAY_KEYS = {
     "zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
     "fill_value", "codecs", "attributes", "storage_transformers", "dimension_names",
@@ -59,6 +66,37 @@ def codec_names(codecs):
         name = c if isinstance(c, str) else c.get("name")
         out.append(name)
     return out
+
+
+def is_negative(entry):
+    """Entries the corpus marks as corrupt on purpose: reading them must fail cleanly."""
+    return (entry.get("expected_note") or "").lower().startswith("corrupt")
+
+
+def v2_exclusion_reasons(corpus, entry):
+    """List of reasons why this v2 entry cannot be tested today (empty = selectable)."""
+    zpath = os.path.join(corpus, entry["path"], ".zarray")
+    if not os.path.isfile(zpath):
+        return ["no .zarray at the entry path"]
+    try:
+        with open(zpath, encoding="utf-8") as f:
+            z = json.load(f)
+    except ValueError as e:
+        return ["malformed .zarray (%s): a negative case" % e]
+    reasons = []
+    dt = z.get("dtype")
+    if not (isinstance(dt, str) and V2_DTYPE.fullmatch(dt)):
+        reasons.append("dtype `%s`" % (dt,))
+    for codec in [z.get("compressor")] + list(z.get("filters") or []):
+        if codec is None:
+            continue
+        if not isinstance(codec, dict) or codec.get("id") not in SUPPORTED_NUMCODECS:
+            reasons.append("numcodecs `%s`" % (codec.get("id") if isinstance(codec, dict) else codec))
+    if entry.get("shape") != z.get("shape"):
+        reasons.append("manifest shape %r != .zarray shape %r" % (entry.get("shape"), z.get("shape")))
+    if not reasons and expected_form(entry) is None and not is_negative(entry):
+        reasons.append("no usable expected values in the manifest")
+    return reasons
 
 
 def exclusion_reasons(corpus, entry):
@@ -149,9 +187,34 @@ def chunk_keys(z):
             yield sep.join(str(i) for i in coords) if coords else "0"
 
 
+def v2_files_for(corpus, entry):
+    """Relative paths of the files a v2 entry needs: .zarray/.zattrs, its chunks, and the
+    .zgroup/.zattrs of its parent groups."""
+    rel = entry["path"]
+    with open(os.path.join(corpus, rel, ".zarray"), encoding="utf-8") as f:
+        z = json.load(f)
+    files = [os.path.join(rel, n) for n in (".zarray", ".zattrs")
+             if os.path.isfile(os.path.join(corpus, rel, n))]
+    sep = z.get("dimension_separator") or "."
+    grid = [range(-(-s // c)) if c else range(0) for s, c in zip(z["shape"], z["chunks"])]
+    for coords in itertools.product(*grid):
+        key = sep.join(str(i) for i in coords) if coords else "0"
+        if os.path.isfile(os.path.join(corpus, rel, key)):
+            files.append(os.path.join(rel, key))
+    parent = os.path.dirname(rel)
+    while parent and os.path.isfile(os.path.join(corpus, parent, ".zgroup")):
+        for n in (".zgroup", ".zattrs"):
+            if os.path.isfile(os.path.join(corpus, parent, n)):
+                files.append(os.path.join(parent, n))
+        parent = os.path.dirname(parent)
+    return files
+
+
 def files_for(corpus, entry):
     """Relative paths (to the corpus root) of the files this entry needs."""
     rel = entry["path"]
+    if entry.get("zarr_format") == 2:
+        return v2_files_for(corpus, entry)
     with open(os.path.join(corpus, rel, "zarr.json"), encoding="utf-8") as f:
         z = json.load(f)
     files = [os.path.join(rel, "zarr.json")]
@@ -180,9 +243,12 @@ def main():
 
     selected, excluded = [], []
     for entry in manifest["arrays"]:
-        if entry.get("zarr_format") != 3:
+        if entry.get("zarr_format") == 3:
+            reasons = exclusion_reasons(args.src, entry)
+        elif entry.get("zarr_format") == 2:
+            reasons = v2_exclusion_reasons(args.src, entry)
+        else:
             continue
-        reasons = exclusion_reasons(args.src, entry)
         if reasons:
             excluded.append((entry, reasons))
         else:
@@ -206,9 +272,9 @@ def main():
         shutil.copyfile(os.path.join(args.src, rel), dst)
     out = {
         "about": manifest.get("about", "")
-        + " Vendored subset: the Zarr v3 arrays libzarr supports today (see README.md);"
+        + " Vendored subset: the Zarr v3 and v2 arrays libzarr supports today (see README.md);"
         " non-finite floats in expected/fill_value are written as the strings NaN/Infinity/-Infinity.",
-        "arrays": [strict(e) for e in selected],
+        "arrays": [strict(dict(e, negative=True) if is_negative(e) else e) for e in selected],
     }
     with open(os.path.join(args.dst, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump(out, f, indent=1, ensure_ascii=False, allow_nan=False)
