@@ -1,0 +1,488 @@
+// Tests of the C++ binding bindings/cpp/zarr.hpp.
+//
+// One executable; the case to run is argv[1] (all cases without an argument, `--list`
+// prints the names). CMake registers one ctest test per `TCASE(name)` line of the table
+// at the bottom. A failed check prints file:line, the expression and, for an exception,
+// its status and message, then ends the case.
+
+#include "zarr.hpp"
+
+#include <stdlib.h> // mkdtemp
+
+#include <complex>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+
+// Thrown by a failed check to end the case (after the message has been printed).
+struct CaseFailed {};
+
+void fail(const char *file, int line, const std::string &what) {
+    std::fprintf(stderr, "%s:%d: %s\n", file, line, what.c_str());
+    ++failures;
+    throw CaseFailed{};
+}
+
+// Checks a condition; an exception escaping the expression is reported with its line.
+#define CHECK(expr)                                                                        \
+    do {                                                                                   \
+        bool ok_ = false;                                                                  \
+        try {                                                                              \
+            ok_ = static_cast<bool>(expr);                                                 \
+        } catch (const zarr::Error &e_) {                                                  \
+            fail(__FILE__, __LINE__,                                                       \
+                 std::string("check threw: ") + #expr + ": status " +                      \
+                     std::to_string(e_.status()) + " (" + e_.status_text() + "): " +       \
+                     e_.what());                                                           \
+        }                                                                                  \
+        if (!ok_) fail(__FILE__, __LINE__, std::string("check failed: ") + #expr);         \
+    } while (0)
+
+// Runs a statement that must not throw.
+#define NO_THROW(stmt)                                                                     \
+    do {                                                                                   \
+        try {                                                                              \
+            stmt;                                                                          \
+        } catch (const zarr::Error &e_) {                                                  \
+            fail(__FILE__, __LINE__,                                                       \
+                 std::string(#stmt) + " threw status " + std::to_string(e_.status()) +    \
+                     " (" + e_.status_text() + "): " + e_.what());                         \
+        }                                                                                  \
+    } while (0)
+
+// Runs a statement that must throw zarr::Error with the given status and a non-empty
+// message containing `needle`.
+#define THROWS(stmt, expected, needle)                                                     \
+    do {                                                                                   \
+        bool thrown_ = false;                                                              \
+        try {                                                                              \
+            stmt;                                                                          \
+        } catch (const zarr::Error &e_) {                                                  \
+            thrown_ = true;                                                                \
+            if (e_.status() != (expected))                                                 \
+                fail(__FILE__, __LINE__,                                                   \
+                     std::string(#stmt) + " threw status " + std::to_string(e_.status()) + \
+                         " (" + e_.status_text() + "), expected " #expected ": " +         \
+                         e_.what());                                                       \
+            if (std::string(e_.what()).find(needle) == std::string::npos)                  \
+                fail(__FILE__, __LINE__,                                                   \
+                     std::string(#stmt) + ": message '" + e_.what() +                      \
+                         "' does not contain '" + (needle) + "'");                         \
+        }                                                                                  \
+        if (!thrown_) fail(__FILE__, __LINE__, std::string(#stmt) + " did not throw");     \
+    } while (0)
+
+// A fresh temporary directory, removed when the object is destroyed.
+class TempDir {
+  public:
+    TempDir() {
+        const char *base = std::getenv("TMPDIR");
+        std::string pattern = std::string(base && base[0] ? base : "/tmp") + "/zarr-cpptest-XXXXXX";
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back('\0');
+        if (mkdtemp(buf.data()) == nullptr) {
+            std::perror("mkdtemp");
+            std::abort();
+        }
+        path_ = buf.data();
+    }
+    ~TempDir() {
+        std::error_code ec;
+        if (std::getenv("ZTEST_KEEP_TMP") == nullptr) std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::string &path() const { return path_; }
+
+  private:
+    std::string path_;
+};
+
+// A v3 array document with the given shape, chunk shape, data type and fill value.
+std::string meta(const std::string &shape, const std::string &chunks, const std::string &dtype,
+                 const std::string &fill, const std::string &codecs = "") {
+    return "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": " + shape +
+           ", \"data_type\": \"" + dtype +
+           "\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": " +
+           chunks +
+           "}}, \"chunk_key_encoding\": {\"name\": \"default\", \"configuration\": "
+           "{\"separator\": \"/\"}}, \"fill_value\": " +
+           fill + ", \"codecs\": " +
+           (codecs.empty() ? "[{\"name\": \"bytes\", \"configuration\": {\"endian\": "
+                             "\"little\"}}, {\"name\": \"zstd\", \"configuration\": "
+                             "{\"level\": 1, \"checksum\": false}}]"
+                           : codecs) +
+           "}";
+}
+
+bool contains(const std::string &haystack, const std::string &needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
+// Writes a 10 x 7 float array in 4 x 3 chunks, reads it back whole and in parts.
+void float_round_trip(zarr::Store &store) {
+    std::vector<float> values(70);
+    for (size_t i = 0; i < values.size(); i++) values[i] = 0.5f * static_cast<float>(i);
+    {
+        zarr::Array a = zarr::Array::create(store, "/data/t", meta("[10, 7]", "[4, 3]", "float32", "\"NaN\""));
+        CHECK(a.ndim() == 2);
+        CHECK((a.shape() == std::vector<uint64_t>{10, 7}));
+        CHECK((a.chunk_shape() == std::vector<uint64_t>{4, 3}));
+        CHECK((a.inner_chunk_shape() == std::vector<uint64_t>{4, 3}));
+        CHECK(a.data_type() == ZARR_DATA_TYPE_FLOAT32);
+        CHECK(a.element_size() == 4);
+        CHECK(a.chunk_nbytes() == 4 * 3 * 4);
+        CHECK(a.inner_chunk_nbytes() == 4 * 3 * 4);
+        NO_THROW(a.write({0, 0}, {10, 7}, values));
+    }
+    // Reopen from the store: the data came through the store, not the handle.
+    zarr::Array b = zarr::Array::open(store, "/data/t");
+    std::vector<float> all;
+    NO_THROW(all = b.read<float>({0, 0}, {10, 7}));
+    CHECK(all == values);
+    std::vector<float> part;
+    NO_THROW(part = b.read<float>({3, 2}, {2, 3}));
+    CHECK((part == std::vector<float>{values[23], values[24], values[25], values[30], values[31],
+                                      values[32]}));
+    // The reuse overload and the raw overload agree.
+    std::vector<float> reused(1);
+    NO_THROW(b.read({3, 2}, {2, 3}, reused));
+    CHECK(reused == part);
+    float raw[6] = {0};
+    CHECK(b.selection_nbytes({3, 2}, {2, 3}) == sizeof raw);
+    NO_THROW(b.read({3, 2}, {2, 3}, raw, sizeof raw));
+    CHECK(std::memcmp(raw, part.data(), sizeof raw) == 0);
+    // Chunk (1, 2) covers rows 4..7, columns 6..8: column 6 holds data, 7 and 8 fill.
+    std::vector<float> chunk;
+    NO_THROW(chunk = b.read_chunk<float>({1, 2}));
+    CHECK(chunk.size() == 12);
+    CHECK(chunk[0] == values[4 * 7 + 6]);
+    CHECK(chunk[1] != chunk[1]); // NaN fill past the edge
+    std::vector<float> inner;
+    NO_THROW(inner = b.read_inner_chunk<float>({1, 2}));
+    CHECK(inner.size() == 12 && inner[0] == chunk[0]);
+    // write_chunk, then read the region back.
+    std::vector<float> ones(12, 1.0f);
+    NO_THROW(b.write_chunk({0, 0}, ones));
+    NO_THROW(part = b.read<float>({0, 0}, {4, 3}));
+    CHECK(part == ones);
+    float twos[12];
+    for (float &v : twos) v = 2.0f;
+    NO_THROW(b.write_chunk({0, 0}, twos, sizeof twos));
+    float back[12] = {0};
+    NO_THROW(b.read_chunk({0, 0}, back, sizeof back));
+    CHECK(std::memcmp(back, twos, sizeof twos) == 0);
+    NO_THROW(b.write({0, 0}, {1, 1}, twos, sizeof(float)));
+}
+
+void round_trip_filesystem() {
+    TempDir dir;
+    zarr::Store store = zarr::Store::filesystem(dir.path() + "/fs.zarr");
+    CHECK(store);
+    float_round_trip(store);
+    CHECK(std::filesystem::is_regular_file(dir.path() + "/fs.zarr/data/t/zarr.json"));
+    CHECK(std::filesystem::is_regular_file(dir.path() + "/fs.zarr/data/zarr.json"));
+}
+
+void round_trip_memory() {
+    zarr::Store store = zarr::Store::memory();
+    CHECK(store);
+    float_round_trip(store);
+}
+
+void scalar_and_complex() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array s = zarr::Array::create(store, "/s", meta("[]", "[]", "float64", "1.5"));
+    CHECK(s.ndim() == 0 && s.shape().empty());
+    std::vector<double> v;
+    NO_THROW(v = s.read<double>({}, {}));
+    CHECK(v.size() == 1 && v[0] == 1.5);
+    NO_THROW(s.write({}, {}, std::vector<double>{-2.0}));
+    CHECK(s.read<double>({}, {})[0] == -2.0);
+
+    zarr::Array c = zarr::Array::create(store, "/c", meta("[3]", "[2]", "complex64", "[0.0, 0.0]"));
+    std::vector<std::complex<float>> z = {{1, 2}, {3, 4}, {5, 6}};
+    NO_THROW(c.write({0}, {3}, z));
+    CHECK(c.read<std::complex<float>>({0}, {3}) == z);
+}
+
+void groups_and_attributes() {
+    TempDir dir;
+    zarr::Store store = zarr::Store::filesystem(dir.path());
+    zarr::Group root = zarr::Group::create(store, "/", "{\"title\": \"root\", \"n\": 3}");
+    CHECK(contains(root.attributes(), "\"title\":\"root\"") ||
+          contains(root.attributes(), "\"title\": \"root\""));
+    zarr::Group g = zarr::Group::create(store, "/g");
+    CHECK(g.attributes() == "{}");
+    NO_THROW(g.set_attributes("{\"units\": \"K\"}"));
+    zarr::Group g2 = zarr::Group::open(store, "/g");
+    CHECK(contains(g2.attributes(), "units"));
+    CHECK(contains(g2.attributes(), "\"K\""));
+    THROWS(g2.set_attributes("[1, 2]"), ZARR_ERROR_INVALID_ARGUMENT, "zarr_group_set_attributes_json");
+    THROWS(zarr::Group::create(store, "/h", "not json"), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(zarr::Group::create(store, "/g"), ZARR_ERROR_ALREADY_EXISTS, "");
+    THROWS(zarr::Group::open(store, "/a/../b"), ZARR_ERROR_INVALID_PATH, "");
+
+    zarr::Array a = zarr::Array::create(store, "/g/a", meta("[4]", "[2]", "int32", "0"));
+    CHECK(a.attributes() == "{}");
+    NO_THROW(a.set_attributes("{\"scale\": 0.5}"));
+    CHECK(contains(zarr::Array::open(store, "/g/a").attributes(), "scale"));
+    CHECK(contains(a.metadata(), "\"node_type\""));
+    CHECK(contains(a.metadata(), "int32"));
+    THROWS(a.set_attributes("3"), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(zarr::Group::open(store, "/g/a"), ZARR_ERROR_NODE_TYPE_MISMATCH, "");
+    THROWS(zarr::Array::open(store, "/g"), ZARR_ERROR_NODE_TYPE_MISMATCH, "");
+    // A NUL byte inside a std::string is refused instead of silently truncating.
+    THROWS(zarr::Group::open(store, std::string("/g\0x", 4)), ZARR_ERROR_INVALID_ARGUMENT, "NUL");
+}
+
+void children_listing() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Group root = zarr::Group::create(store, "/");
+    CHECK(root.children_json() == "[]");
+    zarr::Group::create(store, "/b");
+    zarr::Array::create(store, "/a", meta("[2]", "[2]", "uint8", "0"));
+    zarr::Group::create(store, "/b/deep");
+    std::string children = root.children_json();
+    size_t pa = children.find("\"/a\""), pb = children.find("\"/b\"");
+    CHECK(pa != std::string::npos && pb != std::string::npos && pa < pb);
+    CHECK(contains(children, "\"array\"") && contains(children, "\"group\""));
+    CHECK(!contains(children, "deep"));
+    CHECK(contains(zarr::Group::open(store, "/b").children_json(), "\"/b/deep\""));
+}
+
+void move_semantics() {
+    zarr::Store store = zarr::Store::memory();
+    zarr_store *raw = store.get();
+    zarr::Store moved(std::move(store));
+    CHECK(moved.get() == raw);
+    CHECK(!store && store.get() == nullptr); // moved-from is empty
+    // Calling into a moved-from handle throws the C library's NULL_ARGUMENT, no crash.
+    THROWS(zarr::Array::open(store, "/x"), ZARR_ERROR_NULL_ARGUMENT, "store");
+
+    zarr::Array a = zarr::Array::create(moved, "/a", meta("[4]", "[4]", "int16", "7"));
+    zarr::Array b;
+    CHECK(!b);
+    b = std::move(a);
+    CHECK(!a && b);
+    THROWS(a.ndim(), ZARR_ERROR_NULL_ARGUMENT, "");
+    THROWS(a.shape(), ZARR_ERROR_NULL_ARGUMENT, "");
+    THROWS(a.metadata(), ZARR_ERROR_NULL_ARGUMENT, "");
+    CHECK((b.read<int16_t>({0}, {4}) == std::vector<int16_t>{7, 7, 7, 7}));
+    // Move-assigning over a live handle frees the old one (valgrind sees no leak).
+    zarr::Array c = zarr::Array::create(moved, "/c", meta("[1]", "[1]", "int16", "0"));
+    c = std::move(b);
+    CHECK(c.shape() == std::vector<uint64_t>{4});
+    zarr::Array &alias = c;
+    c = std::move(alias); // self-move leaves it usable
+    CHECK(c);
+
+    zarr::Group g = zarr::Group::create(moved, "/g");
+    zarr::Group h(std::move(g));
+    CHECK(!g && h);
+    THROWS(g.attributes(), ZARR_ERROR_NULL_ARGUMENT, "");
+
+    // release() / adopting a raw pointer.
+    zarr_array *r = c.release();
+    CHECK(!c && r != nullptr);
+    zarr::Array adopted(r);
+    CHECK(adopted.ndim() == 1);
+    adopted.reset();
+    CHECK(!adopted);
+}
+
+void free_in_any_order() {
+    // Store first, then the group, then the array: children keep the store alive.
+    zarr::Array *array = nullptr;
+    zarr::Group *group = nullptr;
+    {
+        auto *store = new zarr::Store(zarr::Store::memory());
+        group = new zarr::Group(zarr::Group::create(*store, "/g", "{\"k\": 1}"));
+        array = new zarr::Array(zarr::Array::create(*store, "/g/a", meta("[3]", "[3]", "uint32", "0")));
+        array->write({0}, {3}, std::vector<uint32_t>{1, 2, 3});
+        delete store;
+    }
+    CHECK(contains(group->attributes(), "\"k\""));
+    delete group;
+    CHECK((array->read<uint32_t>({0}, {3}) == std::vector<uint32_t>{1, 2, 3}));
+    delete array;
+
+    // The reverse order.
+    auto *store = new zarr::Store(zarr::Store::memory());
+    auto *a = new zarr::Array(zarr::Array::create(*store, "/a", meta("[3]", "[3]", "uint32", "0")));
+    auto *g = new zarr::Group(zarr::Group::open(*store, "/"));
+    delete a;
+    delete g;
+    CHECK(zarr::Group::open(*store, "/").children_json() != "[]");
+    delete store;
+}
+
+void error_not_found() {
+    TempDir dir;
+    zarr::Store store = zarr::Store::filesystem(dir.path());
+    THROWS(zarr::Array::open(store, "/missing"), ZARR_ERROR_NOT_FOUND, "zarr_array_open");
+    THROWS(zarr::Group::open(store, "/missing"), ZARR_ERROR_NOT_FOUND, "zarr_group_open");
+    THROWS(zarr::Array::open(zarr::Store::memory(), "/"), ZARR_ERROR_NOT_FOUND, "");
+    // The message is the C library's, captured right away: it matches the C function.
+    try {
+        zarr::Array::open(store, "/missing");
+    } catch (const zarr::Error &e) {
+        CHECK(e.status() == ZARR_ERROR_NOT_FOUND);
+        CHECK(std::string(e.what()) == zarr::last_error_message());
+        CHECK(std::string(e.status_text()) == zarr::status_str(ZARR_ERROR_NOT_FOUND));
+    }
+}
+
+void error_invalid_metadata() {
+    TempDir dir;
+    zarr::Store store = zarr::Store::filesystem(dir.path());
+    // A caller-given document that is not JSON.
+    THROWS(zarr::Array::create(store, "/a", "{\"zarr_format\": 3,"), ZARR_ERROR_INVALID_METADATA,
+           "zarr_array_create");
+    // A zarr.json on disk that is not a valid document.
+    std::filesystem::create_directories(dir.path() + "/bad");
+    {
+        std::ofstream f(dir.path() + "/bad/zarr.json");
+        f << "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": \"oops\"}";
+    }
+    THROWS(zarr::Array::open(store, "/bad"), ZARR_ERROR_INVALID_METADATA, "zarr_array_open");
+    // children_json reports a child's malformed zarr.json.
+    {
+        std::ofstream f(dir.path() + "/bad/zarr.json");
+        f << "not json at all";
+    }
+    zarr::Group root = zarr::Group::create(store, "/");
+    THROWS(root.children_json(), ZARR_ERROR_INVALID_METADATA, "");
+}
+
+void error_wrong_element_type() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/a", meta("[4]", "[2]", "float32", "0.0"));
+    THROWS(a.read<double>({0}, {4}), ZARR_ERROR_INVALID_ARGUMENT, "4");
+    THROWS(a.write({0}, {4}, std::vector<double>(4)), ZARR_ERROR_INVALID_ARGUMENT, "8 bytes");
+    THROWS(a.read_chunk<uint8_t>({0}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.write_chunk({0}, std::vector<int16_t>(4)), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.read_inner_chunk<int64_t>({0}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    std::vector<double> out;
+    THROWS(a.read({0}, {4}, out), ZARR_ERROR_INVALID_ARGUMENT, "");
+    // Same size, other type: allowed (the header checks sizes, as the C API does).
+    CHECK(a.read<int32_t>({0}, {4}).size() == 4);
+    // Wrong rank and mismatched index vectors.
+    THROWS(a.read<float>({0, 0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.read<float>({0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT, "start has 1");
+    // A wrong-sized typed write reaches the C size check.
+    THROWS(a.write({0}, {4}, std::vector<float>(3)), ZARR_ERROR_BUFFER_SIZE_MISMATCH, "");
+    float small[2];
+    THROWS(a.read({0}, {4}, small, sizeof small), ZARR_ERROR_BUFFER_TOO_SMALL, "");
+}
+
+void error_out_of_bounds() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/a", meta("[4, 4]", "[2, 2]", "uint16", "0"));
+    THROWS(a.read<uint16_t>({3, 0}, {2, 1}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    THROWS(a.selection_nbytes({0, 0}, {5, 1}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    THROWS(a.write({4, 4}, {1, 1}, std::vector<uint16_t>(1)), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    THROWS(a.read_chunk<uint16_t>({2, 0}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    THROWS(a.write_chunk({0, 2}, std::vector<uint16_t>(4)), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    THROWS(a.read_inner_chunk<uint16_t>({0, 9}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    // After the failures the array still works.
+    CHECK((a.read<uint16_t>({3, 3}, {1, 1}) == std::vector<uint16_t>{0}));
+}
+
+void sharded_inner_chunks() {
+    zarr::Store store = zarr::Store::memory();
+    std::string codecs =
+        "[{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [2, 2], "
+        "\"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}], "
+        "\"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}, "
+        "{\"name\": \"crc32c\"}]}}]";
+    zarr::Array a = zarr::Array::create(store, "/s", meta("[4, 4]", "[4, 4]", "int64", "0", codecs));
+    CHECK((a.inner_chunk_shape() == std::vector<uint64_t>{2, 2}));
+    CHECK(a.inner_chunk_nbytes() == 2 * 2 * 8);
+    std::vector<int64_t> v(16);
+    for (size_t i = 0; i < v.size(); i++) v[i] = static_cast<int64_t>(i);
+    NO_THROW(a.write({0, 0}, {4, 4}, v));
+    CHECK((a.read_inner_chunk<int64_t>({1, 1}) == std::vector<int64_t>{10, 11, 14, 15}));
+}
+
+void threads_and_version() {
+    size_t before = zarr::num_threads();
+    CHECK(before >= 1);
+    NO_THROW(zarr::set_num_threads(2));
+    CHECK(zarr::num_threads() == 2);
+    NO_THROW(zarr::set_num_threads(0));
+    CHECK(zarr::num_threads() >= 1);
+    CHECK(zarr::version() == ZARR_VERSION_STRING);
+    CHECK(zarr::version_number() ==
+          static_cast<uint32_t>(ZARR_VERSION_MAJOR * 10000 + ZARR_VERSION_MINOR * 100 +
+                                ZARR_VERSION_PATCH));
+    CHECK(std::string(zarr::status_str(12345)) == "unknown status");
+}
+
+struct Case {
+    const char *name;
+    void (*fn)();
+};
+
+#define TCASE(name) {#name, name}
+const Case cases[] = {
+    TCASE(round_trip_filesystem),
+    TCASE(round_trip_memory),
+    TCASE(scalar_and_complex),
+    TCASE(groups_and_attributes),
+    TCASE(children_listing),
+    TCASE(move_semantics),
+    TCASE(free_in_any_order),
+    TCASE(error_not_found),
+    TCASE(error_invalid_metadata),
+    TCASE(error_wrong_element_type),
+    TCASE(error_out_of_bounds),
+    TCASE(sharded_inner_chunks),
+    TCASE(threads_and_version),
+};
+
+bool run(const Case &c) {
+    int before = failures;
+    try {
+        c.fn();
+    } catch (const CaseFailed &) {
+    } catch (const zarr::Error &e) {
+        std::fprintf(stderr, "%s: uncaught zarr::Error, status %d (%s): %s\n", c.name,
+                     static_cast<int>(e.status()), e.status_text(), e.what());
+        ++failures;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s: uncaught exception: %s\n", c.name, e.what());
+        ++failures;
+    }
+    std::fprintf(stderr, "%s %s\n", failures == before ? "ok  " : "FAIL", c.name);
+    return failures == before;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--list") == 0) {
+        for (const Case &c : cases) std::printf("%s\n", c.name);
+        return 0;
+    }
+    bool found = argc < 2;
+    for (const Case &c : cases) {
+        if (argc < 2 || std::strcmp(argv[1], c.name) == 0) {
+            found = true;
+            run(c);
+        }
+    }
+    if (!found) {
+        std::fprintf(stderr, "no case named %s\n", argv[1]);
+        return 2;
+    }
+    return failures == 0 ? 0 : 1;
+}

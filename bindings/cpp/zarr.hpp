@@ -1,0 +1,574 @@
+// zarr.hpp -- a header-only C++17 binding of libzarr's C API (zarr.h).
+//
+// Everything lives in namespace `zarr`:
+//
+// - `zarr::Store`, `zarr::Group`, `zarr::Array` own one C handle each (RAII). They are
+//   move-only; the destructor calls the matching `zarr_*_free`; `.get()` gives the raw
+//   pointer for calls into zarr.h directly. A moved-from (or default-constructed) object
+//   is empty: `get()` is NULL, destroying it does nothing, and calling a member on it
+//   throws `zarr::Error` with `ZARR_ERROR_NULL_ARGUMENT` (the C library's answer). As in
+//   C, a child keeps its parents alive, so objects may be destroyed in any order.
+// - Every failing C call becomes a `zarr::Error` (a `std::runtime_error`) carrying the
+//   status code and the text of `zarr_last_error_message()`, captured on the same thread
+//   right after the failing call. Checks made by this header itself (element type size,
+//   mismatched `start`/`count` lengths, NUL bytes inside strings, size overflow) throw
+//   `zarr::Error` too, with `ZARR_ERROR_INVALID_ARGUMENT` or `ZARR_ERROR_OUT_OF_MEMORY`.
+//   Allocation failures in this header throw `std::bad_alloc`.
+// - Strings returned by the C API are copied into `std::string` and freed with
+//   `zarr_string_free`, also when the copy throws.
+// - Element buffers are dense, C (row-major) order, host byte order, exactly as in C.
+//   Typed overloads check that `sizeof(T)` equals the array's element size; use
+//   `uint8_t` for bool arrays (`std::vector<bool>` is packed and cannot be used),
+//   `std::complex<float>` for complex64, `uint16_t` for float16 bits.
+// - Thread safety is that of the C API (see zarr.h): the objects add no state of their
+//   own beyond the handle pointer.
+//
+// Stores other than `filesystem` and `memory` (for example ones added to the C API
+// later) can be wrapped by adopting their raw handle: `zarr::Store(raw_store_pointer)`.
+//
+// Requires zarr.h on the include path and linking with libzarr (CMake: `zarr::zarr`).
+
+#ifndef ZARR_HPP
+#define ZARR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "zarr.h"
+
+namespace zarr {
+
+// The exception thrown by every wrapper in this header when a call fails.
+//
+// `status()` is the `zarr_status` (a negative `ZARR_ERROR_*` value) and `what()` the
+// message: for a failing C call, the text of `zarr_last_error_message()` taken right
+// after the call on the same thread (it names the C function and the causes).
+class Error : public std::runtime_error {
+  public:
+    // An error with the given status and message. Throws std::bad_alloc only.
+    Error(zarr_status status, const std::string &message)
+        : std::runtime_error(message), status_(status) {}
+
+    // The status code (`ZARR_ERROR_*`).
+    zarr_status status() const noexcept { return status_; }
+
+    // Fixed text for the status code (`zarr_status_str`). Never throws.
+    const char *status_text() const noexcept { return zarr_status_str(status_); }
+
+  private:
+    zarr_status status_;
+};
+
+namespace detail {
+
+// Throws zarr::Error(status, zarr_last_error_message()) unless status is ZARR_OK. Call it
+// directly on the C function's result so that nothing runs in between.
+inline void check(zarr_status status) {
+    if (status != ZARR_OK) {
+        throw Error(status, zarr_last_error_message());
+    }
+}
+
+// Throws zarr::Error with ZARR_ERROR_INVALID_ARGUMENT and the given message.
+[[noreturn]] inline void invalid_argument(const std::string &message) {
+    throw Error(ZARR_ERROR_INVALID_ARGUMENT, message);
+}
+
+// The NUL-terminated text of `s`; throws INVALID_ARGUMENT when `s` holds a NUL byte
+// (the C API would silently see a shorter string).
+inline const char *c_str(const std::string &s, const char *what) {
+    if (s.find('\0') != std::string::npos) {
+        invalid_argument(std::string("zarr.hpp: ") + what + " contains a NUL byte");
+    }
+    return s.c_str();
+}
+
+// Frees a string returned by libzarr.
+struct StringDeleter {
+    void operator()(char *s) const noexcept { zarr_string_free(s); }
+};
+
+// Calls `fn(char **out)`, checks its status and returns the string as std::string. The C
+// string is freed in every case, also when the copy throws std::bad_alloc.
+template <typename Fn> std::string take_string(Fn fn) {
+    char *raw = nullptr;
+    zarr_status status = fn(&raw);
+    std::unique_ptr<char, StringDeleter> owned(raw);
+    check(status);
+    return owned ? std::string(owned.get()) : std::string();
+}
+
+// The destructor calls for each handle type (overloads picked by pointer type).
+inline void free_handle(zarr_store *p) noexcept { zarr_store_free(p); }
+inline void free_handle(zarr_group *p) noexcept { zarr_group_free(p); }
+inline void free_handle(zarr_array *p) noexcept { zarr_array_free(p); }
+
+// A move-only owner of one C handle; the base of Store, Group and Array.
+template <typename T> class Handle {
+  public:
+    // An empty handle (get() is NULL).
+    Handle() noexcept = default;
+    // Takes ownership of `raw` (which may be NULL).
+    explicit Handle(T *raw) noexcept : raw_(raw) {}
+    // Frees the handle with zarr_*_free (which accepts NULL and never fails).
+    ~Handle() { free_handle(raw_); }
+    Handle(const Handle &) = delete;
+    Handle &operator=(const Handle &) = delete;
+    // Moves ownership; `other` becomes empty.
+    Handle(Handle &&other) noexcept : raw_(other.raw_) { other.raw_ = nullptr; }
+    // Frees the current handle, then takes ownership of `other`'s; `other` becomes empty.
+    Handle &operator=(Handle &&other) noexcept {
+        if (this != &other) {
+            free_handle(raw_);
+            raw_ = other.raw_;
+            other.raw_ = nullptr;
+        }
+        return *this;
+    }
+
+    // The raw C handle (NULL when empty); ownership stays with this object.
+    T *get() const noexcept { return raw_; }
+    // True unless empty.
+    explicit operator bool() const noexcept { return raw_ != nullptr; }
+    // Gives up ownership: returns the raw handle (the caller frees it) and becomes empty.
+    T *release() noexcept {
+        T *raw = raw_;
+        raw_ = nullptr;
+        return raw;
+    }
+    // Frees the current handle and becomes empty.
+    void reset() noexcept {
+        free_handle(raw_);
+        raw_ = nullptr;
+    }
+
+  private:
+    T *raw_ = nullptr;
+};
+
+// Throws INVALID_ARGUMENT unless sizeof(T) equals the array's element size `element_size`.
+template <typename T> void check_element_size(size_t element_size, const char *function) {
+    if (sizeof(T) != element_size) {
+        invalid_argument(std::string(function) + ": the element type has " +
+                         std::to_string(sizeof(T)) + " bytes but the array's elements have " +
+                         std::to_string(element_size));
+    }
+}
+
+// Compile-time checks shared by the typed overloads.
+template <typename T> constexpr bool is_element_type() {
+    static_assert(std::is_trivially_copyable<T>::value,
+                  "zarr.hpp: element types must be trivially copyable");
+    static_assert(!std::is_same<T, bool>::value,
+                  "zarr.hpp: use uint8_t for bool arrays (std::vector<bool> is packed)");
+    return true;
+}
+
+} // namespace detail
+
+class Group;
+class Array;
+
+// A store: where keys map to bytes (wraps `zarr_store *`). Move-only; the destructor calls
+// `zarr_store_free`. Arrays and groups opened from it keep it alive.
+class Store : public detail::Handle<zarr_store> {
+  public:
+    // An empty store object (get() is NULL).
+    Store() noexcept = default;
+    // Adopts a raw handle from any `zarr_store_open_*` function (freed by the destructor).
+    explicit Store(zarr_store *raw) noexcept : Handle(raw) {}
+
+    // A store on the local file system rooted at directory `path`, created on first write
+    // (wraps `zarr_store_open_filesystem`). Throws zarr::Error: INVALID_ARGUMENT (empty
+    // path or NUL byte inside), IO (`path` exists and is not a directory).
+    static Store filesystem(const std::string &path) {
+        zarr_store *raw = nullptr;
+        detail::check(zarr_store_open_filesystem(detail::c_str(path, "path"), &raw));
+        return Store(raw);
+    }
+
+    // A new, empty in-memory store (wraps `zarr_store_open_memory`). Throws zarr::Error
+    // only if the library fails unexpectedly.
+    static Store memory() {
+        zarr_store *raw = nullptr;
+        detail::check(zarr_store_open_memory(&raw));
+        return Store(raw);
+    }
+};
+
+// A Zarr group (wraps `zarr_group *`). Move-only; the destructor calls `zarr_group_free`.
+class Group : public detail::Handle<zarr_group> {
+  public:
+    // An empty group object (get() is NULL).
+    Group() noexcept = default;
+    // Adopts a raw handle from `zarr_group_open` / `zarr_group_create`.
+    explicit Group(zarr_group *raw) noexcept : Handle(raw) {}
+
+    // Opens the group at absolute node `path` (wraps `zarr_group_open`). Throws
+    // zarr::Error: NULL_ARGUMENT (empty store), INVALID_PATH, NOT_FOUND,
+    // NODE_TYPE_MISMATCH (an array is there), INVALID_METADATA, UNSUPPORTED, IO.
+    static Group open(const Store &store, const std::string &path) {
+        zarr_group *raw = nullptr;
+        detail::check(zarr_group_open(store.get(), detail::c_str(path, "path"), &raw));
+        return Group(raw);
+    }
+
+    // Creates a group at `path` without attributes; missing ancestors are created (wraps
+    // `zarr_group_create`). Throws zarr::Error: NULL_ARGUMENT, INVALID_PATH,
+    // ALREADY_EXISTS, NODE_TYPE_MISMATCH (an ancestor is an array), IO.
+    static Group create(Store &store, const std::string &path) {
+        zarr_group *raw = nullptr;
+        detail::check(zarr_group_create(store.get(), detail::c_str(path, "path"), nullptr, &raw));
+        return Group(raw);
+    }
+
+    // Creates a group at `path` with the attributes in the JSON object text
+    // `attributes_json` (wraps `zarr_group_create`). Throws zarr::Error as the overload
+    // above, plus INVALID_ARGUMENT (not a JSON object).
+    static Group create(Store &store, const std::string &path,
+                        const std::string &attributes_json) {
+        zarr_group *raw = nullptr;
+        detail::check(zarr_group_create(store.get(), detail::c_str(path, "path"),
+                                        detail::c_str(attributes_json, "attributes_json"),
+                                        &raw));
+        return Group(raw);
+    }
+
+    // The attributes as JSON object text, "{}" when there are none (wraps
+    // `zarr_group_attributes_json`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    std::string attributes() const {
+        zarr_group *g = get();
+        return detail::take_string([g](char **out) { return zarr_group_attributes_json(g, out); });
+    }
+
+    // Replaces the attributes with the JSON object text `attributes_json` and rewrites
+    // zarr.json atomically (wraps `zarr_group_set_attributes_json`). Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (not a JSON object), IO.
+    void set_attributes(const std::string &attributes_json) {
+        detail::check(zarr_group_set_attributes_json(
+            get(), detail::c_str(attributes_json, "attributes_json")));
+    }
+
+    // The direct children as JSON text: an array, sorted by name, of objects
+    // {"name", "path", "node_type"} (wraps `zarr_group_children_json`). Throws
+    // zarr::Error: NULL_ARGUMENT, INVALID_METADATA (a child's zarr.json), IO.
+    std::string children_json() const {
+        zarr_group *g = get();
+        return detail::take_string([g](char **out) { return zarr_group_children_json(g, out); });
+    }
+};
+
+// A Zarr array (wraps `zarr_array *`). Move-only; the destructor calls `zarr_array_free`.
+//
+// Index vectors (`start`, `count`, chunk indices) hold one value per dimension; their
+// length is passed to C as `ndim` (an empty vector for a 0-d array). Element buffers are
+// dense, C order, host byte order.
+class Array : public detail::Handle<zarr_array> {
+  public:
+    // An empty array object (get() is NULL).
+    Array() noexcept = default;
+    // Adopts a raw handle from `zarr_array_open` / `zarr_array_create`.
+    explicit Array(zarr_array *raw) noexcept : Handle(raw) {}
+
+    // Opens the array at absolute node `path` (wraps `zarr_array_open`). Throws
+    // zarr::Error: NULL_ARGUMENT (empty store), INVALID_PATH, NOT_FOUND,
+    // NODE_TYPE_MISMATCH (a group is there), INVALID_METADATA, UNSUPPORTED, IO.
+    static Array open(const Store &store, const std::string &path) {
+        zarr_array *raw = nullptr;
+        detail::check(zarr_array_open(store.get(), detail::c_str(path, "path"), &raw));
+        return Array(raw);
+    }
+
+    // Creates an array at `path` from a complete Zarr v3 array metadata document (wraps
+    // `zarr_array_create`); no data is written. Throws zarr::Error: NULL_ARGUMENT,
+    // INVALID_PATH, ALREADY_EXISTS, NODE_TYPE_MISMATCH, INVALID_METADATA, UNSUPPORTED, IO.
+    static Array create(Store &store, const std::string &path, const std::string &metadata_json) {
+        zarr_array *raw = nullptr;
+        detail::check(zarr_array_create(store.get(), detail::c_str(path, "path"),
+                                        detail::c_str(metadata_json, "metadata_json"), &raw));
+        return Array(raw);
+    }
+
+    // The number of dimensions (wraps `zarr_array_ndim`). Throws zarr::Error:
+    // NULL_ARGUMENT (empty object).
+    size_t ndim() const {
+        size_t n = 0;
+        detail::check(zarr_array_ndim(get(), &n));
+        return n;
+    }
+
+    // The shape, one extent per dimension (wraps `zarr_array_shape`). Throws zarr::Error:
+    // NULL_ARGUMENT.
+    std::vector<uint64_t> shape() const {
+        std::vector<uint64_t> v(ndim());
+        detail::check(zarr_array_shape(get(), v.size(), v.data()));
+        return v;
+    }
+
+    // The chunk shape of the regular grid (wraps `zarr_array_chunk_shape`). Throws
+    // zarr::Error: NULL_ARGUMENT.
+    std::vector<uint64_t> chunk_shape() const {
+        std::vector<uint64_t> v(ndim());
+        detail::check(zarr_array_chunk_shape(get(), v.size(), v.data()));
+        return v;
+    }
+
+    // The inner chunk shape: a sharded array's inner chunks, else the chunk shape (wraps
+    // `zarr_array_inner_chunk_shape`). Throws zarr::Error: NULL_ARGUMENT.
+    std::vector<uint64_t> inner_chunk_shape() const {
+        std::vector<uint64_t> v(ndim());
+        detail::check(zarr_array_inner_chunk_shape(get(), v.size(), v.data()));
+        return v;
+    }
+
+    // The data type as a `ZARR_DATA_TYPE_*` code (wraps `zarr_array_data_type`). Throws
+    // zarr::Error: NULL_ARGUMENT.
+    zarr_data_type data_type() const {
+        zarr_data_type t = 0;
+        detail::check(zarr_array_data_type(get(), &t));
+        return t;
+    }
+
+    // The size in bytes of one element in caller buffers (wraps
+    // `zarr_array_element_size`). Throws zarr::Error: NULL_ARGUMENT.
+    size_t element_size() const {
+        size_t n = 0;
+        detail::check(zarr_array_element_size(get(), &n));
+        return n;
+    }
+
+    // The size in bytes of one whole chunk in caller buffers (wraps
+    // `zarr_array_chunk_nbytes`). Throws zarr::Error: NULL_ARGUMENT.
+    size_t chunk_nbytes() const {
+        size_t n = 0;
+        detail::check(zarr_array_chunk_nbytes(get(), &n));
+        return n;
+    }
+
+    // The size in bytes of one whole inner chunk (product of `inner_chunk_shape()` times
+    // the element size; computed here, checked for overflow). Throws zarr::Error:
+    // NULL_ARGUMENT, OUT_OF_MEMORY (does not fit in size_t).
+    size_t inner_chunk_nbytes() const {
+        std::vector<uint64_t> inner = inner_chunk_shape();
+        uint64_t n = element_size();
+        for (uint64_t extent : inner) {
+            if (extent != 0 && n > std::numeric_limits<uint64_t>::max() / extent) {
+                throw Error(ZARR_ERROR_OUT_OF_MEMORY, "zarr::Array::inner_chunk_nbytes: overflow");
+            }
+            n *= extent;
+        }
+        if (n > std::numeric_limits<size_t>::max()) {
+            throw Error(ZARR_ERROR_OUT_OF_MEMORY, "zarr::Array::inner_chunk_nbytes: overflow");
+        }
+        return static_cast<size_t>(n);
+    }
+
+    // The size in bytes of the dense buffer for the selection `start`, `count` (wraps
+    // `zarr_array_selection_nbytes`). Throws zarr::Error: NULL_ARGUMENT,
+    // INVALID_ARGUMENT (wrong rank, or `start` and `count` of different lengths),
+    // OUT_OF_BOUNDS, OUT_OF_MEMORY.
+    size_t selection_nbytes(const std::vector<uint64_t> &start,
+                            const std::vector<uint64_t> &count) const {
+        check_ranks(start, count, "zarr::Array::selection_nbytes");
+        size_t n = 0;
+        detail::check(zarr_array_selection_nbytes(get(), start.size(), start.data(), count.data(), &n));
+        return n;
+    }
+
+    // The array's zarr.json document as JSON text (wraps `zarr_array_metadata_json`).
+    // Throws zarr::Error: NULL_ARGUMENT.
+    std::string metadata() const {
+        zarr_array *a = get();
+        return detail::take_string([a](char **out) { return zarr_array_metadata_json(a, out); });
+    }
+
+    // The attributes as JSON object text, "{}" when there are none (wraps
+    // `zarr_array_attributes_json`). Throws zarr::Error: NULL_ARGUMENT.
+    std::string attributes() const {
+        zarr_array *a = get();
+        return detail::take_string([a](char **out) { return zarr_array_attributes_json(a, out); });
+    }
+
+    // Replaces the attributes with the JSON object text `attributes_json` and rewrites
+    // zarr.json atomically (wraps `zarr_array_set_attributes_json`). Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (not a JSON object), IO.
+    void set_attributes(const std::string &attributes_json) {
+        detail::check(zarr_array_set_attributes_json(
+            get(), detail::c_str(attributes_json, "attributes_json")));
+    }
+
+    // Reads the selection `start .. start + count` into the raw buffer `buf` of `buf_len`
+    // bytes (wraps `zarr_array_read`); on failure `buf` is unchanged. Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, mismatched lengths), OUT_OF_BOUNDS,
+    // BUFFER_TOO_SMALL, CORRUPT_DATA, OUT_OF_MEMORY, IO.
+    void read(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count, void *buf,
+              size_t buf_len) const {
+        check_ranks(start, count, "zarr::Array::read");
+        detail::check(
+            zarr_array_read(get(), start.size(), start.data(), count.data(), buf, buf_len));
+    }
+
+    // Reads the selection `start .. start + count` into a new vector of T (wraps
+    // `zarr_array_read`). Throws zarr::Error: INVALID_ARGUMENT when sizeof(T) differs from
+    // the element size, and as the raw overload.
+    template <typename T>
+    std::vector<T> read(const std::vector<uint64_t> &start,
+                        const std::vector<uint64_t> &count) const {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::read");
+        size_t nbytes = selection_nbytes(start, count);
+        std::vector<T> values(nbytes / sizeof(T));
+        read(start, count, values.data(), nbytes);
+        return values;
+    }
+
+    // Reads the selection into `out`, which is first resized to the selection's element
+    // count (wraps `zarr_array_read`); reuses `out`'s storage. On failure `out` may have
+    // been resized. Throws as `read<T>(start, count)`.
+    template <typename T>
+    void read(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+              std::vector<T> &out) const {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::read");
+        size_t nbytes = selection_nbytes(start, count);
+        out.resize(nbytes / sizeof(T));
+        read(start, count, out.data(), nbytes);
+    }
+
+    // Writes the raw buffer `buf` of `buf_len` bytes into the selection `start .. start +
+    // count` (wraps `zarr_array_write`). Throws zarr::Error: NULL_ARGUMENT,
+    // INVALID_ARGUMENT, OUT_OF_BOUNDS, BUFFER_SIZE_MISMATCH, CORRUPT_DATA, OUT_OF_MEMORY,
+    // IO.
+    void write(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+               const void *buf, size_t buf_len) {
+        check_ranks(start, count, "zarr::Array::write");
+        detail::check(
+            zarr_array_write(get(), start.size(), start.data(), count.data(), buf, buf_len));
+    }
+
+    // Writes `values` (dense, C order) into the selection `start .. start + count` (wraps
+    // `zarr_array_write`). Throws zarr::Error: INVALID_ARGUMENT when sizeof(T) differs
+    // from the element size, BUFFER_SIZE_MISMATCH when `values.size()` differs from the
+    // selection's element count, and as the raw overload.
+    template <typename T>
+    void write(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+               const std::vector<T> &values) {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::write");
+        write(start, count, values.data(), values.size() * sizeof(T));
+    }
+
+    // Reads the whole chunk at grid coordinates `chunk_indices` into the raw buffer `buf`
+    // (wraps `zarr_array_read_chunk`). Throws zarr::Error: NULL_ARGUMENT,
+    // INVALID_ARGUMENT (wrong rank), OUT_OF_BOUNDS (no such chunk), BUFFER_TOO_SMALL,
+    // CORRUPT_DATA, IO.
+    void read_chunk(const std::vector<uint64_t> &chunk_indices, void *buf, size_t buf_len) const {
+        detail::check(zarr_array_read_chunk(get(), chunk_indices.size(), chunk_indices.data(), buf,
+                                            buf_len));
+    }
+
+    // Reads the whole chunk at `chunk_indices` into a new vector of T, at the full chunk
+    // shape (wraps `zarr_array_read_chunk`). Throws zarr::Error: INVALID_ARGUMENT when
+    // sizeof(T) differs from the element size, and as the raw overload.
+    template <typename T> std::vector<T> read_chunk(const std::vector<uint64_t> &chunk_indices) const {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::read_chunk");
+        size_t nbytes = chunk_nbytes();
+        std::vector<T> values(nbytes / sizeof(T));
+        read_chunk(chunk_indices, values.data(), nbytes);
+        return values;
+    }
+
+    // Writes the whole chunk at `chunk_indices` from the raw buffer `buf` of exactly
+    // `chunk_nbytes()` bytes (wraps `zarr_array_write_chunk`). Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT, OUT_OF_BOUNDS, BUFFER_SIZE_MISMATCH, IO.
+    void write_chunk(const std::vector<uint64_t> &chunk_indices, const void *buf, size_t buf_len) {
+        detail::check(zarr_array_write_chunk(get(), chunk_indices.size(), chunk_indices.data(),
+                                             buf, buf_len));
+    }
+
+    // Writes the whole chunk at `chunk_indices` from `values` (full chunk shape, C order;
+    // wraps `zarr_array_write_chunk`). Throws zarr::Error: INVALID_ARGUMENT when sizeof(T)
+    // differs from the element size, and as the raw overload.
+    template <typename T>
+    void write_chunk(const std::vector<uint64_t> &chunk_indices, const std::vector<T> &values) {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::write_chunk");
+        write_chunk(chunk_indices, values.data(), values.size() * sizeof(T));
+    }
+
+    // Reads the whole inner chunk at `inner_chunk_indices` (coordinates in the array-wide
+    // grid of inner chunks) into the raw buffer `buf` (wraps
+    // `zarr_array_read_inner_chunk`). There is no inner-chunk write in the C API: write
+    // shards with `write_chunk` or regions with `write`. Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT, OUT_OF_BOUNDS, BUFFER_TOO_SMALL, CORRUPT_DATA, IO.
+    void read_inner_chunk(const std::vector<uint64_t> &inner_chunk_indices, void *buf,
+                          size_t buf_len) const {
+        detail::check(zarr_array_read_inner_chunk(get(), inner_chunk_indices.size(),
+                                                  inner_chunk_indices.data(), buf, buf_len));
+    }
+
+    // Reads the whole inner chunk at `inner_chunk_indices` into a new vector of T (wraps
+    // `zarr_array_read_inner_chunk`). Throws zarr::Error: INVALID_ARGUMENT when sizeof(T)
+    // differs from the element size, OUT_OF_MEMORY, and as the raw overload.
+    template <typename T>
+    std::vector<T> read_inner_chunk(const std::vector<uint64_t> &inner_chunk_indices) const {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::read_inner_chunk");
+        size_t nbytes = inner_chunk_nbytes();
+        std::vector<T> values(nbytes / sizeof(T));
+        read_inner_chunk(inner_chunk_indices, values.data(), nbytes);
+        return values;
+    }
+
+  private:
+    // Throws INVALID_ARGUMENT when `start` and `count` have different lengths.
+    static void check_ranks(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                            const char *function) {
+        if (start.size() != count.size()) {
+            detail::invalid_argument(std::string(function) + ": start has " +
+                                     std::to_string(start.size()) + " values but count has " +
+                                     std::to_string(count.size()));
+        }
+    }
+};
+
+// The calling thread's message for its most recent failed libzarr call, "" if none (wraps
+// `zarr_last_error_message`). Throws std::bad_alloc only.
+inline std::string last_error_message() { return zarr_last_error_message(); }
+
+// Fixed English text for any status value (wraps `zarr_status_str`). Never throws.
+inline const char *status_str(zarr_status status) noexcept { return zarr_status_str(status); }
+
+// Sets the number of worker threads for parallel chunk coding; 0 restores the default
+// (wraps `zarr_set_num_threads`). Throws zarr::Error: OUT_OF_MEMORY.
+inline void set_num_threads(size_t num_threads) {
+    detail::check(zarr_set_num_threads(num_threads));
+}
+
+// The number of worker threads (wraps `zarr_num_threads`). Throws zarr::Error:
+// OUT_OF_MEMORY.
+inline size_t num_threads() {
+    size_t n = 0;
+    detail::check(zarr_num_threads(&n));
+    return n;
+}
+
+// The library's version as "MAJOR.MINOR.PATCH" (wraps `zarr_version_string`; the library
+// linked at run time, not the header). Throws std::bad_alloc only.
+inline std::string version() { return zarr_version_string(); }
+
+// The library's version as MAJOR * 10000 + MINOR * 100 + PATCH (wraps
+// `zarr_version_number`). Never throws.
+inline uint32_t version_number() noexcept { return zarr_version_number(); }
+
+} // namespace zarr
+
+#endif // ZARR_HPP

@@ -1,0 +1,665 @@
+# LibZarr.jl -- a thin Julia binding of libzarr's C API (include/zarr.h) through @ccall.
+#
+# NOT RUN on the development machine: Julia cannot be installed there. The @ccall
+# signatures are checked against zarr.h by bindings/julia/check_signatures.py (ctest label
+# "julia"); the Julia code itself has not been executed. See bindings/julia/README.md.
+#
+# Dimension order. Julia arrays are column-major (first index fastest), Zarr buffers are
+# C order (last index fastest). The same bytes serve both if the dimensions are reversed:
+# a Julia `Array{T}(undef, nx, ny)` is a Zarr array of shape (ny, nx). Every function here
+# takes and returns Julia order (sizes, 1-based ranges, 1-based chunk coordinates) and
+# reverses for the C calls; `zarr_shape` gives the stored (C order) shape.
+#
+# Handles. ZarrStore, ZarrGroup and ZarrArray own one C handle each; a finalizer calls the
+# matching zarr_*_free, and `close` frees it at once. libzarr children keep their parents
+# alive, so the order in which the garbage collector finalizes them does not matter.
+#
+# Errors. Every failing C call throws `ZarrError(status, message)`, the message being
+# zarr_last_error_message() read right after the call (no yield point in between, so the
+# task is still on the OS thread whose message it is).
+
+module LibZarr
+
+export ZarrError, ZarrStore, ZarrGroup, ZarrArray
+export open_filesystem, open_memory, open_group, create_group, open_array, create_array
+export attributes, set_attributes!, children_json, metadata_json
+export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
+export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
+export chunk_nbytes, selection_nbytes
+export set_num_threads, num_threads, libversion, libversion_number, status_str
+
+# ---- the library --------------------------------------------------------------------
+
+const _LIBPATH = Ref{String}("")
+
+"""
+    libzarr() -> String
+
+The library every `@ccall` of this module loads: `ENV["LIBZARR"]` if set (for example
+`/path/to/libzarr/build/cargo/release/libzarr.so`), otherwise `"libzarr"`, which the
+system loader finds (`LD_LIBRARY_PATH`, `DYLD_LIBRARY_PATH`, `PATH`). Read once, at the
+first call; later changes of the variable have no effect.
+"""
+function libzarr()
+    if isempty(_LIBPATH[])
+        _LIBPATH[] = get(ENV, "LIBZARR", "libzarr")
+    end
+    return _LIBPATH[]
+end
+
+# ---- status codes (zarr.h: stable forever) -------------------------------------------
+
+const ZARR_OK = Int32(0)
+const ZARR_ERROR_NULL_ARGUMENT = Int32(-1)
+const ZARR_ERROR_INVALID_ARGUMENT = Int32(-2)
+const ZARR_ERROR_BUFFER_TOO_SMALL = Int32(-3)
+const ZARR_ERROR_BUFFER_SIZE_MISMATCH = Int32(-4)
+const ZARR_ERROR_OUT_OF_BOUNDS = Int32(-5)
+const ZARR_ERROR_NOT_FOUND = Int32(-6)
+const ZARR_ERROR_ALREADY_EXISTS = Int32(-7)
+const ZARR_ERROR_NODE_TYPE_MISMATCH = Int32(-8)
+const ZARR_ERROR_INVALID_METADATA = Int32(-9)
+const ZARR_ERROR_UNSUPPORTED = Int32(-10)
+const ZARR_ERROR_CORRUPT_DATA = Int32(-11)
+const ZARR_ERROR_IO = Int32(-12)
+const ZARR_ERROR_INVALID_PATH = Int32(-13)
+const ZARR_ERROR_OUT_OF_MEMORY = Int32(-14)
+const ZARR_ERROR_READ_ONLY = Int32(-15)
+const ZARR_ERROR_PANIC = Int32(-99)
+
+"""
+    ZarrError(status, message)
+
+Thrown when a libzarr call fails. `status` is the C status code (`ZARR_ERROR_*`, negative),
+`message` the text of `zarr_last_error_message()` (it names the C function and the causes),
+or a message of this module for checks made on the Julia side.
+"""
+struct ZarrError <: Exception
+    status::Int32
+    message::String
+end
+
+function Base.showerror(io::IO, e::ZarrError)
+    print(io, "ZarrError(", e.status, ", ", status_str(e.status), "): ", e.message)
+end
+
+"""
+    status_str(status) -> String
+
+Fixed English text for any status value (wraps `zarr_status_str`).
+"""
+status_str(status::Integer) =
+    unsafe_string(@ccall libzarr().zarr_status_str(status::Int32)::Cstring)
+
+# Throws ZarrError(status, zarr_last_error_message()) unless status is ZARR_OK. Call it on
+# the @ccall result directly.
+function check(status::Int32)
+    if status != ZARR_OK
+        message = unsafe_string(@ccall libzarr().zarr_last_error_message()::Cstring)
+        throw(ZarrError(status, message))
+    end
+    return nothing
+end
+
+# Copies a string returned through `char **` and frees it with zarr_string_free.
+function take_string(p::Ptr{UInt8})
+    p == C_NULL && return ""
+    try
+        return unsafe_string(p)
+    finally
+        @ccall libzarr().zarr_string_free(p::Ptr{UInt8})::Cvoid
+    end
+end
+
+# ---- handles ---------------------------------------------------------------------------
+
+"""
+    ZarrStore
+
+An open store (wraps `zarr_store *`). Create with [`open_filesystem`](@ref) or
+[`open_memory`](@ref); freed by a finalizer or `close`.
+"""
+mutable struct ZarrStore
+    ptr::Ptr{Cvoid}
+    function ZarrStore(ptr::Ptr{Cvoid})
+        return finalizer(free!, new(ptr))
+    end
+end
+
+"""
+    ZarrGroup
+
+An open group (wraps `zarr_group *`). Create with [`open_group`](@ref) or
+[`create_group`](@ref); freed by a finalizer or `close`.
+"""
+mutable struct ZarrGroup
+    ptr::Ptr{Cvoid}
+    function ZarrGroup(ptr::Ptr{Cvoid})
+        return finalizer(free!, new(ptr))
+    end
+end
+
+"""
+    ZarrArray
+
+An open array (wraps `zarr_array *`). Create with [`open_array`](@ref) or
+[`create_array`](@ref); freed by a finalizer or `close`. `size`, `ndims` and `eltype`
+describe it in Julia (reversed) order.
+"""
+mutable struct ZarrArray
+    ptr::Ptr{Cvoid}
+    function ZarrArray(ptr::Ptr{Cvoid})
+        return finalizer(free!, new(ptr))
+    end
+end
+
+function free!(s::ZarrStore)
+    if s.ptr != C_NULL
+        @ccall libzarr().zarr_store_free(s.ptr::Ptr{Cvoid})::Cvoid
+        s.ptr = C_NULL
+    end
+    return nothing
+end
+
+function free!(g::ZarrGroup)
+    if g.ptr != C_NULL
+        @ccall libzarr().zarr_group_free(g.ptr::Ptr{Cvoid})::Cvoid
+        g.ptr = C_NULL
+    end
+    return nothing
+end
+
+function free!(a::ZarrArray)
+    if a.ptr != C_NULL
+        @ccall libzarr().zarr_array_free(a.ptr::Ptr{Cvoid})::Cvoid
+        a.ptr = C_NULL
+    end
+    return nothing
+end
+
+const ZarrHandle = Union{ZarrStore,ZarrGroup,ZarrArray}
+
+"""
+    close(handle)
+
+Frees the C handle now (the finalizer then does nothing). Using the object afterwards
+throws `ZarrError` with `ZARR_ERROR_NULL_ARGUMENT`.
+"""
+Base.close(h::ZarrHandle) = free!(h)
+
+# Passing a handle object as a `::Ptr{Cvoid}` @ccall argument keeps the object rooted for
+# the duration of the call and passes its pointer.
+Base.cconvert(::Type{Ptr{Cvoid}}, h::ZarrHandle) = h
+Base.unsafe_convert(::Type{Ptr{Cvoid}}, h::ZarrHandle) = h.ptr
+
+# ---- stores ----------------------------------------------------------------------------
+
+"""
+    open_filesystem(path) -> ZarrStore
+
+A store on the local file system rooted at directory `path`, created by the first write
+(wraps `zarr_store_open_filesystem`). Throws `ZarrError`: INVALID_ARGUMENT (empty path),
+IO (`path` exists and is not a directory).
+"""
+function open_filesystem(path::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_store_open_filesystem(path::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrStore(out[])
+end
+
+"""
+    open_memory() -> ZarrStore
+
+A new, empty in-memory store (wraps `zarr_store_open_memory`).
+"""
+function open_memory()
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_store_open_memory(out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrStore(out[])
+end
+
+# ---- groups ----------------------------------------------------------------------------
+
+"""
+    open_group(store, path = "/") -> ZarrGroup
+
+Opens the group at absolute node path `path` (wraps `zarr_group_open`). Throws
+`ZarrError`: INVALID_PATH, NOT_FOUND, NODE_TYPE_MISMATCH, INVALID_METADATA, UNSUPPORTED, IO.
+"""
+function open_group(store::ZarrStore, path::AbstractString = "/")
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_group_open(store::Ptr{Cvoid}, path::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrGroup(out[])
+end
+
+"""
+    create_group(store, path = "/"; attrs = nothing) -> ZarrGroup
+
+Creates a group at `path` (missing ancestors too), with the attributes in the JSON object
+text `attrs` (wraps `zarr_group_create`). Throws `ZarrError`: INVALID_ARGUMENT (`attrs`
+not a JSON object), INVALID_PATH, ALREADY_EXISTS, NODE_TYPE_MISMATCH, IO.
+"""
+function create_group(store::ZarrStore, path::AbstractString = "/";
+                      attrs::Union{Nothing,AbstractString} = nothing)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    if attrs === nothing
+        status = @ccall libzarr().zarr_group_create(store::Ptr{Cvoid}, path::Cstring, C_NULL::Ptr{UInt8}, out::Ref{Ptr{Cvoid}})::Int32
+    else
+        status = @ccall libzarr().zarr_group_create(store::Ptr{Cvoid}, path::Cstring, attrs::Cstring, out::Ref{Ptr{Cvoid}})::Int32
+    end
+    check(status)
+    return ZarrGroup(out[])
+end
+
+"""
+    attributes(node) -> String
+
+The attributes of a group or array as JSON object text, `"{}"` when there are none (wraps
+`zarr_group_attributes_json` / `zarr_array_attributes_json`).
+"""
+function attributes(g::ZarrGroup)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_group_attributes_json(g::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+function attributes(a::ZarrArray)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_array_attributes_json(a::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+"""
+    set_attributes!(node, json)
+
+Replaces the attributes of a group or array with the JSON object text `json` and rewrites
+its zarr.json atomically (wraps `zarr_group_set_attributes_json` /
+`zarr_array_set_attributes_json`). Throws `ZarrError`: INVALID_ARGUMENT, IO.
+"""
+function set_attributes!(g::ZarrGroup, json::AbstractString)
+    check(@ccall libzarr().zarr_group_set_attributes_json(g::Ptr{Cvoid}, json::Cstring)::Int32)
+    return g
+end
+
+function set_attributes!(a::ZarrArray, json::AbstractString)
+    check(@ccall libzarr().zarr_array_set_attributes_json(a::Ptr{Cvoid}, json::Cstring)::Int32)
+    return a
+end
+
+"""
+    children_json(group) -> String
+
+The group's direct children as JSON text: an array, sorted by name, of objects with
+`name`, `path` and `node_type` (wraps `zarr_group_children_json`).
+"""
+function children_json(g::ZarrGroup)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_group_children_json(g::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+# ---- arrays: open, create, describe ----------------------------------------------------
+
+"""
+    open_array(store, path) -> ZarrArray
+
+Opens the array at absolute node path `path` (wraps `zarr_array_open`). Throws
+`ZarrError`: INVALID_PATH, NOT_FOUND, NODE_TYPE_MISMATCH, INVALID_METADATA, UNSUPPORTED, IO.
+"""
+function open_array(store::ZarrStore, path::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_array_open(store::Ptr{Cvoid}, path::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrArray(out[])
+end
+
+"""
+    create_array(store, path, metadata_json) -> ZarrArray
+
+Creates an array from a complete Zarr v3 array metadata document (wraps
+`zarr_array_create`). The document's `shape` is in C order: the reverse of the Julia size.
+Throws `ZarrError`: INVALID_PATH, ALREADY_EXISTS, NODE_TYPE_MISMATCH, INVALID_METADATA,
+UNSUPPORTED, IO.
+"""
+function create_array(store::ZarrStore, path::AbstractString, metadata_json::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_array_create(store::Ptr{Cvoid}, path::Cstring, metadata_json::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrArray(out[])
+end
+
+const ZARR_DATA_TYPES = Dict{Int32,DataType}(
+    Int32(1) => Bool, Int32(2) => Int8, Int32(3) => Int16, Int32(4) => Int32,
+    Int32(5) => Int64, Int32(6) => UInt8, Int32(7) => UInt16, Int32(8) => UInt32,
+    Int32(9) => UInt64, Int32(10) => Float16, Int32(11) => Float32, Int32(12) => Float64,
+    Int32(13) => ComplexF32, Int32(14) => ComplexF64)
+
+const ZARR_TYPE_NAMES = Dict{DataType,String}(
+    Bool => "bool", Int8 => "int8", Int16 => "int16", Int32 => "int32", Int64 => "int64",
+    UInt8 => "uint8", UInt16 => "uint16", UInt32 => "uint32", UInt64 => "uint64",
+    Float16 => "float16", Float32 => "float32", Float64 => "float64",
+    ComplexF32 => "complex64", ComplexF64 => "complex128")
+
+json_fill(x::Bool) = x ? "true" : "false"
+json_fill(x::Integer) = string(x)
+function json_fill(x::AbstractFloat)
+    isnan(x) && return "\"NaN\""
+    isinf(x) && return x > 0 ? "\"Infinity\"" : "\"-Infinity\""
+    return string(Float64(x))
+end
+json_fill(x::Complex) = string("[", json_fill(real(x)), ", ", json_fill(imag(x)), "]")
+
+json_dims(d) = string("[", join(string.(d), ", "), "]")
+
+"""
+    create_array(store, path, T, dims; chunks = dims, fill_value = zero(T), zstd_level = nothing)
+        -> ZarrArray
+
+Creates an array holding elements of Julia type `T` (Bool, Int8-64, UInt8-64, Float16/32/64,
+ComplexF32/64) whose Julia size is `dims`: the Zarr shape is `reverse(dims)`, the chunk
+shape `reverse(chunks)`. Codecs: `bytes` (little endian), then `zstd` at `zstd_level` if
+given. Throws `ZarrError` as `create_array(store, path, metadata_json)`, and
+INVALID_ARGUMENT for an element type without a Zarr name.
+"""
+function create_array(store::ZarrStore, path::AbstractString, ::Type{T}, dims::Tuple{Vararg{Integer}};
+                      chunks::Tuple{Vararg{Integer}} = map(d -> max(d, 1), dims),
+                      fill_value = zero(T),
+                      zstd_level::Union{Nothing,Integer} = nothing) where {T}
+    haskey(ZARR_TYPE_NAMES, T) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "create_array: no Zarr data type for $T"))
+    codecs = "{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}"
+    if zstd_level !== nothing
+        codecs *= ", {\"name\": \"zstd\", \"configuration\": {\"level\": $(zstd_level), \"checksum\": false}}"
+    end
+    metadata = string(
+        "{\"zarr_format\": 3, \"node_type\": \"array\", ",
+        "\"shape\": ", json_dims(reverse(dims)), ", ",
+        "\"data_type\": \"", ZARR_TYPE_NAMES[T], "\", ",
+        "\"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": ",
+        json_dims(reverse(chunks)), "}}, ",
+        "\"chunk_key_encoding\": {\"name\": \"default\", \"configuration\": {\"separator\": \"/\"}}, ",
+        "\"fill_value\": ", json_fill(convert(T, fill_value)), ", ",
+        "\"codecs\": [", codecs, "]}")
+    return create_array(store, path, metadata)
+end
+
+function Base.ndims(a::ZarrArray)
+    n = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_array_ndim(a::Ptr{Cvoid}, n::Ref{Csize_t})::Int32)
+    return Int(n[])
+end
+
+"""
+    zarr_shape(a) -> Vector{UInt64}
+
+The stored shape, in C order (wraps `zarr_array_shape`). `size(a)` is its reverse.
+"""
+function zarr_shape(a::ZarrArray)
+    n = ndims(a)
+    shape = Vector{UInt64}(undef, n)
+    check(@ccall libzarr().zarr_array_shape(a::Ptr{Cvoid}, n::Csize_t, shape::Ptr{UInt64})::Int32)
+    return shape
+end
+
+"""
+    size(a::ZarrArray) -> NTuple{N,Int}
+
+The Julia size: the reverse of the Zarr shape.
+"""
+Base.size(a::ZarrArray) = Tuple(Int.(reverse(zarr_shape(a))))
+
+"""
+    chunk_size(a) -> NTuple{N,Int}
+
+The chunk size in Julia order (wraps `zarr_array_chunk_shape`, reversed).
+"""
+function chunk_size(a::ZarrArray)
+    n = ndims(a)
+    shape = Vector{UInt64}(undef, n)
+    check(@ccall libzarr().zarr_array_chunk_shape(a::Ptr{Cvoid}, n::Csize_t, shape::Ptr{UInt64})::Int32)
+    return Tuple(Int.(reverse(shape)))
+end
+
+"""
+    inner_chunk_size(a) -> NTuple{N,Int}
+
+The inner chunk size (sharded arrays; else the chunk size) in Julia order (wraps
+`zarr_array_inner_chunk_shape`, reversed).
+"""
+function inner_chunk_size(a::ZarrArray)
+    n = ndims(a)
+    shape = Vector{UInt64}(undef, n)
+    check(@ccall libzarr().zarr_array_inner_chunk_shape(a::Ptr{Cvoid}, n::Csize_t, shape::Ptr{UInt64})::Int32)
+    return Tuple(Int.(reverse(shape)))
+end
+
+"""
+    data_type(a) -> Int32
+
+The `ZARR_DATA_TYPE_*` code (wraps `zarr_array_data_type`).
+"""
+function data_type(a::ZarrArray)
+    t = Ref{Int32}(0)
+    check(@ccall libzarr().zarr_array_data_type(a::Ptr{Cvoid}, t::Ref{Int32})::Int32)
+    return t[]
+end
+
+"""
+    element_size(a) -> Int
+
+Bytes per element in buffers (wraps `zarr_array_element_size`).
+"""
+function element_size(a::ZarrArray)
+    n = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_array_element_size(a::Ptr{Cvoid}, n::Ref{Csize_t})::Int32)
+    return Int(n[])
+end
+
+"""
+    chunk_nbytes(a) -> Int
+
+Bytes of one whole chunk in buffers (wraps `zarr_array_chunk_nbytes`).
+"""
+function chunk_nbytes(a::ZarrArray)
+    n = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_array_chunk_nbytes(a::Ptr{Cvoid}, n::Ref{Csize_t})::Int32)
+    return Int(n[])
+end
+
+"""
+    eltype(a::ZarrArray) -> Type
+
+The Julia element type: Bool, Int8-64, UInt8-64, Float16/32/64, ComplexF32/64, or
+`NTuple{N,UInt8}` for raw `r<N*8>` data.
+"""
+function Base.eltype(a::ZarrArray)
+    code = data_type(a)
+    code == Int32(15) && return NTuple{element_size(a),UInt8}
+    return ZARR_DATA_TYPES[code]
+end
+
+"""
+    metadata_json(a) -> String
+
+The array's zarr.json document (wraps `zarr_array_metadata_json`); its shapes are in C order.
+"""
+function metadata_json(a::ZarrArray)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_array_metadata_json(a::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+# ---- arrays: data ----------------------------------------------------------------------
+
+# 1-based Julia-order positions -> 0-based C-order UInt64 vector (OUT_OF_BOUNDS below 1).
+function c_indices(what::AbstractString, firsts)
+    for f in firsts
+        f >= 1 || throw(ZarrError(ZARR_ERROR_OUT_OF_BOUNDS, "$what: index $f is below 1"))
+    end
+    return UInt64[UInt64(f - 1) for f in reverse(Tuple(firsts))]
+end
+
+function check_eltype(what::AbstractString, a::ZarrArray, ::Type{T}) where {T}
+    isbitstype(T) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "$what: element type $T is not a bits type"))
+    n = element_size(a)
+    sizeof(T) == n ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT,
+                        "$what: element type $T has $(sizeof(T)) bytes, the array's elements $n"))
+    return nothing
+end
+
+"""
+    read_array!(a, dest::Array, firsts::Integer...) -> dest
+
+Reads the region of size `size(dest)` starting at the 1-based Julia-order position
+`firsts` (default all 1) into `dest` (wraps `zarr_array_read`). `sizeof(eltype(dest))`
+must equal the element size. Throws `ZarrError`: INVALID_ARGUMENT (element type, rank),
+OUT_OF_BOUNDS, CORRUPT_DATA, IO; `dest` is unchanged on failure.
+"""
+function read_array!(a::ZarrArray, dest::Array{T}, firsts::Integer...) where {T}
+    check_eltype("read_array!", a, T)
+    pos = isempty(firsts) ? ntuple(_ -> 1, ndims(dest)) : firsts
+    start = c_indices("read_array!", pos)
+    count = UInt64[UInt64(n) for n in reverse(size(dest))]
+    length(start) == length(count) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "read_array!: $(length(start)) positions for a $(ndims(dest))-d buffer"))
+    ndim = length(count)
+    check(@ccall libzarr().zarr_array_read(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, dest::Ptr{Cvoid}, sizeof(dest)::Csize_t)::Int32)
+    return dest
+end
+
+"""
+    read_array(a) -> Array
+    read_array(a, ranges...) -> Array
+
+Reads the whole array, or the region given by one 1-based range (or `:`) per Julia
+dimension, into a new `Array{eltype(a)}` whose size is in Julia order (wraps
+`zarr_array_read`). Throws `ZarrError`: INVALID_ARGUMENT (wrong number of ranges),
+OUT_OF_BOUNDS, CORRUPT_DATA, IO.
+"""
+read_array(a::ZarrArray, ranges::Union{AbstractUnitRange{<:Integer},Colon}...) =
+    read_region(a, ranges)
+
+read_array(a::ZarrArray) = read_region(a, ntuple(_ -> Colon(), ndims(a)))
+
+function read_region(a::ZarrArray, ranges::Tuple)
+    dims = size(a)
+    length(ranges) == length(dims) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "read_array: $(length(dims)) ranges expected, got $(length(ranges))"))
+    rs = ntuple(i -> ranges[i] isa Colon ? (1:dims[i]) : ranges[i], length(dims))
+    dest = Array{eltype(a)}(undef, map(length, rs)...)
+    return read_array!(a, dest, map(first, rs)...)
+end
+
+"""
+    write_array!(a, data::AbstractArray, firsts::Integer...) -> a
+
+Writes `data` at the 1-based Julia-order position `firsts` (default all 1) (wraps
+`zarr_array_write`). `sizeof(eltype(data))` must equal the element size. Throws
+`ZarrError`: INVALID_ARGUMENT (element type, rank), OUT_OF_BOUNDS, CORRUPT_DATA, IO.
+"""
+function write_array!(a::ZarrArray, data::AbstractArray{T}, firsts::Integer...) where {T}
+    check_eltype("write_array!", a, T)
+    buf = data isa Array ? data : Array{T}(data)
+    pos = isempty(firsts) ? ntuple(_ -> 1, ndims(buf)) : firsts
+    start = c_indices("write_array!", pos)
+    count = UInt64[UInt64(n) for n in reverse(size(buf))]
+    length(start) == length(count) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "write_array!: $(length(start)) positions for a $(ndims(buf))-d array"))
+    ndim = length(count)
+    check(@ccall libzarr().zarr_array_write(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, buf::Ptr{Cvoid}, sizeof(buf)::Csize_t)::Int32)
+    return a
+end
+
+"""
+    read_chunk(a, idx::Integer...) -> Array
+
+Reads the whole chunk at 1-based Julia-order grid coordinates `idx`, at its full chunk
+size (including any part past the array's edge) (wraps `zarr_array_read_chunk`). Throws
+`ZarrError`: INVALID_ARGUMENT, OUT_OF_BOUNDS (no such chunk), CORRUPT_DATA, IO.
+"""
+function read_chunk(a::ZarrArray, idx::Integer...)
+    dest = Array{eltype(a)}(undef, chunk_size(a)...)
+    ci = c_indices("read_chunk", idx)
+    check(@ccall libzarr().zarr_array_read_chunk(a::Ptr{Cvoid}, length(ci)::Csize_t, ci::Ptr{UInt64}, dest::Ptr{Cvoid}, sizeof(dest)::Csize_t)::Int32)
+    return dest
+end
+
+"""
+    write_chunk!(a, data::Array, idx::Integer...) -> a
+
+Writes the whole chunk at 1-based Julia-order grid coordinates `idx` from `data`, whose
+size must be `chunk_size(a)` (wraps `zarr_array_write_chunk`). Throws `ZarrError`:
+INVALID_ARGUMENT (element type, rank), OUT_OF_BOUNDS, BUFFER_SIZE_MISMATCH, IO.
+"""
+function write_chunk!(a::ZarrArray, data::Array{T}, idx::Integer...) where {T}
+    check_eltype("write_chunk!", a, T)
+    ci = c_indices("write_chunk!", idx)
+    check(@ccall libzarr().zarr_array_write_chunk(a::Ptr{Cvoid}, length(ci)::Csize_t, ci::Ptr{UInt64}, data::Ptr{Cvoid}, sizeof(data)::Csize_t)::Int32)
+    return a
+end
+
+"""
+    read_inner_chunk(a, idx::Integer...) -> Array
+
+Reads the whole inner chunk (of a sharded array; the chunk otherwise) at 1-based
+Julia-order coordinates `idx` in the array-wide grid of inner chunks (wraps
+`zarr_array_read_inner_chunk`). Throws `ZarrError`: INVALID_ARGUMENT, OUT_OF_BOUNDS,
+CORRUPT_DATA, IO.
+"""
+function read_inner_chunk(a::ZarrArray, idx::Integer...)
+    dest = Array{eltype(a)}(undef, inner_chunk_size(a)...)
+    ci = c_indices("read_inner_chunk", idx)
+    check(@ccall libzarr().zarr_array_read_inner_chunk(a::Ptr{Cvoid}, length(ci)::Csize_t, ci::Ptr{UInt64}, dest::Ptr{Cvoid}, sizeof(dest)::Csize_t)::Int32)
+    return dest
+end
+
+"""
+    selection_nbytes(a, firsts, counts) -> Int
+
+Bytes of the dense buffer for the region of size `counts` at 1-based `firsts`, both in
+Julia order (wraps `zarr_array_selection_nbytes`). Throws `ZarrError`: INVALID_ARGUMENT,
+OUT_OF_BOUNDS, OUT_OF_MEMORY.
+"""
+function selection_nbytes(a::ZarrArray, firsts, counts)
+    start = c_indices("selection_nbytes", firsts)
+    count = UInt64[UInt64(n) for n in reverse(Tuple(counts))]
+    length(start) == length(count) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "selection_nbytes: firsts and counts differ in length"))
+    ndim = length(count)
+    n = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_array_selection_nbytes(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, n::Ref{Csize_t})::Int32)
+    return Int(n[])
+end
+
+# ---- library-wide ----------------------------------------------------------------------
+
+"""
+    set_num_threads(n)
+
+Sets libzarr's worker threads for parallel chunk coding; 0 restores the default (wraps
+`zarr_set_num_threads`). Independent of Julia's own threads.
+"""
+set_num_threads(n::Integer) = check(@ccall libzarr().zarr_set_num_threads(n::Csize_t)::Int32)
+
+"""
+    num_threads() -> Int
+
+libzarr's worker thread count (wraps `zarr_num_threads`).
+"""
+function num_threads()
+    n = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_num_threads(n::Ref{Csize_t})::Int32)
+    return Int(n[])
+end
+
+"""
+    libversion() -> VersionNumber
+
+The loaded library's version (wraps `zarr_version_string`; `zarr_version_number` is
+`libversion_number()`).
+"""
+libversion() = VersionNumber(unsafe_string(@ccall libzarr().zarr_version_string()::Cstring))
+
+libversion_number() = @ccall libzarr().zarr_version_number()::UInt32
+
+end # module LibZarr

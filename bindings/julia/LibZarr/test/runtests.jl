@@ -1,0 +1,60 @@
+# Tests of LibZarr.jl. NEVER RUN on the development machine (no Julia there); written for
+# whoever has Julia: LIBZARR=/path/to/build/cargo/release/libzarr.so julia --project=. -e
+# 'using Pkg; Pkg.test()' from bindings/julia/LibZarr.
+
+using LibZarr
+using Test
+
+@testset "LibZarr" begin
+    @testset "round trip, dimension reversal" begin
+        store = open_memory()
+        a = create_array(store, "/t", Float32, (5, 3); chunks = (2, 2), zstd_level = 1)
+        @test size(a) == (5, 3)
+        @test zarr_shape(a) == UInt64[3, 5]         # C order: reversed
+        @test chunk_size(a) == (2, 2)
+        @test eltype(a) == Float32
+        x = reshape(Float32.(1:15), 5, 3)
+        write_array!(a, x)
+        @test read_array(a) == x
+        @test read_array(a, 2:3, 1:2) == x[2:3, 1:2]
+        @test read_array(a, :, 3:3) == x[:, 3:3]   # ranges or `:` only, no integers
+        # The C view: row-major (3, 5), element [i][j] is x[j+1, i+1].
+        @test read_chunk(a, 1, 1) == x[1:2, 1:2]
+        close(a)
+        @test_throws ZarrError size(a)
+    end
+
+    @testset "filesystem, groups, attributes" begin
+        dir = mktempdir()
+        store = open_filesystem(joinpath(dir, "d.zarr"))
+        g = create_group(store, "/g"; attrs = "{\"units\": \"K\"}")
+        @test occursin("units", attributes(open_group(store, "/g")))
+        set_attributes!(g, "{\"a\": 1}")
+        @test occursin("\"a\"", attributes(g))
+        a = create_array(store, "/g/v", Int16, (4,))
+        write_array!(a, Int16[1, 2, 3, 4])
+        @test read_array(open_array(store, "/g/v")) == Int16[1, 2, 3, 4]
+        @test occursin("\"/g/v\"", children_json(g))
+    end
+
+    @testset "errors" begin
+        store = open_memory()
+        e = try open_array(store, "/missing"); nothing catch err; err end
+        @test e isa ZarrError && e.status == LibZarr.ZARR_ERROR_NOT_FOUND
+        @test occursin("zarr_array_open", e.message)
+        e = try create_array(store, "/bad", "{"); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_INVALID_METADATA
+        a = create_array(store, "/a", Float32, (4,))
+        e = try write_array!(a, zeros(Float64, 4)); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT
+        e = try read_array(a, 3:6); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_OUT_OF_BOUNDS
+    end
+
+    @testset "library" begin
+        @test libversion() isa VersionNumber
+        set_num_threads(2)
+        @test num_threads() == 2
+        set_num_threads(0)
+    end
+end
