@@ -1,6 +1,9 @@
 """Check with zarr-python what libzarr wrote (interop, direction 2).
 
-Usage: python_read.py DATA_DIR
+Usage: python_read.py DATA_DIR [--consolidated]
+
+With --consolidated the store is also opened with zarr.open_consolidated, which must list
+every array of the manifest (libzarr wrote the consolidated metadata).
 
 DATA_DIR holds what write_c made: store/, manifest.txt (`<node path> <data type> <bin>`)
 and the expected values (full array, C order, native byte order). Every array must read
@@ -8,6 +11,7 @@ in zarr-python with the same data type and byte-identical values; the root group
 have the attributes libzarr wrote and list its children.
 """
 
+import json
 import os
 import sys
 
@@ -15,9 +19,20 @@ import numpy as np
 import zarr
 
 
-def main(data_dir):
+def main(data_dir, consolidated=False):
     store = os.path.join(data_dir, "store")
     passed, failed, skipped = 0, [], []
+    if consolidated:
+        group = zarr.open_consolidated(store, mode="r")
+        listed = {"/" + path for path, node in group.members(max_depth=None)
+                  if isinstance(node, zarr.Array)}
+        with open(os.path.join(data_dir, "manifest.txt")) as manifest:
+            wanted = {line.split()[0] for line in manifest if line.strip()}
+        if listed != wanted:
+            failed.append(f"consolidated metadata lists {sorted(listed ^ wanted)} differently")
+        else:
+            passed += 1
+            print(f"ok   consolidated metadata lists all {len(listed)} arrays")
     with open(os.path.join(data_dir, "manifest.txt")) as manifest:
         entries = [line.split() for line in manifest if line.strip()]
     for path, dtype, bin_name in entries:
@@ -43,11 +58,19 @@ def main(data_dir):
         else:
             failed.append(f"{path}: values or data type differ ({values.dtype} vs {dtype})")
 
+    # The writer may say what the root group holds (attributes.json, members.txt).
+    want_attributes = {"title": "written by libzarr", "n": [1, 2, 3]}
+    want_members = ["codecs", "dtypes", "fill", "keys", "scalar", "sharding", "sub"]
+    if os.path.exists(os.path.join(data_dir, "attributes.json")):
+        with open(os.path.join(data_dir, "attributes.json"), encoding="utf-8") as f:
+            want_attributes = json.load(f)
+    if os.path.exists(os.path.join(data_dir, "members.txt")):
+        with open(os.path.join(data_dir, "members.txt")) as f:
+            want_members = sorted(line.strip() for line in f if line.strip())
     root = zarr.open_group(store=store, mode="r")
-    if dict(root.attrs) != {"title": "written by libzarr", "n": [1, 2, 3]}:
+    if dict(root.attrs) != want_attributes:
         failed.append(f"/: attributes {dict(root.attrs)}")
-    elif sorted(name for name, _ in root.members()) != ["codecs", "dtypes", "fill", "keys",
-                                                         "scalar", "sharding", "sub"]:
+    elif sorted(name for name, _ in root.members()) != want_members:
         failed.append(f"/: members {sorted(name for name, _ in root.members())}")
     elif dict(root["sub"].attrs) != {"level": 1}:
         failed.append("/sub: attributes")
@@ -64,4 +87,4 @@ def main(data_dir):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], consolidated="--consolidated" in sys.argv[2:]))

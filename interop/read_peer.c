@@ -1,7 +1,10 @@
 /* read_peer.c -- read through the C API what another implementation wrote (zarr-python
  * with python_write.py, tensorstore with tensorstore_write.py).
  *
- * Usage: read_peer DATA_DIR
+ * Usage: read_peer DATA_DIR [--consolidated]
+ *
+ * With --consolidated every node is opened through zarr_store_open_consolidated (the
+ * store must hold consolidated metadata: .zmetadata or an inline consolidated_metadata).
  *
  * DATA_DIR holds store/ (the hierarchy), manifest.txt (lines `<node path> <data type>
  * <expected bin>`), the expected values of each array (full array, C order, native byte
@@ -209,8 +212,9 @@ int main(int argc, char **argv) {
     const char *dir;
     zarr_store *store = NULL;
     FILE *manifest;
-    if (argc != 2) {
-        fprintf(stderr, "usage: read_peer DATA_DIR\n");
+    int consolidated = argc == 3 && strcmp(argv[2], "--consolidated") == 0;
+    if (argc != 2 && !consolidated) {
+        fprintf(stderr, "usage: read_peer DATA_DIR [--consolidated]\n");
         return 2;
     }
     dir = argv[1];
@@ -218,6 +222,16 @@ int main(int argc, char **argv) {
     if (zarr_store_open_filesystem(name, &store) != ZARR_OK) {
         fprintf(stderr, "cannot open %s: %s\n", name, zarr_last_error_message());
         return 1;
+    }
+    if (consolidated) {
+        zarr_store *view = NULL;
+        if (zarr_store_open_consolidated(store, &view) != ZARR_OK) {
+            fprintf(stderr, "no consolidated metadata in %s: %s\n", name, zarr_last_error_message());
+            zarr_store_free(store);
+            return 1;
+        }
+        zarr_store_free(store);
+        store = view;
     }
     snprintf(name, sizeof name, "%s/manifest.txt", dir);
     manifest = fopen(name, "r");
