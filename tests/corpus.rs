@@ -513,7 +513,14 @@ fn check_entry(corpus: &Path, entry: &Value) -> Result<String, Vec<String>> {
         match array.read_region(&start, &shape, &mut buf) {
             Err(e) => problems.push(format!("read_region(whole array) failed: {e}")),
             Ok(()) => {
-                if let Some(d) = compare_values("whole read", dt, &buf, expected, &|i| i, unwritten.as_deref()) {
+                if let Some(d) = compare_values(
+                    "whole read",
+                    dt,
+                    &buf,
+                    expected,
+                    &|i| i,
+                    unwritten.as_deref(),
+                ) {
                     problems.push(d);
                 }
             }
@@ -540,7 +547,9 @@ fn check_entry(corpus: &Path, entry: &Value) -> Result<String, Vec<String>> {
                         pos.iter().zip(&shape).fold(0u64, |acc, (p, s)| acc * s + p) as usize
                     };
                     let what = format!("sub-region read (start {sub_start:?})");
-                    if let Some(d) = compare_values(&what, dt, &buf, expected, &index_of, unwritten.as_deref()) {
+                    if let Some(d) =
+                        compare_values(&what, dt, &buf, expected, &index_of, unwritten.as_deref())
+                    {
                         problems.push(d);
                     }
                 }
@@ -597,7 +606,10 @@ fn check_entry(corpus: &Path, entry: &Value) -> Result<String, Vec<String>> {
                 let elem = decode(dt, chunk).expect("decodable type");
                 let flat = (r0 * row / size as u64) as usize + element;
                 element += 1;
-                if unwritten.as_ref().is_some_and(|u| u.get(flat) == Some(&true)) {
+                if unwritten
+                    .as_ref()
+                    .is_some_and(|u| u.get(flat) == Some(&true))
+                {
                     text.push_str("null");
                     continue;
                 }
