@@ -259,6 +259,25 @@ void children_listing() {
     CHECK(contains(zarr::Group::open(store, "/b").children_json(), "\"/b/deep\""));
 }
 
+void v2_consolidated_descendants() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Group root = zarr::Group::create_v2(store, "/", R"({"t": 1})");
+    CHECK(root.zarr_format() == 2);
+    zarr::Array a = zarr::Array::create(
+        store, "/g/a",
+        R"({"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": ">i4",
+            "compressor": null, "filters": null, "fill_value": 0, "order": "C"})");
+    CHECK(a.zarr_format() == 2);
+    std::vector<int32_t> values = {1, -2, 3, -4};
+    NO_THROW(a.write<int32_t>({0}, {4}, values));
+    CHECK(contains(root.descendants_json(), "\"/g/a\""));
+    NO_THROW(root.consolidate());
+    zarr::Store view = zarr::Store::consolidated(store);
+    CHECK(zarr::Array::open(view, "/g/a").read<int32_t>({0}, {4}) == values);
+    zarr::Store plain = zarr::Store::memory();
+    THROWS(zarr::Store::consolidated(plain), ZARR_ERROR_NOT_FOUND, "consolidated");
+}
+
 void move_semantics() {
     zarr::Store store = zarr::Store::memory();
     zarr_store *raw = store.get();
@@ -439,6 +458,7 @@ const Case cases[] = {
     TCASE(scalar_and_complex),
     TCASE(groups_and_attributes),
     TCASE(children_listing),
+    TCASE(v2_consolidated_descendants),
     TCASE(move_semantics),
     TCASE(free_in_any_order),
     TCASE(error_not_found),

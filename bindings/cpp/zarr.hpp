@@ -201,6 +201,15 @@ class Store : public detail::Handle<zarr_store> {
         detail::check(zarr_store_open_memory(&raw));
         return Store(raw);
     }
+
+    // A view of `store` serving node metadata from its consolidated metadata, read once now
+    // (wraps `zarr_store_open_consolidated`). Throws zarr::Error: NULL_ARGUMENT (empty
+    // store), NOT_FOUND (no consolidated metadata), INVALID_METADATA, UNSUPPORTED, IO.
+    static Store consolidated(const Store &store) {
+        zarr_store *raw = nullptr;
+        detail::check(zarr_store_open_consolidated(store.get(), &raw));
+        return Store(raw);
+    }
 };
 
 // A Zarr group (wraps `zarr_group *`). Move-only; the destructor calls `zarr_group_free`.
@@ -240,6 +249,40 @@ class Group : public detail::Handle<zarr_group> {
                                         &raw));
         return Group(raw);
     }
+
+    // Creates a Zarr v2 group (`.zgroup`) at `path`, with attributes from the JSON object
+    // text `attributes_json` ("{}" for none); missing ancestors are created as v2 groups
+    // (wraps `zarr_group_create_v2`). Throws zarr::Error as `create`.
+    static Group create_v2(Store &store, const std::string &path,
+                           const std::string &attributes_json = "{}") {
+        zarr_group *raw = nullptr;
+        detail::check(zarr_group_create_v2(store.get(), detail::c_str(path, "path"),
+                                           detail::c_str(attributes_json, "attributes_json"),
+                                           &raw));
+        return Group(raw);
+    }
+
+    // The Zarr format the group is stored in: 3 (also for the 2022 draft layout) or 2
+    // (wraps `zarr_group_zarr_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    uint32_t zarr_format() const {
+        uint32_t format = 0;
+        detail::check(zarr_group_zarr_format(get(), &format));
+        return format;
+    }
+
+    // Every node below the group as JSON text, depth first (wraps
+    // `zarr_group_descendants_json`). Throws zarr::Error: NULL_ARGUMENT,
+    // INVALID_METADATA, IO.
+    std::string descendants_json() const {
+        zarr_group *g = get();
+        return detail::take_string(
+            [g](char **out) { return zarr_group_descendants_json(g, out); });
+    }
+
+    // Writes consolidated metadata for every node below the group (wraps
+    // `zarr_group_consolidate`). Throws zarr::Error: NULL_ARGUMENT, INVALID_ARGUMENT
+    // (2022 draft layout), INVALID_METADATA, READ_ONLY, IO.
+    void consolidate() const { detail::check(zarr_group_consolidate(get())); }
 
     // The attributes as JSON object text, "{}" when there are none (wraps
     // `zarr_group_attributes_json`). Throws zarr::Error: NULL_ARGUMENT (empty object).
@@ -302,6 +345,14 @@ class Array : public detail::Handle<zarr_array> {
         size_t n = 0;
         detail::check(zarr_array_ndim(get(), &n));
         return n;
+    }
+
+    // The Zarr format the array is stored in: 3 (also for the 2022 draft layout) or 2
+    // (wraps `zarr_array_zarr_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    uint32_t zarr_format() const {
+        uint32_t format = 0;
+        detail::check(zarr_array_zarr_format(get(), &format));
+        return format;
     }
 
     // The shape, one extent per dimension (wraps `zarr_array_shape`). Throws zarr::Error:
