@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks for building and testing libzarr:
-# CMake (>= 3.16). cargo, a C/C++ compiler and python3 are expected to be present.
+# CMake (>= 3.16) and gfortran (for the Fortran module in bindings/fortran). cargo, a C/C++
+# compiler and python3 are expected to be present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -26,6 +27,17 @@ if ! have_cmake; then
     export PATH="$root/build/cmake-venv/bin:$PATH"
   fi
   have_cmake || { echo "setup: could not install CMake" >&2; exit 1; }
+fi
+
+if ! command -v gfortran >/dev/null 2>&1; then
+  echo "setup: installing gfortran" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gfortran >/dev/null
+  fi
+  # Optional: without a Fortran compiler CMake skips the Fortran module and its tests.
+  command -v gfortran >/dev/null 2>&1 ||
+    echo "setup: could not install gfortran; the Fortran module and its tests will be skipped" >&2
 fi
 
 for tool in cargo cc c++ python3; do
