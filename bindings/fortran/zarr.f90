@@ -52,7 +52,8 @@
 ! - zarr_array_create is generic: with a metadata JSON document (as in C), or from a Fortran
 !   shape, chunk shape (Fortran order), data type and optional codec ("none", "zstd", "gzip"),
 !   compression level, fill value, dimension names and attributes, building the v3 metadata.
-! - Threads: as the C library. The module's own error message is per OpenMP thread.
+! - Threads: as the C library. The message of a check made by this module is kept per
+!   thread when compiled with OpenMP (threadprivate), otherwise in one module variable.
 module zarr
   use, intrinsic :: iso_c_binding
   use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
