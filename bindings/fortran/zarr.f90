@@ -23,6 +23,8 @@
 !   `ptr`, NULL when not open). Free them with zarr_store_free / zarr_group_free /
 !   zarr_array_free or the generic zarr_free (safe on a handle that is not open; the handle is
 !   reset to NULL). A child keeps its parents alive, so handles may be freed in any order.
+!   Open and create calls overwrite their handle argument: free an open handle before
+!   reusing the variable, or the old handle leaks.
 !   There are no final procedures on purpose: handles are plain values, and an intrinsic
 !   assignment `b = a` copies the pointer, so finalizing both copies would free it twice.
 ! - Strings in are ordinary Fortran strings (trailing blanks are trimmed, the NUL is added
