@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks for building and testing libzarr:
-# CMake (>= 3.16) and pkg-config (for the `install` tests). cargo, a C/C++ compiler and
-# python3 are expected to be present.
+# CMake (>= 3.16), pkg-config (for the `install` tests) and gfortran (for the Fortran
+# module in bindings/fortran). cargo, a C/C++ compiler and python3 are expected to be
+# present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -48,6 +49,18 @@ if ! command -v pkg-config >/dev/null 2>&1; then
     fi
   fi
   command -v pkg-config >/dev/null 2>&1 || { echo "setup: could not install pkg-config" >&2; exit 1; }
+fi
+
+if ! command -v gfortran >/dev/null 2>&1; then
+  echo "setup: installing gfortran" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    # Optional, so a failing apt-get does not stop the set-up.
+    apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gfortran >/dev/null || true
+  fi
+  # Optional: without a Fortran compiler CMake skips the Fortran module and its tests.
+  command -v gfortran >/dev/null 2>&1 ||
+    echo "setup: could not install gfortran; the Fortran module and its tests will be skipped" >&2
 fi
 
 for tool in cargo cc c++ python3; do

@@ -1,0 +1,341 @@
+! Tests of the Fortran module `zarr`. Usage: test_zarr_fortran STORE_DIRECTORY
+!
+! Writes into STORE_DIRECTORY (which must not hold the nodes yet) what check_fortran_output.py
+! then reads with zarr-python:
+!   /        group, attributes {"title": "written by Fortran", "nx": 5}
+!   /a2d     float32, Fortran a(5, 3) with a(i, j) = 10*i + j, so Zarr shape (3, 5)
+!   /g/i3d   int32, Fortran v(4, 3, 2) with v(i, j, k) = 100*i + 10*j + k, Zarr shape (2, 3, 4)
+! and exercises the rest of the module on an in-memory store. Every failed check prints what
+! was checked, and for a status its text and zarr_last_error_message(); the program then
+! stops with a non-zero exit code.
+program test_zarr_fortran
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
+  use zarr
+  implicit none
+
+  integer, parameter :: nx = 5, ny = 3
+  character(len=4096) :: dir
+  type(zarr_store) :: store, mem
+  type(zarr_group) :: root, g, g2
+  type(zarr_array) :: a2d, i3d, missing, arr
+  real(c_float) :: a(nx, ny), b(nx, ny), sub(3, 2), chunk(2, 2)
+  integer(c_int32_t) :: v(4, 3, 2), w(4, 3, 2), slab(4, 3), part(2, 2, 1), ichunk(2, 2)
+  integer(c_int32_t) :: grid(nx, ny)
+  real(c_double) :: d(10), d3(3), scalar
+  integer(c_int64_t) :: big(6, 4), got(3, 4), big2(6, 4)
+  integer(c_int16_t) :: h(7), h2(7)
+  integer(c_int8_t) :: octets(4), octets2(4)
+  logical(c_bool) :: flags(2, 3), flags2(2, 3)
+  complex(c_double_complex) :: z(3), z2(3)
+  integer(c_int64_t), allocatable :: shp(:)
+  character(len=:), allocatable :: json, msg
+  integer :: i, j, k, ndim, failures
+  integer(c_int32_t) :: status, dt
+  integer(c_size_t) :: nbytes
+
+  failures = 0
+  if (command_argument_count() /= 1) then
+    print '(a)', 'usage: test_zarr_fortran STORE_DIRECTORY'
+    error stop 2
+  end if
+  call get_command_argument(1, dir)
+
+  ! ---- version, status text
+  call check(len(zarr_version_string()) >= 5, 'zarr_version_string: ' // zarr_version_string())
+  call check(zarr_version_number() > 0, 'zarr_version_number > 0')
+  call check(zarr_status_str(ZARR_OK) /= zarr_status_str(ZARR_ERROR_NOT_FOUND), &
+             'zarr_status_str distinguishes statuses')
+
+  ! ---- groups and attributes (file system store)
+  call ok(zarr_store_open_filesystem(dir, store), 'zarr_store_open_filesystem')
+  call ok(zarr_group_create(store, '/', root, '{"title": "written by Fortran", "nx": 5}'), &
+          'zarr_group_create / with attributes')
+  call ok(zarr_group_attributes_json(root, json), 'zarr_group_attributes_json /')
+  call check(index(json, '"written by Fortran"') > 0, 'root attributes round trip: ' // json)
+  call ok(zarr_group_create(store, '/g', g), 'zarr_group_create /g without attributes')
+  call ok(zarr_group_attributes_json(g, json), 'zarr_group_attributes_json /g')
+  call check(nospace(json) == '{}', 'a group created without attributes has {}: ' // json)
+  call ok(zarr_group_set_attributes_json(g, '{"units": "m", "scale": [1, 2, 3]}'), &
+          'zarr_group_set_attributes_json')
+  call zarr_free(g)
+  call check(.not. c_associated(g%ptr), 'zarr_free resets the handle')
+  call zarr_free(g) ! freeing a handle that is not open does nothing
+  call ok(zarr_group_open(store, '/g', g), 'zarr_group_open /g')
+  call ok(zarr_group_attributes_json(g, json), 'zarr_group_attributes_json /g reopened')
+  call check(index(nospace(json), '"units":"m"') > 0 .and. &
+             index(nospace(json), '"scale":[1,2,3]') > 0, 'group attributes round trip: ' // json)
+
+  ! ---- 2-D float32: Fortran a(nx, ny) is the Zarr array of shape (ny, nx)
+  do j = 1, ny
+    do i = 1, nx
+      a(i, j) = real(10 * i + j, c_float)
+    end do
+  end do
+  call ok(zarr_array_create(store, '/a2d', [nx, ny], [2, 2], ZARR_DATA_TYPE_FLOAT32, a2d, &
+                            codec='zstd', fill_value='NaN', dimension_names=['x', 'y'], &
+                            attributes_json='{"rule": "a(i,j) = 10*i + j"}'), &
+          'zarr_array_create /a2d')
+  call ok(zarr_write(a2d, a), 'zarr_write a')
+  call zarr_free(a2d)
+  call ok(zarr_array_open(store, '/a2d', a2d), 'zarr_array_open /a2d')
+  ndim = -1
+  call ok(zarr_array_ndim(a2d, ndim), 'zarr_array_ndim')
+  call check(ndim == 2, 'ndim == 2')
+  call ok(zarr_array_shape(a2d, shp), 'zarr_array_shape')
+  call check(all(shp == [nx, ny]), 'shape in Fortran order == [nx, ny]')
+  call ok(zarr_array_chunk_shape(a2d, shp), 'zarr_array_chunk_shape')
+  call check(all(shp == [2, 2]), 'chunk shape == [2, 2]')
+  call ok(zarr_array_inner_chunk_shape(a2d, shp), 'zarr_array_inner_chunk_shape')
+  call check(all(shp == [2, 2]), 'inner chunk shape == chunk shape when unsharded')
+  dt = -1
+  call ok(zarr_array_data_type(a2d, dt), 'zarr_array_data_type')
+  call check(dt == ZARR_DATA_TYPE_FLOAT32, 'data type float32')
+  call check(zarr_data_type_name(dt) == 'float32', 'zarr_data_type_name')
+  nbytes = 0
+  call ok(zarr_array_element_size(a2d, nbytes), 'zarr_array_element_size')
+  call check(nbytes == 4, 'element size 4')
+  call ok(zarr_array_chunk_nbytes(a2d, nbytes), 'zarr_array_chunk_nbytes')
+  call check(nbytes == 16, 'chunk nbytes 16')
+  call ok(zarr_array_selection_nbytes(a2d, [2, 2], [3, 2], nbytes), &
+          'zarr_array_selection_nbytes')
+  call check(nbytes == 24, 'selection nbytes 24')
+  call ok(zarr_array_metadata_json(a2d, json), 'zarr_array_metadata_json')
+  call check(index(nospace(json), '"shape":[3,5]') > 0, 'Zarr shape is (ny, nx): ' // json)
+  call check(index(nospace(json), '"chunk_shape":[2,2]') > 0, 'chunk shape in metadata')
+  call check(index(nospace(json), '"dimension_names":["y","x"]') > 0, &
+             'dimension names reversed: ' // json)
+  call check(index(json, 'zstd') > 0, 'zstd codec in metadata')
+  call ok(zarr_array_attributes_json(a2d, json), 'zarr_array_attributes_json')
+  call check(index(json, 'a(i,j) = 10*i + j') > 0, 'array attributes: ' // json)
+
+  b = -1
+  call ok(zarr_read(a2d, b), 'zarr_read whole a')
+  call check(all(b == a), 'whole a round trip')
+  sub = -1
+  call ok(zarr_read(a2d, sub, start=[2, 2]), 'zarr_read a(2:4, 2:3)')
+  call check(all(sub == a(2:4, 2:3)), '1-based sub-region a(2:4, 2:3)')
+  sub = -1
+  call ok(zarr_read(a2d, sub(2:3, :), start=[4, 1], count=[2, 2]), 'zarr_read into a section')
+  call check(all(sub(2:3, :) == a(4:5, 1:2)) .and. all(sub(1, :) == -1), &
+             'read into a section a(4:5, 1:2)')
+  b = -1
+  call ok(zarr_read(a2d, b(1:5:2, :), start=[1, 1], count=[3, 3]), 'zarr_read into a strided section')
+  call check(all(b(1:5:2, :) == a(1:3, :)) .and. all(b(2:4:2, :) == -1), &
+             'read into a strided section')
+  chunk = -1
+  call ok(zarr_read_chunk(a2d, [3, 2], chunk), 'zarr_read_chunk [3, 2]')
+  call check(chunk(1, 1) == a(5, 3) .and. ieee_is_nan(chunk(2, 1)) .and. &
+             ieee_is_nan(chunk(1, 2)) .and. ieee_is_nan(chunk(2, 2)), &
+             'chunk [3, 2] holds a(5, 3) and the NaN fill past the edge')
+  chunk = -1
+  call ok(zarr_read_inner_chunk(a2d, [1, 1], chunk), 'zarr_read_inner_chunk [1, 1]')
+  call check(all(chunk == a(1:2, 1:2)), 'inner chunk [1, 1] == a(1:2, 1:2)')
+
+  ! ---- 3-D int32 in group /g, gzip
+  do k = 1, 2
+    do j = 1, 3
+      do i = 1, 4
+        v(i, j, k) = 100 * i + 10 * j + k
+      end do
+    end do
+  end do
+  call ok(zarr_array_create(store, '/g/i3d', shape(v), [2, 2, 2], ZARR_DATA_TYPE_INT32, i3d, &
+                            codec='gzip', level=1, fill_value='-1'), 'zarr_array_create /g/i3d')
+  call ok(zarr_write(i3d, v), 'zarr_write v')
+  w = 0
+  call ok(zarr_read(i3d, w), 'zarr_read whole v')
+  call check(all(w == v), 'whole v round trip')
+  slab = 0
+  call ok(zarr_read(i3d, slab, start=[1, 1, 2], count=[4, 3, 1]), 'zarr_read 2-D slab of v')
+  call check(all(slab == v(:, :, 2)), 'slab v(:, :, 2) read into a 2-D array')
+  part = 0
+  call ok(zarr_read(i3d, part, start=[3, 2, 1]), 'zarr_read v(3:4, 2:3, 1:1)')
+  call check(all(part == v(3:4, 2:3, 1:1)), '1-based sub-region v(3:4, 2:3, 1:1)')
+  call ok(zarr_group_children_json(root, json), 'zarr_group_children_json')
+  call check(index(json, '"a2d"') > 0 .and. index(json, '"g"') > 0, 'children: ' // json)
+
+  ! ---- errors: status, message, outputs unchanged
+  status = zarr_array_open(store, '/missing', missing)
+  call expect(status, ZARR_ERROR_NOT_FOUND, 'zarr_array_open /missing')
+  msg = zarr_last_error_message()
+  call check(len(msg) > 0, 'the error message is non-empty')
+  call check(.not. c_associated(missing%ptr), 'no handle after a failed open')
+  call check(len(zarr_status_str(status)) > 0, 'zarr_status_str(NOT_FOUND) non-empty')
+  status = zarr_group_open(store, '/a2d', g2)
+  call expect(status, ZARR_ERROR_NODE_TYPE_MISMATCH, 'zarr_group_open on an array')
+  status = zarr_array_create(store, '/a2d', [nx, ny], [2, 2], ZARR_DATA_TYPE_FLOAT32, arr)
+  call expect(status, ZARR_ERROR_ALREADY_EXISTS, 'zarr_array_create over /a2d')
+  status = zarr_array_create(store, '/x', [2], [2], ZARR_DATA_TYPE_FLOAT32, arr, codec='lzma')
+  call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_create with an unknown codec')
+  call check(index(zarr_last_error_message(), 'lzma') > 0, 'message names the codec')
+  w = 7
+  status = zarr_write(a2d, w)
+  call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_write int32 into float32')
+  call check(index(zarr_last_error_message(), 'zarr_write') > 0, &
+             'message names zarr_write: ' // zarr_last_error_message())
+  b = 7
+  status = zarr_read(a2d, b, start=[0, 1])
+  call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_read with start 0')
+  status = zarr_read(a2d, sub, start=[4, 1])
+  call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_read past the edge')
+  call check(index(zarr_last_error_message(), '1-based') == 0, &
+             'after a libzarr failure its message is reported: ' // zarr_last_error_message())
+  status = zarr_read(a2d, b(1:2, 1:1), count=[2, 2])
+  call expect(status, ZARR_ERROR_BUFFER_TOO_SMALL, 'zarr_read into a too small buffer')
+  status = zarr_read(a2d, b, start=[1, 1, 1], count=[1, 1, 1])
+  call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_read with the wrong rank')
+  call check(all(b == 7), 'failed reads leave the buffer unchanged')
+  call zarr_free(missing)
+  status = zarr_read(missing, b)
+  call expect(status, ZARR_ERROR_NULL_ARGUMENT, 'zarr_read through a handle not open')
+  ndim = -1
+  status = zarr_array_ndim(missing, ndim)
+  call expect(status, ZARR_ERROR_NULL_ARGUMENT, 'zarr_array_ndim through a handle not open')
+  call check(ndim == -1, 'failed getter leaves its output unchanged')
+
+  ! ---- the other element types, section writes, chunks (memory store)
+  call ok(zarr_store_open_memory(mem), 'zarr_store_open_memory')
+  call ok(zarr_array_create(mem, '/d', [10], [4], ZARR_DATA_TYPE_FLOAT64, arr, &
+                            fill_value='NaN'), 'create float64')
+  d3 = [1.5_c_double, 2.5_c_double, 3.5_c_double]
+  call ok(zarr_write(arr, d3, start=[3]), 'zarr_write d(3:5)')
+  d = 0
+  call ok(zarr_read(arr, d), 'zarr_read d')
+  call check(all(ieee_is_nan(d(1:2))) .and. all(d(3:5) == d3) .and. all(ieee_is_nan(d(6:))), &
+             'region write of float64 leaves the NaN fill around')
+  call zarr_free(arr)
+
+  do j = 1, 4
+    do i = 1, 6
+      big(i, j) = int(i, c_int64_t) * 10000000000_c_int64_t + j
+    end do
+  end do
+  call ok(zarr_array_create(mem, '/i64', [3, 4], [2, 3], ZARR_DATA_TYPE_INT64, arr), &
+          'create int64')
+  call ok(zarr_write(arr, big(1:6:2, :)), 'zarr_write a strided section')
+  got = 0
+  call ok(zarr_read(arr, got), 'zarr_read int64')
+  call check(all(got == big(1:6:2, :)), 'int64 strided section round trip')
+  big2 = 0
+  call ok(zarr_read(arr, big2(2:6:2, :)), 'zarr_read int64 into a strided section')
+  call check(all(big2(2:6:2, :) == big(1:6:2, :)) .and. all(big2(1:5:2, :) == 0), &
+             'int64 read into a strided section')
+  call zarr_free(arr)
+
+  h = [(int(-3000 * i, c_int16_t), i = 1, 7)]
+  call ok(zarr_array_create(mem, '/i16', [7], [3], ZARR_DATA_TYPE_INT16, arr, codec='zstd'), &
+          'create int16')
+  call ok(zarr_write(arr, h), 'zarr_write int16')
+  h2 = 0
+  call ok(zarr_read(arr, h2), 'zarr_read int16')
+  call check(all(h2 == h), 'int16 round trip')
+  call zarr_free(arr)
+
+  octets = [0_c_int8_t, 127_c_int8_t, int(-128, c_int8_t), -1_c_int8_t]
+  call ok(zarr_array_create(mem, '/u8', [4], [4], ZARR_DATA_TYPE_UINT8, arr), 'create uint8')
+  call ok(zarr_write(arr, octets), 'zarr_write uint8 from integer(c_int8_t)')
+  octets2 = 0
+  call ok(zarr_read(arr, octets2), 'zarr_read uint8')
+  call check(all(octets2 == octets), 'uint8 bit patterns round trip')
+  call zarr_free(arr)
+
+  flags = reshape([.true., .false., .false., .true., .true., .true.], [2, 3])
+  call ok(zarr_array_create(mem, '/bool', [2, 3], [2, 2], ZARR_DATA_TYPE_BOOL, arr), &
+          'create bool')
+  call ok(zarr_write(arr, flags), 'zarr_write logical(c_bool)')
+  flags2 = .false.
+  call ok(zarr_read(arr, flags2), 'zarr_read logical(c_bool)')
+  call check(logical(all(flags2 .eqv. flags)), 'bool round trip')
+  call zarr_free(arr)
+
+  z = [(cmplx(i, -i, c_double_complex), i = 1, 3)]
+  call ok(zarr_array_create(mem, '/c128', [3], [2], ZARR_DATA_TYPE_COMPLEX128, arr), &
+          'create complex128')
+  call ok(zarr_write(arr, z), 'zarr_write complex')
+  z2 = 0
+  call ok(zarr_read(arr, z2), 'zarr_read complex')
+  call check(all(z2 == z), 'complex128 round trip')
+  call zarr_free(arr)
+
+  call ok(zarr_array_create(mem, '/scalar', [integer ::], [integer ::], ZARR_DATA_TYPE_FLOAT64, &
+                            arr, fill_value='-9999'), 'create a 0-d array')
+  scalar = 0
+  call ok(zarr_read(arr, scalar), 'zarr_read 0-d fill')
+  call check(scalar == -9999, '0-d array reads its fill value')
+  call ok(zarr_write(arr, 2.5_c_double), 'zarr_write 0-d')
+  call ok(zarr_read(arr, scalar), 'zarr_read 0-d')
+  call check(scalar == 2.5_c_double, '0-d round trip')
+  call ok(zarr_array_set_attributes_json(arr, '{"kind": "scalar"}'), &
+          'zarr_array_set_attributes_json')
+  call ok(zarr_array_attributes_json(arr, json), 'zarr_array_attributes_json 0-d')
+  call check(index(json, '"scalar"') > 0, 'array attributes round trip: ' // json)
+  call zarr_free(arr)
+
+  call ok(zarr_array_create(mem, '/chunks', [nx, ny], [2, 2], ZARR_DATA_TYPE_INT32, arr), &
+          'create int32 for chunk writes')
+  ichunk = reshape([1, 2, 3, 4], [2, 2])
+  call ok(zarr_write_chunk(arr, [3, 2], ichunk), 'zarr_write_chunk [3, 2]')
+  grid = -1
+  call ok(zarr_read(arr, grid), 'zarr_read after zarr_write_chunk')
+  call check(grid(5, 3) == 1 .and. count(grid /= 0) == 1, &
+             'chunk [3, 2] lands at a(5:6, 3:4), clipped to a(5, 3)')
+  status = zarr_write_chunk(arr, [0, 1], ichunk)
+  call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_write_chunk with index 0')
+  status = zarr_write_chunk(arr, [4, 1], ichunk)
+  call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_write_chunk past the grid')
+  call zarr_free(arr)
+
+  ! Handles may be freed in any order.
+  call zarr_free(mem)
+  call zarr_free(store)
+  call zarr_free(root)
+  call zarr_free(g)
+  call zarr_free(a2d)
+  call zarr_free(i3d)
+
+  if (failures > 0) then
+    print '(i0, a)', failures, ' check(s) failed'
+    error stop 1
+  end if
+  print '(a)', 'test_zarr_fortran: all checks passed'
+
+contains
+
+  subroutine check(condition, what)
+    logical, intent(in) :: condition
+    character(len=*), intent(in) :: what
+    if (.not. condition) then
+      failures = failures + 1
+      print '(a, a)', 'FAIL: ', what
+    end if
+  end subroutine check
+
+  subroutine ok(st, what)
+    integer(c_int32_t), intent(in) :: st
+    character(len=*), intent(in) :: what
+    call expect(st, ZARR_OK, what)
+  end subroutine ok
+
+  subroutine expect(st, expected, what)
+    integer(c_int32_t), intent(in) :: st, expected
+    character(len=*), intent(in) :: what
+    if (st /= expected) then
+      failures = failures + 1
+      print '(a, a, a, i0, a, a, a, i0, a, a, a)', 'FAIL: ', what, ': status ', st, ' (', &
+        zarr_status_str(st), '), expected ', expected, ' (', zarr_status_str(expected), ')'
+      print '(a, a)', '      last error: ', zarr_last_error_message()
+    end if
+  end subroutine expect
+
+  ! `s` without blanks, to compare JSON text whatever its spacing.
+  function nospace(s) result(r)
+    character(len=*), intent(in) :: s
+    character(len=:), allocatable :: r
+    integer :: n
+    r = ''
+    do n = 1, len(s)
+      if (s(n:n) /= ' ' .and. s(n:n) /= achar(10)) r = r // s(n:n)
+    end do
+  end function nospace
+end program test_zarr_fortran
