@@ -21,7 +21,8 @@
 module LibZarr
 
 export ZarrError, ZarrStore, ZarrGroup, ZarrArray
-export open_filesystem, open_memory, open_group, create_group, open_array, create_array
+export open_filesystem, open_memory, open_consolidated, open_group, create_group, create_group_v2
+export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
 export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
@@ -218,6 +219,20 @@ function open_memory()
     return ZarrStore(out[])
 end
 
+"""
+    open_consolidated(store) -> ZarrStore
+
+A view of `store` that serves node metadata from the consolidated metadata at its root
+(v3 inline `consolidated_metadata` or v2 `.zmetadata`), read once now (wraps
+`zarr_store_open_consolidated`). Throws `ZarrError`: NOT_FOUND (none), INVALID_METADATA,
+UNSUPPORTED, IO.
+"""
+function open_consolidated(store::ZarrStore)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_store_open_consolidated(store::Ptr{Cvoid}, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrStore(out[])
+end
+
 # ---- groups ----------------------------------------------------------------------------
 
 """
@@ -249,6 +264,60 @@ function create_group(store::ZarrStore, path::AbstractString = "/";
     end
     check(status)
     return ZarrGroup(out[])
+end
+
+"""
+    create_group_v2(store, path = "/"; attrs = "{}") -> ZarrGroup
+
+Creates a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`, missing ancestors
+as v2 groups too (wraps `zarr_group_create_v2`). Throws `ZarrError` as `create_group`.
+"""
+function create_group_v2(store::ZarrStore, path::AbstractString = "/"; attrs::AbstractString = "{}")
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_group_create_v2(store::Ptr{Cvoid}, path::Cstring, attrs::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrGroup(out[])
+end
+
+"""
+    descendants_json(group) -> String
+
+Every node below the group, depth first, as JSON text: objects with `name`, `path` and
+`node_type` (wraps `zarr_group_descendants_json`).
+"""
+function descendants_json(g::ZarrGroup)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_group_descendants_json(g::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+"""
+    consolidate!(group)
+
+Writes consolidated metadata for every node below the group (wraps
+`zarr_group_consolidate`). Throws `ZarrError`: INVALID_ARGUMENT (2022 draft layout),
+INVALID_METADATA, READ_ONLY, IO.
+"""
+function consolidate!(g::ZarrGroup)
+    check(@ccall libzarr().zarr_group_consolidate(g::Ptr{Cvoid})::Int32)
+    return g
+end
+
+"""
+    zarr_format(node) -> Int
+
+The Zarr format a group or array is stored in: 3 (also for the 2022 draft layout) or 2
+(wraps `zarr_group_zarr_format` / `zarr_array_zarr_format`).
+"""
+function zarr_format(g::ZarrGroup)
+    format = Ref{UInt32}(0)
+    check(@ccall libzarr().zarr_group_zarr_format(g::Ptr{Cvoid}, format::Ref{UInt32})::Int32)
+    return Int(format[])
+end
+
+function zarr_format(a::ZarrArray)
+    format = Ref{UInt32}(0)
+    check(@ccall libzarr().zarr_array_zarr_format(a::Ptr{Cvoid}, format::Ref{UInt32})::Int32)
+    return Int(format[])
 end
 
 """
