@@ -15,7 +15,9 @@ pub struct CodecChain {
     array_to_bytes: Box<dyn ArrayToBytesCodec>,
     bytes_to_bytes: Vec<Box<dyn BytesToBytesCodec>>,
     /// The chunk representation entering each array->array codec, then the one entering
-    /// the array->bytes codec (so `array_to_array.len() + 1` entries).
+    /// the array->bytes codec (so `array_to_array.len() + 1` entries). Array->array codecs
+    /// may change the data type (numcodecs filters), so the array->bytes codec serialises
+    /// the last entry's data type and the bytes->bytes codecs see its element size.
     representations: Vec<ChunkRepresentation>,
 }
 
@@ -33,31 +35,20 @@ impl CodecChain {
         let mut array_to_bytes: Option<Box<dyn ArrayToBytesCodec>> = None;
         let mut bytes_to_bytes = Vec::new();
         let mut representations = vec![decoded.clone()];
-        let data_type = decoded.data_type;
         for codec in codecs {
             let name = codec.name.as_str();
             let configuration = codec.configuration.as_ref();
-            if let Some(c) =
-                array_to_array::from_metadata(name, configuration, decoded.shape.len())?
-            {
+            let current = representations.last().expect("never empty");
+            if let Some(c) = array_to_array::from_metadata(name, configuration, current)? {
                 if array_to_bytes.is_some() {
                     return Err(CodecError::InvalidChain(format!(
                         "array->array codec '{name}' after the array->bytes codec"
                     )));
                 }
-                let current = representations.last().expect("never empty");
-                let next = ChunkRepresentation {
-                    shape: c.encoded_shape(&current.shape),
-                    data_type,
-                    fill_value: current.fill_value.clone(),
-                };
+                let next = c.encoded_representation(current)?;
                 representations.push(next);
                 array_to_array.push(c);
-            } else if let Some(c) = array_to_bytes::from_metadata(
-                name,
-                configuration,
-                representations.last().expect("never empty"),
-            )? {
+            } else if let Some(c) = array_to_bytes::from_metadata(name, configuration, current)? {
                 if array_to_bytes.is_some() {
                     return Err(CodecError::InvalidChain(format!(
                         "second array->bytes codec '{name}'"
@@ -65,7 +56,7 @@ impl CodecChain {
                 }
                 array_to_bytes = Some(c);
             } else if let Some(c) =
-                bytes_to_bytes::from_metadata(name, configuration, data_type.size())?
+                bytes_to_bytes::from_metadata(name, configuration, current.data_type.size())?
             {
                 if array_to_bytes.is_none() {
                     return Err(CodecError::InvalidChain(format!(
@@ -166,10 +157,9 @@ impl CodecChain {
 
     /// Encode a decoded chunk (C order, host byte order, exactly the chunk's size).
     pub fn encode(&self, decoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
-        let element_size = self.representations[0].data_type.size();
         let mut data = decoded;
         for (codec, repr) in self.array_to_array.iter().zip(&self.representations) {
-            data = codec.encode(data, &repr.shape, element_size)?;
+            data = codec.encode(data, repr)?;
         }
         let last = self.representations.last().expect("never empty");
         data = self.array_to_bytes.encode(data, last)?;
@@ -196,9 +186,8 @@ impl CodecChain {
             data = codec.decode(data, expected)?;
         }
         data = self.array_to_bytes.decode(data, last)?;
-        let element_size = self.representations[0].data_type.size();
         for (codec, repr) in self.array_to_array.iter().zip(&self.representations).rev() {
-            data = codec.decode(data, &repr.shape, element_size)?;
+            data = codec.decode(data, repr)?;
         }
         Ok(data)
     }
