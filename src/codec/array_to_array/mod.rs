@@ -2,6 +2,12 @@
 //! elements themselves (the numcodecs filters: delta, fixedscaleoffset, quantize, bitround,
 //! astype), possibly into another data type.
 
+pub mod astype;
+pub mod bitround;
+pub mod delta;
+pub mod fixedscaleoffset;
+mod numeric;
+pub mod quantize;
 pub mod transpose;
 
 use super::{ChunkRepresentation, CodecError};
@@ -37,6 +43,27 @@ pub fn from_metadata(
             configuration,
             decoded.shape.len(),
         )?)),
-        _ => None,
+        _ => {
+            let empty = Map::new();
+            let config = configuration.unwrap_or(&empty);
+            let dt = decoded.data_type;
+            let codec: Box<dyn ArrayToArrayCodec> = match name {
+                "numcodecs.delta" => Box::new(delta::DeltaCodec::from_configuration(config, dt)?),
+                "numcodecs.fixedscaleoffset" => Box::new(
+                    fixedscaleoffset::FixedScaleOffsetCodec::from_configuration(config, dt)?,
+                ),
+                "numcodecs.quantize" => {
+                    Box::new(quantize::QuantizeCodec::from_configuration(config, dt)?)
+                }
+                "numcodecs.bitround" => {
+                    Box::new(bitround::BitRoundCodec::from_configuration(config, dt)?)
+                }
+                "numcodecs.astype" => {
+                    Box::new(astype::AsTypeCodec::from_configuration(config, dt)?)
+                }
+                _ => return Ok(None),
+            };
+            Some(codec)
+        }
     })
 }
