@@ -253,6 +253,103 @@ impl DataType {
     }
 }
 
+/// The byte order a numpy dtype string gives its elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ByteOrder {
+    Little,
+    Big,
+    /// Single-byte units (`b1`, `i1`, `u1`, `V<n>`): byte order does not apply.
+    NotApplicable,
+}
+
+impl ByteOrder {
+    /// The host's byte order.
+    pub fn native() -> ByteOrder {
+        if cfg!(target_endian = "little") {
+            ByteOrder::Little
+        } else {
+            ByteOrder::Big
+        }
+    }
+}
+
+/// Parse a numpy dtype string as found in Zarr v2 `.zarray` documents and numcodecs
+/// configurations: an optional byte-order character (`<` little, `>` big, `|` not
+/// applicable, `=` native, none = native) then a kind and size: `b1`, `i1 i2 i4 i8`,
+/// `u1 u2 u4 u8`, `f2 f4 f8`, `c8 c16`, or `V<n>` (raw bytes, [`DataType::RawBits`]).
+///
+/// Returns the data type and the byte order its multi-byte units are stored in: native
+/// order (`=`, `|` or no prefix) is resolved to the host's order, and types whose units are
+/// single bytes always give [`ByteOrder::NotApplicable`] (numpy itself normalises `<u1` to
+/// `|u1`). Anything else (datetimes, strings, objects, structured types, a stray
+/// character) is `None`.
+pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
+    let (order, rest) = match s.as_bytes().first()? {
+        b'<' => (Some(ByteOrder::Little), &s[1..]),
+        b'>' => (Some(ByteOrder::Big), &s[1..]),
+        b'|' | b'=' => (None, &s[1..]),
+        _ => (None, s),
+    };
+    let data_type = match rest {
+        "b1" => DataType::Bool,
+        "i1" => DataType::Int8,
+        "i2" => DataType::Int16,
+        "i4" => DataType::Int32,
+        "i8" => DataType::Int64,
+        "u1" => DataType::UInt8,
+        "u2" => DataType::UInt16,
+        "u4" => DataType::UInt32,
+        "u8" => DataType::UInt64,
+        "f2" => DataType::Float16,
+        "f4" => DataType::Float32,
+        "f8" => DataType::Float64,
+        "c8" => DataType::Complex64,
+        "c16" => DataType::Complex128,
+        _ => {
+            let n = rest.strip_prefix('V')?;
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') {
+                return None;
+            }
+            let size: usize = n.parse().ok().filter(|&n: &usize| n <= 1 << 24)?;
+            DataType::RawBits(size)
+        }
+    };
+    let order = if data_type.endian_unit() == 1 {
+        ByteOrder::NotApplicable
+    } else {
+        order.unwrap_or_else(ByteOrder::native)
+    };
+    Some((data_type, order))
+}
+
+/// The numpy dtype string (`"<f8"`, `"|u1"`, `"|V3"`) of a data type stored in `order`, as
+/// numpy's `dtype.str` spells it; the inverse of [`parse_numpy_dtype`].
+pub fn numpy_dtype_str(data_type: DataType, order: ByteOrder) -> String {
+    let prefix = match (data_type.endian_unit(), order) {
+        (1, _) | (_, ByteOrder::NotApplicable) => '|',
+        (_, ByteOrder::Little) => '<',
+        (_, ByteOrder::Big) => '>',
+    };
+    let code = match data_type {
+        DataType::Bool => "b1".to_string(),
+        DataType::Int8 => "i1".into(),
+        DataType::Int16 => "i2".into(),
+        DataType::Int32 => "i4".into(),
+        DataType::Int64 => "i8".into(),
+        DataType::UInt8 => "u1".into(),
+        DataType::UInt16 => "u2".into(),
+        DataType::UInt32 => "u4".into(),
+        DataType::UInt64 => "u8".into(),
+        DataType::Float16 => "f2".into(),
+        DataType::Float32 => "f4".into(),
+        DataType::Float64 => "f8".into(),
+        DataType::Complex64 => "c8".into(),
+        DataType::Complex128 => "c16".into(),
+        DataType::RawBits(n) => format!("V{n}"),
+    };
+    format!("{prefix}{code}")
+}
+
 /// The host-order bytes of one element used for data that was never written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FillValue(Vec<u8>);
@@ -538,5 +635,44 @@ mod tests {
         assert!(fill.equals_all(&buf));
         buf[5] ^= 1;
         assert!(!fill.equals_all(&buf));
+    }
+
+    #[test]
+    fn numpy_dtype_strings() {
+        use super::{numpy_dtype_str, parse_numpy_dtype, ByteOrder as B};
+        let native = B::native();
+        for (text, dt, order) in [
+            ("<f8", DataType::Float64, B::Little),
+            (">i2", DataType::Int16, B::Big),
+            ("|u1", DataType::UInt8, B::NotApplicable),
+            ("<u1", DataType::UInt8, B::NotApplicable),
+            ("b1", DataType::Bool, B::NotApplicable),
+            ("|b1", DataType::Bool, B::NotApplicable),
+            ("f4", DataType::Float32, native),
+            ("=i8", DataType::Int64, native),
+            ("|u4", DataType::UInt32, native),
+            (">c8", DataType::Complex64, B::Big),
+            ("<c16", DataType::Complex128, B::Little),
+            ("<f2", DataType::Float16, B::Little),
+            ("|V3", DataType::RawBits(3), B::NotApplicable),
+            (">u8", DataType::UInt64, B::Big),
+            ("i1", DataType::Int8, B::NotApplicable),
+        ] {
+            assert_eq!(parse_numpy_dtype(text), Some((dt, order)), "{text}");
+        }
+        for bad in [
+            "", "<", "f", "<f3", "<i16", "<U8", "|S4", "<M8[ns]", "O", "<f8 ", "<<f8", "|V0", "|V",
+            "|V03", "float64", "?",
+        ] {
+            assert_eq!(parse_numpy_dtype(bad), None, "{bad}");
+        }
+        assert_eq!(numpy_dtype_str(DataType::Float64, B::Little), "<f8");
+        assert_eq!(numpy_dtype_str(DataType::Int16, B::Big), ">i2");
+        assert_eq!(numpy_dtype_str(DataType::UInt8, B::Little), "|u1");
+        assert_eq!(numpy_dtype_str(DataType::Complex128, B::Big), ">c16");
+        assert_eq!(
+            numpy_dtype_str(DataType::RawBits(5), B::NotApplicable),
+            "|V5"
+        );
     }
 }

@@ -15,7 +15,9 @@ pub struct CodecChain {
     array_to_bytes: Box<dyn ArrayToBytesCodec>,
     bytes_to_bytes: Vec<Box<dyn BytesToBytesCodec>>,
     /// The chunk representation entering each array->array codec, then the one entering
-    /// the array->bytes codec (so `array_to_array.len() + 1` entries).
+    /// the array->bytes codec (so `array_to_array.len() + 1` entries). Array->array codecs
+    /// may change the data type (numcodecs filters), so the array->bytes codec serialises
+    /// the last entry's data type and the bytes->bytes codecs see its element size.
     representations: Vec<ChunkRepresentation>,
 }
 
@@ -33,31 +35,20 @@ impl CodecChain {
         let mut array_to_bytes: Option<Box<dyn ArrayToBytesCodec>> = None;
         let mut bytes_to_bytes = Vec::new();
         let mut representations = vec![decoded.clone()];
-        let data_type = decoded.data_type;
         for codec in codecs {
             let name = codec.name.as_str();
             let configuration = codec.configuration.as_ref();
-            if let Some(c) =
-                array_to_array::from_metadata(name, configuration, decoded.shape.len())?
-            {
+            let current = representations.last().expect("never empty");
+            if let Some(c) = array_to_array::from_metadata(name, configuration, current)? {
                 if array_to_bytes.is_some() {
                     return Err(CodecError::InvalidChain(format!(
                         "array->array codec '{name}' after the array->bytes codec"
                     )));
                 }
-                let current = representations.last().expect("never empty");
-                let next = ChunkRepresentation {
-                    shape: c.encoded_shape(&current.shape),
-                    data_type,
-                    fill_value: current.fill_value.clone(),
-                };
+                let next = c.encoded_representation(current)?;
                 representations.push(next);
                 array_to_array.push(c);
-            } else if let Some(c) = array_to_bytes::from_metadata(
-                name,
-                configuration,
-                representations.last().expect("never empty"),
-            )? {
+            } else if let Some(c) = array_to_bytes::from_metadata(name, configuration, current)? {
                 if array_to_bytes.is_some() {
                     return Err(CodecError::InvalidChain(format!(
                         "second array->bytes codec '{name}'"
@@ -65,7 +56,7 @@ impl CodecChain {
                 }
                 array_to_bytes = Some(c);
             } else if let Some(c) =
-                bytes_to_bytes::from_metadata(name, configuration, data_type.size())?
+                bytes_to_bytes::from_metadata(name, configuration, current.data_type.size())?
             {
                 if array_to_bytes.is_none() {
                     return Err(CodecError::InvalidChain(format!(
@@ -166,10 +157,9 @@ impl CodecChain {
 
     /// Encode a decoded chunk (C order, host byte order, exactly the chunk's size).
     pub fn encode(&self, decoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
-        let element_size = self.representations[0].data_type.size();
         let mut data = decoded;
         for (codec, repr) in self.array_to_array.iter().zip(&self.representations) {
-            data = codec.encode(data, &repr.shape, element_size)?;
+            data = codec.encode(data, repr)?;
         }
         let last = self.representations.last().expect("never empty");
         data = self.array_to_bytes.encode(data, last)?;
@@ -196,9 +186,8 @@ impl CodecChain {
             data = codec.decode(data, expected)?;
         }
         data = self.array_to_bytes.decode(data, last)?;
-        let element_size = self.representations[0].data_type.size();
         for (codec, repr) in self.array_to_array.iter().zip(&self.representations).rev() {
-            data = codec.decode(data, &repr.shape, element_size)?;
+            data = codec.decode(data, repr)?;
         }
         Ok(data)
     }
@@ -272,5 +261,182 @@ mod tests {
         )
         .unwrap();
         assert_eq!(endian_alias.to_metadata()[0].name, "bytes");
+    }
+
+    #[test]
+    fn numcodecs_fixedscaleoffset_bytes_zlib_round_trip() {
+        let conf = json!([
+            {"name": "numcodecs.fixedscaleoffset",
+             "configuration": {"offset": 1000, "scale": 10, "dtype": "<f8", "astype": "|u1"}},
+            {"name": "bytes"},
+            {"name": "numcodecs.zlib", "configuration": {"level": 1}}
+        ]);
+        let chain =
+            CodecChain::from_metadata(&codecs(conf), &repr(&[2, 3], DataType::Float64)).unwrap();
+        let values = [1000.0f64, 1000.1, 1010.5, 1025.5, 1000.0, 1012.3];
+        let data: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let encoded = chain.encode(data.clone()).unwrap();
+        // The bytes codec serialised one byte per element: zlib holds 6 bytes.
+        let zlib = crate::codec::bytes_to_bytes::zlib::ZlibCodec::new(1).unwrap();
+        use crate::codec::bytes_to_bytes::BytesToBytesCodec;
+        assert_eq!(
+            zlib.decode(encoded.clone(), None).unwrap(),
+            vec![0, 1, 105, 255, 0, 123]
+        );
+        assert_eq!(chain.decode(encoded).unwrap(), data);
+        assert_eq!(chain.encoded_len(), None);
+        let meta = chain.to_metadata();
+        assert_eq!(meta[0].name, "numcodecs.fixedscaleoffset");
+        assert_eq!(
+            serde_json::Value::Object(meta[0].configuration.clone().unwrap()),
+            json!({"scale": 10, "offset": 1000, "dtype": "<f8", "astype": "|u1"})
+        );
+        assert_eq!(meta[1].name, "bytes");
+        assert_eq!(meta[1].configuration, None);
+        assert_eq!(
+            serde_json::Value::Object(meta[2].configuration.clone().unwrap()),
+            json!({"level": 1})
+        );
+        // The metadata builds the same chain again.
+        let again = CodecChain::from_metadata(&meta, &repr(&[2, 3], DataType::Float64)).unwrap();
+        assert_eq!(again.to_metadata(), meta);
+    }
+
+    #[test]
+    fn numcodecs_chain_threads_data_types() {
+        // delta i4 -> i2 then big-endian bytes: 2 bytes per element reach the checksum.
+        let conf = json!([
+            {"name": "numcodecs.delta", "configuration": {"dtype": "<i4", "astype": "<i2"}},
+            {"name": "bytes", "configuration": {"endian": "big"}},
+            {"name": "numcodecs.crc32"}
+        ]);
+        let chain = CodecChain::from_metadata(&codecs(conf), &repr(&[3], DataType::Int32)).unwrap();
+        assert_eq!(chain.encoded_len(), Some(3 * 2 + 4));
+        let data: Vec<u8> = [10i32, 13, 7]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        let encoded = chain.encode(data.clone()).unwrap();
+        assert_eq!(&encoded[4..], &[0, 10, 0, 3, 0xff, 0xfa]);
+        assert_eq!(chain.decode(encoded.clone()).unwrap(), data);
+        let mut bad = encoded;
+        bad[5] ^= 1;
+        assert!(matches!(
+            chain.decode(bad),
+            Err(CodecError::Corrupt { codec, .. }) if codec == "numcodecs.crc32"
+        ));
+        // blosc takes its typesize from the data type entering it (1 byte after astype u1).
+        let conf = json!([
+            {"name": "numcodecs.astype", "configuration": {"encode_dtype": "|u1", "decode_dtype": "<u4"}},
+            {"name": "bytes"},
+            {"name": "numcodecs.blosc", "configuration": {"cname": "zstd", "shuffle": -1}}
+        ]);
+        let chain =
+            CodecChain::from_metadata(&codecs(conf), &repr(&[1000], DataType::UInt32)).unwrap();
+        let data: Vec<u8> = (0..1000u32).flat_map(|v| (v % 200).to_ne_bytes()).collect();
+        let encoded = chain.encode(data.clone()).unwrap();
+        assert_eq!(encoded[3], 1, "blosc typesize");
+        assert_eq!(encoded[2] & 0x04, 0x04, "autoshuffle picked bit shuffle");
+        assert_eq!(chain.decode(encoded).unwrap(), data);
+        // The fill value is encoded along the chain.
+        let mut r = repr(&[4], DataType::Int32);
+        r.fill_value = crate::data_type::FillValue::new(300i32.to_ne_bytes().to_vec());
+        let conf = json!([
+            {"name": "numcodecs.astype", "configuration": {"encode_dtype": "<i2", "decode_dtype": "<i4"}},
+            {"name": "bytes", "configuration": {"endian": "little"}}
+        ]);
+        let chain = CodecChain::from_metadata(&codecs(conf), &r).unwrap();
+        assert_eq!(chain.representations[1].data_type, DataType::Int16);
+        assert_eq!(
+            chain.representations[1].fill_value.as_bytes(),
+            &300i16.to_ne_bytes()
+        );
+        assert_eq!(chain.decoded_representation().data_type, DataType::Int32);
+    }
+
+    #[test]
+    fn numcodecs_unsupported_and_invalid() {
+        let r = repr(&[4], DataType::Float64);
+        for name in [
+            "numcodecs.pcodec",
+            "numcodecs.zfpy",
+            "numcodecs.vlen-utf8",
+            "numcodecs.json2",
+            "numcodecs.imagecodecs_jpeg",
+            "numcodecs.",
+            "numcodecs.jenkins_lookup3",
+        ] {
+            let conf =
+                json!([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": name}]);
+            match CodecChain::from_metadata(&codecs(conf), &r) {
+                Err(CodecError::Unsupported(n)) => assert_eq!(n, name),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        // An array->array numcodecs filter whose dtype does not match the chain.
+        let conf = json!([
+            {"name": "numcodecs.delta", "configuration": {"dtype": "<f4"}},
+            {"name": "bytes", "configuration": {"endian": "little"}}
+        ]);
+        assert!(matches!(
+            CodecChain::from_metadata(&codecs(conf), &r),
+            Err(CodecError::InvalidConfiguration { .. })
+        ));
+        // A filter after another one sees the first one's encoded type.
+        let conf = json!([
+            {"name": "numcodecs.astype", "configuration": {"encode_dtype": "<f4", "decode_dtype": "<f8"}},
+            {"name": "numcodecs.delta", "configuration": {"dtype": "<f8"}},
+            {"name": "bytes", "configuration": {"endian": "little"}}
+        ]);
+        assert!(matches!(
+            CodecChain::from_metadata(&codecs(conf), &r),
+            Err(CodecError::InvalidConfiguration { .. })
+        ));
+        // Every supported id builds with numcodecs' defaults where it has them.
+        for (name, conf) in [
+            ("numcodecs.zlib", json!({})),
+            ("numcodecs.gzip", json!({})),
+            ("numcodecs.bz2", json!({})),
+            ("numcodecs.lzma", json!({})),
+            ("numcodecs.lz4", json!({})),
+            ("numcodecs.zstd", json!({})),
+            ("numcodecs.blosc", json!({})),
+            ("numcodecs.shuffle", json!({"elementsize": 8})),
+            ("numcodecs.adler32", json!({})),
+            ("numcodecs.fletcher32", json!({})),
+            ("numcodecs.crc32", json!({})),
+            ("numcodecs.crc32c", json!({})),
+        ] {
+            let list = json!([{"name": "bytes", "configuration": {"endian": "little"}},
+                              {"name": name, "configuration": conf}]);
+            let chain = CodecChain::from_metadata(&codecs(list), &r).unwrap();
+            let data: Vec<u8> = (0..4)
+                .flat_map(|i| (i as f64 * 1.5).to_ne_bytes())
+                .collect();
+            let encoded = chain.encode(data.clone()).unwrap();
+            assert_eq!(chain.decode(encoded).unwrap(), data, "{name}");
+        }
+        for (name, conf) in [
+            ("numcodecs.delta", json!({"dtype": "<f8"})),
+            (
+                "numcodecs.fixedscaleoffset",
+                json!({"offset": 0, "scale": 2, "dtype": "<f8"}),
+            ),
+            ("numcodecs.quantize", json!({"digits": 3, "dtype": "<f8"})),
+            ("numcodecs.bitround", json!({"keepbits": 52})),
+            (
+                "numcodecs.astype",
+                json!({"encode_dtype": "<f8", "decode_dtype": "<f8"}),
+            ),
+        ] {
+            let list = json!([{"name": name, "configuration": conf},
+                              {"name": "bytes", "configuration": {"endian": "little"}}]);
+            let chain = CodecChain::from_metadata(&codecs(list), &r).unwrap();
+            let data: Vec<u8> = (0..4)
+                .flat_map(|i| (i as f64 * 1.5).to_ne_bytes())
+                .collect();
+            let encoded = chain.encode(data.clone()).unwrap();
+            assert_eq!(chain.decode(encoded).unwrap(), data, "{name}");
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `transpose`: permute the dimensions of a chunk (`order` is a permutation of 0..n).
 
 use super::ArrayToArrayCodec;
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, ChunkRepresentation, CodecError};
 use serde_json::{Map, Value};
 
 const NAME: &str = "transpose";
@@ -119,6 +119,31 @@ fn permute(
     }
 }
 
+impl TransposeCodec {
+    /// The shape of the encoded array for a decoded array of `decoded_shape`.
+    pub fn encoded_shape(&self, decoded_shape: &[u64]) -> Vec<u64> {
+        self.order.iter().map(|&axis| decoded_shape[axis]).collect()
+    }
+}
+
+/// Check that `input` holds a whole array of `repr` before indexing into it.
+fn check_len(input: &[u8], shape: &[u64], element_size: usize) -> Result<(), CodecError> {
+    let expected = shape
+        .iter()
+        .try_fold(element_size as u64, |acc, &n| acc.checked_mul(n))
+        .and_then(|n| usize::try_from(n).ok());
+    if expected != Some(input.len()) {
+        return Err(CodecError::corrupt(
+            NAME,
+            format!(
+                "{} bytes is not an array of shape {shape:?} with {element_size}-byte elements",
+                input.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl ArrayToArrayCodec for TransposeCodec {
     fn name(&self) -> &'static str {
         NAME
@@ -130,26 +155,37 @@ impl ArrayToArrayCodec for TransposeCodec {
         Some(map)
     }
 
-    fn encoded_shape(&self, decoded_shape: &[u64]) -> Vec<u64> {
-        self.order.iter().map(|&axis| decoded_shape[axis]).collect()
+    fn encoded_representation(
+        &self,
+        decoded: &ChunkRepresentation,
+    ) -> Result<ChunkRepresentation, CodecError> {
+        if decoded.shape.len() != self.order.len() {
+            return Err(CodecError::config(
+                NAME,
+                format!(
+                    "order {:?} has {} axes but the array has {}",
+                    self.order,
+                    self.order.len(),
+                    decoded.shape.len()
+                ),
+            ));
+        }
+        Ok(ChunkRepresentation {
+            shape: self.encoded_shape(&decoded.shape),
+            ..decoded.clone()
+        })
     }
 
-    fn encode(
-        &self,
-        input: Vec<u8>,
-        decoded_shape: &[u64],
-        element_size: usize,
-    ) -> Result<Vec<u8>, CodecError> {
-        permute(&input, decoded_shape, &self.order, element_size)
+    fn encode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
+        let element_size = decoded.data_type.size();
+        check_len(&input, &decoded.shape, element_size)?;
+        permute(&input, &decoded.shape, &self.order, element_size)
     }
 
-    fn decode(
-        &self,
-        input: Vec<u8>,
-        decoded_shape: &[u64],
-        element_size: usize,
-    ) -> Result<Vec<u8>, CodecError> {
-        let encoded_shape = self.encoded_shape(decoded_shape);
+    fn decode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
+        let element_size = decoded.data_type.size();
+        let encoded_shape = self.encoded_shape(&decoded.shape);
+        check_len(&input, &encoded_shape, element_size)?;
         permute(&input, &encoded_shape, &self.inverse, element_size)
     }
 }
@@ -157,15 +193,27 @@ impl ArrayToArrayCodec for TransposeCodec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data_type::DataType;
     use serde_json::json;
+
+    fn repr(shape: &[u64], data_type: DataType) -> ChunkRepresentation {
+        ChunkRepresentation {
+            shape: shape.to_vec(),
+            data_type,
+            fill_value: data_type.zero_fill_value(),
+        }
+    }
 
     #[test]
     fn transposes_2d_and_back() {
         let codec = TransposeCodec::new(vec![1, 0]).unwrap();
         let input: Vec<u8> = (0..6).collect(); // 2x3
-        let encoded = codec.encode(input.clone(), &[2, 3], 1).unwrap();
+        let r = repr(&[2, 3], DataType::UInt8);
+        let encoded = codec.encode(input.clone(), &r).unwrap();
         assert_eq!(encoded, vec![0, 3, 1, 4, 2, 5]); // 3x2
-        assert_eq!(codec.decode(encoded, &[2, 3], 1).unwrap(), input);
+        assert_eq!(codec.decode(encoded.clone(), &r).unwrap(), input);
+        assert!(codec.decode(encoded[1..].to_vec(), &r).is_err());
+        assert!(codec.encode(vec![0; 7], &r).is_err());
     }
 
     #[test]
@@ -173,15 +221,19 @@ mod tests {
         let codec = TransposeCodec::new(vec![2, 0, 1]).unwrap();
         let shape = [2u64, 3, 4];
         let input: Vec<u8> = (0..24u16).flat_map(|v| v.to_ne_bytes()).collect();
-        let encoded = codec.encode(input.clone(), &shape, 2).unwrap();
-        assert_eq!(codec.encoded_shape(&shape), vec![4, 2, 3]);
+        let r = repr(&shape, DataType::UInt16);
+        let encoded = codec.encode(input.clone(), &r).unwrap();
+        assert_eq!(
+            codec.encoded_representation(&r).unwrap().shape,
+            vec![4, 2, 3]
+        );
         // Encoded element (k, i, j) is decoded element (i, j, k) = i*12 + j*4 + k.
         let at = |k: usize, i: usize, j: usize| {
             let o = (k * 6 + i * 3 + j) * 2;
             u16::from_ne_bytes([encoded[o], encoded[o + 1]])
         };
         assert_eq!(at(3, 1, 2), 12 + 8 + 3);
-        assert_eq!(codec.decode(encoded, &shape, 2).unwrap(), input);
+        assert_eq!(codec.decode(encoded, &r).unwrap(), input);
     }
 
     #[test]

@@ -1,13 +1,21 @@
 //! Bytes -> bytes codecs: compressors and checksums.
 
 pub mod blosc;
+pub mod bz2;
+pub mod checksum32;
 pub mod crc32c;
 pub mod gzip;
+pub mod lz4;
+pub mod lzma;
+pub mod numcodecs;
+pub mod shuffle;
+pub mod zlib;
 pub mod zstd;
 
-use super::CodecError;
+use super::{try_vec_with_capacity, CodecError};
 use serde_json::{Map, Value};
 use std::fmt::Debug;
+use std::io::{ErrorKind, Read};
 
 /// A codec that maps a byte string to a byte string.
 pub trait BytesToBytesCodec: Debug + Send + Sync {
@@ -52,8 +60,75 @@ pub fn from_metadata(
         "zstd" => Box::new(zstd::ZstdCodec::from_configuration(config)?),
         "blosc" => Box::new(blosc::BloscCodec::from_configuration(config, element_size)?),
         "crc32c" => Box::new(crc32c::Crc32cCodec::from_configuration(config)?),
-        _ => return Ok(None),
+        _ => match name.strip_prefix("numcodecs.") {
+            Some(id) => return numcodecs::from_numcodecs(id, config, element_size),
+            None => return Ok(None),
+        },
     }))
+}
+
+/// Read a decoder's whole output.
+///
+/// With `decoded_len`, exactly that many bytes are allocated and the stream must end there
+/// (shorter or longer output is [`CodecError::Corrupt`]); without it the buffer grows from
+/// `size_hint` as needed. I/O errors (corrupt or truncated streams) become `Corrupt` naming
+/// `codec`.
+pub(crate) fn read_decoded(
+    reader: &mut impl Read,
+    decoded_len: Option<usize>,
+    size_hint: usize,
+    codec: &str,
+) -> Result<Vec<u8>, CodecError> {
+    fn fill(reader: &mut impl Read, buf: &mut [u8], codec: &str) -> Result<usize, CodecError> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(k) => filled += k,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(CodecError::corrupt(codec, format!("invalid stream: {e}"))),
+            }
+        }
+        Ok(filled)
+    }
+    match decoded_len {
+        Some(expected) => {
+            let mut out = try_vec_with_capacity(expected)?;
+            out.resize(expected, 0);
+            let got = fill(reader, &mut out, codec)?;
+            if got < expected {
+                return Err(CodecError::corrupt(
+                    codec,
+                    format!("decoded {got} bytes, expected {expected}"),
+                ));
+            }
+            let mut probe = [0u8; 1];
+            if fill(reader, &mut probe, codec)? != 0 {
+                return Err(CodecError::corrupt(
+                    codec,
+                    format!("decoded data is longer than the expected {expected} bytes"),
+                ));
+            }
+            Ok(out)
+        }
+        None => {
+            let mut out = try_vec_with_capacity(size_hint.clamp(64, 1 << 20))?;
+            loop {
+                if out.len() == out.capacity() {
+                    let extra = out.capacity().max(64);
+                    out.try_reserve(extra)
+                        .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
+                }
+                let start = out.len();
+                out.resize(out.capacity(), 0);
+                let got = fill(reader, &mut out[start..], codec)?;
+                out.truncate(start + got);
+                if out.len() < out.capacity() {
+                    return Ok(out);
+                }
+            }
+        }
+    }
 }
 
 /// Helpers shared by the codecs' unit tests.
