@@ -20,7 +20,7 @@ use super::{MetadataError, NamedConfig};
 use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::array_to_bytes::bytes::Endian;
-use crate::data_type::{DataType, FillValue};
+use crate::data_type::{ByteOrder, DataType, FillValue};
 use serde_json::{Map, Value};
 
 /// Key of a v2 array's metadata.
@@ -59,91 +59,30 @@ pub struct ArrayMetadataV2 {
     pub dimension_separator: char,
 }
 
-/// Parse a NumPy dtype string (`"<f4"`, `"|u1"`, `">i8"`, `"b1"`, `"=c16"`, `"|V16"`)
-/// into a data type and the byte order of its stored elements (`None` for single-byte
-/// units). Strings, objects, dates and structured types are reported as unsupported.
+/// Parse a NumPy dtype string (`"<f4"`, `"|u1"`, `">i8"`, `"|V16"`; see
+/// [`crate::data_type::parse_numpy_dtype`]) into a data type and the byte order of its
+/// stored elements (`None` for single-byte units). What is not a numeric NumPy dtype is an
+/// error that says why: strings, objects, dates and structured types are unsupported.
 pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<Endian>), MetadataError> {
-    let (order, code) = match dtype.chars().next() {
-        Some('<') => (Some(Endian::Little), &dtype[1..]),
-        Some('>') => (Some(Endian::Big), &dtype[1..]),
-        Some('=') => (Some(Endian::native()), &dtype[1..]),
-        Some('|') => (None, &dtype[1..]),
-        _ => (None, dtype),
-    };
-    let data_type = match code {
-        "b1" | "?" => DataType::Bool,
-        "i1" => DataType::Int8,
-        "i2" => DataType::Int16,
-        "i4" => DataType::Int32,
-        "i8" => DataType::Int64,
-        "u1" => DataType::UInt8,
-        "u2" => DataType::UInt16,
-        "u4" => DataType::UInt32,
-        "u8" => DataType::UInt64,
-        "f2" => DataType::Float16,
-        "f4" => DataType::Float32,
-        "f8" => DataType::Float64,
-        "c8" => DataType::Complex64,
-        "c16" => DataType::Complex128,
-        _ => {
-            if let Some(n) = code.strip_prefix('V') {
-                let size: usize = n
-                    .parse()
-                    .ok()
-                    .filter(|n| *n > 0 && *n <= 1 << 24)
-                    .ok_or_else(|| {
-                        MetadataError::Invalid(format!("dtype '{dtype}': bad void size"))
-                    })?;
-                DataType::RawBits(size)
-            } else {
-                let what = match code.chars().next() {
-                    Some('U' | 'S' | 'O') => " (strings and objects are not supported)",
-                    Some('M' | 'm') => " (dates and times are not supported)",
-                    _ => "",
-                };
-                return Err(MetadataError::Unsupported(format!("dtype '{dtype}'{what}")));
-            }
+    match crate::data_type::parse_numpy_dtype(dtype) {
+        Some((data_type, order)) => Ok((
+            data_type,
+            match order {
+                ByteOrder::Little => Some(Endian::Little),
+                ByteOrder::Big => Some(Endian::Big),
+                ByteOrder::NotApplicable => None,
+            },
+        )),
+        None => {
+            let code = dtype.trim_start_matches(['<', '>', '|', '=']);
+            let what = match code.chars().next() {
+                Some('U' | 'S' | 'O') => " (strings and objects are not supported)",
+                Some('M' | 'm') => " (dates and times are not supported)",
+                _ => " (not a NumPy dtype this library knows)",
+            };
+            Err(MetadataError::Unsupported(format!("dtype '{dtype}'{what}")))
         }
-    };
-    // The byte order only matters for multi-byte units; a stored order is needed then.
-    let order = if data_type.endian_unit() > 1 {
-        Some(order.ok_or_else(|| {
-            MetadataError::Invalid(format!(
-                "dtype '{dtype}' has multi-byte elements but no byte order ('<' or '>')"
-            ))
-        })?)
-    } else {
-        None
-    };
-    Ok((data_type, order))
-}
-
-/// The NumPy dtype string of a data type stored in `order` (the inverse of
-/// [`parse_numpy_dtype`]).
-pub fn numpy_dtype_string(data_type: DataType, order: Option<Endian>) -> String {
-    let prefix = match (data_type.endian_unit() > 1, order) {
-        (false, _) => '|',
-        (true, Some(Endian::Big)) => '>',
-        (true, _) => '<',
-    };
-    let code = match data_type {
-        DataType::Bool => "b1".to_string(),
-        DataType::Int8 => "i1".into(),
-        DataType::Int16 => "i2".into(),
-        DataType::Int32 => "i4".into(),
-        DataType::Int64 => "i8".into(),
-        DataType::UInt8 => "u1".into(),
-        DataType::UInt16 => "u2".into(),
-        DataType::UInt32 => "u4".into(),
-        DataType::UInt64 => "u8".into(),
-        DataType::Float16 => "f2".into(),
-        DataType::Float32 => "f4".into(),
-        DataType::Float64 => "f8".into(),
-        DataType::Complex64 => "c8".into(),
-        DataType::Complex128 => "c16".into(),
-        DataType::RawBits(n) => format!("V{n}"),
-    };
-    format!("{prefix}{code}")
+    }
 }
 
 /// Parse a fill value as v2 writes it. `null` means "no fill value": zero, as zarr-python
@@ -181,6 +120,16 @@ pub fn parse_fill_value(data_type: DataType, value: &Value) -> Result<FillValue,
         _ => data_type.parse_fill_value(value),
     }
 }
+
+/// The numcodecs filters that transform arrays (element values or types); every other
+/// numcodecs codec transforms bytes.
+const ARRAY_FILTERS: &[&str] = &[
+    "delta",
+    "fixedscaleoffset",
+    "quantize",
+    "bitround",
+    "astype",
+];
 
 /// The `transpose` codec that stores a C-order chunk of rank `ndim` in column-major
 /// (Fortran) order; `None` when the rank makes both orders the same.
@@ -343,10 +292,26 @@ impl ArrayMetadataV2 {
         if self.order == Order::F {
             codecs.extend(column_major_transpose(self.shape.len()));
         }
+        // Filters that transform arrays (delta, fixedscaleoffset, ...) come before the
+        // `bytes` codec; filters that transform bytes (shuffle, checksums, compressors used
+        // as filters) after it. A v2 chain that puts an array filter after a bytes filter
+        // (it reinterprets transformed bytes as numbers) has no v3 equivalent.
         let mut encoded = (self.data_type, self.byte_order);
+        let mut bytes_filters = Vec::new();
         for filter in &self.filters {
-            codecs.push(numcodecs_codec(filter, "a filter")?);
-            encoded = filter_output_order(filter, encoded)?;
+            let codec = numcodecs_codec(filter, "a filter")?;
+            let id = &codec.name["numcodecs.".len()..];
+            if ARRAY_FILTERS.contains(&id) {
+                if !bytes_filters.is_empty() {
+                    return Err(MetadataError::Unsupported(format!(
+                        "filter '{id}' after a bytes filter: no Zarr v3 codec chain is equivalent"
+                    )));
+                }
+                codecs.push(codec);
+                encoded = filter_output_order(filter, encoded)?;
+            } else {
+                bytes_filters.push(codec);
+            }
         }
         let endian = encoded.1.filter(|_| encoded.0.endian_unit() > 1);
         let bytes_configuration = endian.map(|endian| {
@@ -360,6 +325,7 @@ impl ArrayMetadataV2 {
             configuration
         });
         codecs.push(NamedConfig::new("bytes", bytes_configuration));
+        codecs.extend(bytes_filters);
         if let Some(compressor) = &self.compressor {
             codecs.push(numcodecs_codec(compressor, "the compressor")?);
         }
@@ -466,18 +432,8 @@ mod tests {
             parse_numpy_dtype("|V3").unwrap(),
             (DataType::RawBits(3), None)
         );
-        for bad in ["<U5", "|S3", "|O", "<M8[ns]", "f4", "<f3", "", "<", "|V0"] {
+        for bad in ["<U5", "|S3", "|O", "<M8[ns]", "<f3", "", "<", "|V0"] {
             assert!(parse_numpy_dtype(bad).is_err(), "{bad}");
-        }
-        for (t, o) in [
-            (DataType::Float64, Some(Endian::Big)),
-            (DataType::UInt8, None),
-            (DataType::Complex64, Some(Endian::Little)),
-        ] {
-            assert_eq!(
-                parse_numpy_dtype(&numpy_dtype_string(t, o)).unwrap(),
-                (t, o)
-            );
         }
     }
 

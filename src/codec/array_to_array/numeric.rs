@@ -231,15 +231,27 @@ pub(crate) fn get_dtype(
         None | Some(Value::Null) => return Ok(None),
         Some(v) => v,
     };
+    // zarr-python 3 writes v3 data type names (`"int32"`) into the configurations of
+    // `numcodecs.*` codecs of v3 arrays; those mean little-endian.
+    let v3_name = |s: &str| {
+        DataType::from_name(s).ok().map(|t| {
+            let order = if t.endian_unit() > 1 {
+                ByteOrder::Little
+            } else {
+                ByteOrder::NotApplicable
+            };
+            (t, order)
+        })
+    };
     let parsed = value
         .as_str()
-        .and_then(parse_numpy_dtype)
+        .and_then(|s| parse_numpy_dtype(s).or_else(|| v3_name(s)))
         .filter(|(dt, _)| is_numeric(*dt))
         .ok_or_else(|| {
             CodecError::config(
                 codec,
                 format!(
-                    "'{key}' must be a numpy boolean, integer or float dtype string, got {value}"
+                    "'{key}' must be a numeric numpy dtype string (or v3 data type name), got {value}"
                 ),
             )
         })?;
