@@ -644,6 +644,25 @@ fn check_entry(corpus: &Path, entry: &Value) -> Result<String, Vec<String>> {
         }
     }
 
+    if entry["expected_all_fill"].as_bool() == Some(true) {
+        // A metadata-only array: every element reads as the fill value.
+        forms.push("all-fill");
+        let mut buf = vec![0u8; total as usize * size];
+        let start = vec![0u64; shape.len()];
+        match array.read_region(&start, &shape, &mut buf) {
+            Err(e) => problems.push(format!("read_region(whole array) failed: {e}")),
+            Ok(()) => {
+                let differing = buf
+                    .chunks_exact(size)
+                    .filter(|b| decode(dt, b).is_none_or(|e| !matches(e, &entry["fill_value"])))
+                    .count();
+                if differing > 0 {
+                    problems.push(format!("{differing} elements are not the fill value"));
+                }
+            }
+        }
+    }
+
     if forms.is_empty() {
         problems.push("no usable expectation (neither a full `expected` list nor a digest)".into());
     }

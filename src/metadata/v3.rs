@@ -188,7 +188,17 @@ impl ArrayMetadata {
                     kind_of(other)
                 )))
             }
-            None => return Err(MetadataError::Invalid("missing \"codecs\"".into())),
+            // Pre-final drafts of v3 had no `codecs` key, meaning uncompressed little-endian
+            // chunks; GDAL wrote such documents. The spec now requires the key: read the
+            // old form, always write the new one.
+            None => {
+                let endian = (data_type.endian_unit() > 1).then(|| {
+                    let mut configuration = Map::new();
+                    configuration.insert("endian".into(), Value::from("little"));
+                    configuration
+                });
+                vec![NamedConfig::new("bytes", endian)]
+            }
         };
 
         if let Some(transformers) = document.get("storage_transformers") {
