@@ -51,16 +51,67 @@ const DEFLATE_SLACK: u64 = 64;
 
 /// A shared file read through positioned reads: each clone has its own cursor, so clones of
 /// one `ZipArchive` can read from several threads at once.
-#[derive(Clone, Debug)]
+///
+/// While an archive is opened, the many small reads of the central directory and local
+/// headers go through a read-ahead buffer; clones (one per value read) start unbuffered.
+#[derive(Debug)]
 struct SharedFile {
     file: Arc<File>,
     len: u64,
     pos: u64,
+    /// Read-ahead: `buffer` holds the file's bytes from `buffer_start`; unused when empty
+    /// and `buffered` is false.
+    buffered: bool,
+    buffer: Vec<u8>,
+    buffer_start: u64,
+}
+
+/// Read-ahead size while opening an archive.
+const READ_AHEAD: usize = 64 * 1024;
+
+impl SharedFile {
+    fn new(file: File, len: u64, buffered: bool) -> SharedFile {
+        SharedFile {
+            file: Arc::new(file),
+            len,
+            pos: 0,
+            buffered,
+            buffer: Vec::new(),
+            buffer_start: 0,
+        }
+    }
+}
+
+impl Clone for SharedFile {
+    fn clone(&self) -> SharedFile {
+        SharedFile {
+            file: Arc::clone(&self.file),
+            len: self.len,
+            pos: self.pos,
+            buffered: false,
+            buffer: Vec::new(),
+            buffer_start: 0,
+        }
+    }
 }
 
 impl Read for SharedFile {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.file.read_at(buf, self.pos)?;
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if !self.buffered || out.len() >= READ_AHEAD {
+            let n = self.file.read_at(out, self.pos)?;
+            self.pos += n as u64;
+            return Ok(n);
+        }
+        let buffer_end = self.buffer_start + self.buffer.len() as u64;
+        if self.pos < self.buffer_start || self.pos >= buffer_end {
+            self.buffer.resize(READ_AHEAD, 0);
+            let n = self.file.read_at(&mut self.buffer, self.pos)?;
+            self.buffer.truncate(n);
+            self.buffer_start = self.pos;
+        }
+        let at = (self.pos - self.buffer_start) as usize;
+        let n = out.len().min(self.buffer.len() - at);
+        out[..n].copy_from_slice(&self.buffer[at..at + n]);
         self.pos += n as u64;
         Ok(n)
     }
@@ -143,13 +194,10 @@ impl ZipStore {
                 "is a directory, not a zip file",
             )));
         }
-        let shared = SharedFile {
-            file: Arc::new(file),
-            len: meta.len(),
-            pos: 0,
-        };
-        let mut archive = ZipArchive::new(shared.clone()).map_err(|e| zip_error(&label, "", e))?;
-        check_unique_names(&shared, &archive, &label)?;
+        let shared = SharedFile::new(file, meta.len(), true);
+        let mut archive = ZipArchive::new(shared).map_err(|e| zip_error(&label, "", e))?;
+        let file = archive.clone().into_inner();
+        check_unique_names(&file, &archive, &label)?;
 
         // Validate every name and find the root.
         let names: Vec<String> = archive.file_names().map(str::to_string).collect();
@@ -206,9 +254,11 @@ impl ZipStore {
                 },
             );
         }
+        // The template archive's reader keeps its read-ahead buffer; a clone of the archive
+        // (one per value read) reads unbuffered.
         Ok(ZipStore {
             path,
-            file: shared,
+            file,
             archive,
             entries,
             root,
@@ -765,6 +815,42 @@ mod tests {
         let mut past = bytes.clone();
         patch_central_size(&mut past, "d", true, u32::MAX);
         assert!(corrupt_reason(open("past", &past)).contains("past the end"));
+    }
+
+    #[test]
+    fn unsupported_entries() {
+        let bytes = archive(&[("zarr.json", STORED, b"{}"), ("b", DEFLATED, &big_value())]);
+        let central = |bytes: &[u8], name: &str| {
+            (0..bytes.len() - 46)
+                .find(|&i| {
+                    bytes[i..i + 4] == [0x50, 0x4b, 0x01, 0x02]
+                        && bytes[i + 46..].starts_with(name.as_bytes())
+                })
+                .unwrap()
+        };
+        // Compression method 12 (bzip2) in the central directory.
+        let mut bzip2 = bytes.clone();
+        let at = central(&bzip2, "b") + 10;
+        bzip2[at..at + 2].copy_from_slice(&12u16.to_le_bytes());
+        let store = open("bzip2", &bzip2).unwrap();
+        assert_eq!(store.get("zarr.json").unwrap().unwrap(), b"{}");
+        assert!(matches!(
+            store.get("b"),
+            Err(StorageError::Unsupported { .. })
+        ));
+        // The encryption flag.
+        let mut encrypted = bytes.clone();
+        let at = central(&encrypted, "zarr.json") + 8;
+        encrypted[at] |= 1;
+        let store = open("encrypted", &encrypted).unwrap();
+        assert!(matches!(
+            store.get("zarr.json"),
+            Err(StorageError::Unsupported { .. })
+        ));
+        assert!(matches!(
+            store.get_range("zarr.json", ByteRange::Suffix { length: 1 }),
+            Err(StorageError::Unsupported { .. })
+        ));
     }
 
     #[test]
