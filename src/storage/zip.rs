@@ -854,6 +854,53 @@ mod tests {
     }
 
     #[test]
+    fn zip64_entries() {
+        let big = big_value();
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, method) in [("zarr.json", STORED), ("c/0", DEFLATED), ("c/1", STORED)] {
+            let options = SimpleFileOptions::default()
+                .compression_method(method)
+                .large_file(true);
+            writer.start_file(name, options).unwrap();
+            writer
+                .write_all(if name == "zarr.json" { b"{}" } else { &big })
+                .unwrap();
+        }
+        let bytes = writer.finish().unwrap().into_inner();
+        let store = open("zip64", &bytes).unwrap();
+        assert_eq!(store.get("zarr.json").unwrap().unwrap(), b"{}");
+        assert_eq!(store.get("c/0").unwrap().unwrap(), big);
+        let range = ByteRange::FromStart {
+            offset: 5,
+            length: 7,
+        };
+        assert_eq!(store.get_range("c/1", range).unwrap().unwrap(), &big[5..12]);
+        // A zip64 size near u64::MAX: offset + size overflows; refused, no panic.
+        let mut huge = bytes.clone();
+        let zip64_sizes = |bytes: &[u8]| {
+            // Zip64 extra fields (id 1, 16+ bytes: uncompressed then compressed size) that
+            // hold the big value's sizes.
+            let mut found = Vec::new();
+            for i in 0..bytes.len() - 20 {
+                if bytes[i..i + 2] == [1, 0]
+                    && u16::from_le_bytes([bytes[i + 2], bytes[i + 3]]) >= 16
+                    && bytes[i + 4..i + 12] == (big.len() as u64).to_le_bytes()
+                {
+                    found.push(i + 12);
+                }
+            }
+            found
+        };
+        let fields = zip64_sizes(&huge);
+        assert!(!fields.is_empty());
+        for at in fields {
+            huge[at..at + 8].copy_from_slice(&(u64::MAX - 3).to_le_bytes());
+        }
+        let reason = corrupt_reason(open("zip64-huge", &huge));
+        assert!(reason.contains("past the end"), "{reason}");
+    }
+
+    #[test]
     fn bad_checksum() {
         let mut bytes = archive(&[("s", STORED, b"0123456789")]);
         patch(&mut bytes, b"0123456789", b"0123456780");
