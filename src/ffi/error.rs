@@ -16,6 +16,8 @@ pub(crate) enum FfiError {
     Null(&'static str),
     /// An argument is invalid for reasons the core cannot see (bad UTF-8, absurd length).
     InvalidArgument(String),
+    /// A file named by an argument does not exist (the message says which).
+    NotFound(String),
     /// The core reported an error.
     Core(Error),
 }
@@ -32,6 +34,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
     match error {
         FfiError::Null(_) => ZARR_ERROR_NULL_ARGUMENT,
         FfiError::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
+        FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
         FfiError::Core(error) => match error {
             Error::Storage(e) => match e {
                 StorageError::Io { .. } => ZARR_ERROR_IO,
@@ -39,6 +42,8 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
                 StorageError::RangeOutOfBounds { .. } => ZARR_ERROR_CORRUPT_DATA,
                 StorageError::ReadOnly => ZARR_ERROR_READ_ONLY,
                 StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
+                StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
+                StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
             },
             Error::Codec(e) => match e {
                 CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
@@ -71,7 +76,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
 pub(crate) fn describe(error: &FfiError) -> String {
     match error {
         FfiError::Null(parameter) => format!("argument '{parameter}' is NULL"),
-        FfiError::InvalidArgument(message) => message.clone(),
+        FfiError::InvalidArgument(message) | FfiError::NotFound(message) => message.clone(),
         FfiError::Core(error) => {
             let mut text = error.to_string();
             let mut source = std::error::Error::source(error);

@@ -7,7 +7,7 @@ use super::handle::zarr_store;
 use super::status::zarr_status;
 use crate::consolidated::ConsolidatedStore;
 use crate::error::Error;
-use crate::storage::{FilesystemStore, MemoryStore};
+use crate::storage::{FilesystemStore, MemoryStore, StorageError, ZipStore};
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -45,6 +45,77 @@ pub unsafe extern "C" fn zarr_store_open_filesystem(
         let root = std::path::absolute(path)
             .map_err(|e| FfiError::InvalidArgument(format!("cannot resolve path '{path}': {e}")))?;
         let storage = FilesystemStore::new(root).map_err(Error::from)?;
+        let handle = Box::new(zarr_store {
+            storage: Arc::new(storage),
+        });
+        // SAFETY: checked non-NULL above, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(handle)) };
+        Ok(())
+    })
+}
+
+/// Open a read-only store over the zip archive at `path` (a whole Zarr hierarchy shipped
+/// as one `.zip` file).
+///
+/// The archive's central directory is read and checked once, here; reads then use
+/// positioned reads of the one open file. Entries may be stored (uncompressed: a byte range
+/// of a chunk or shard reads just those bytes) or deflated (the entry is inflated, bounded
+/// by its declared size and checked against its CRC-32). Zip64 archives are supported.
+///
+/// Root detection: a hierarchy zipped "from within" has its `zarr.json` at the top of the
+/// archive; one zipped "from the parent folder" has every entry under one directory
+/// (`data.zarr/zarr.json`, ...). When the archive has no top-level metadata entry
+/// (`zarr.json`, `.zgroup`, `.zarray`, `.zattrs`, `.zmetadata`) and every entry lies under
+/// one top-level directory, that directory is the root: group and array paths are relative
+/// to it (`"/"` is `data.zarr/`). Directory entries (names ending in `/`) are not values.
+///
+/// The store is read-only: every write through it (`zarr_array_create`, `zarr_array_write`,
+/// `zarr_group_create`, setting attributes...) fails with `ZARR_ERROR_READ_ONLY`.
+///
+/// - `path`: NUL-terminated UTF-8 path of the zip file (absolute or relative to the current
+///   directory, which is resolved now).
+/// - `out`: receives the new store, or NULL on failure. Free it with `zarr_store_free`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `path` or `out` is NULL;
+/// `ZARR_ERROR_INVALID_ARGUMENT` if `path` is empty or not UTF-8; `ZARR_ERROR_NOT_FOUND` if
+/// no file exists at `path`; `ZARR_ERROR_CORRUPT_DATA` if the file is not a zip archive, its
+/// central directory is damaged or truncated, or the archive is hostile (an entry name that
+/// is absolute or has an empty, `.` or `..` segment, two entries with the same name, an
+/// entry whose data lies past the end of the file); `ZARR_ERROR_UNSUPPORTED` for multi-disk
+/// archives; `ZARR_ERROR_IO` if the file cannot be read (a directory, no permission).
+/// Later reads of an entry may return `ZARR_ERROR_CORRUPT_DATA` (bad CRC, an entry that
+/// inflates to another size than it declares) or `ZARR_ERROR_UNSUPPORTED` (encrypted
+/// entries, compression methods other than stored and deflate).
+///
+/// Ownership: the store keeps the file open until the store and every array and group
+/// opened from it are freed. Thread safety: the store may be read from any number of
+/// threads at once.
+///
+/// # Safety
+/// `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_store_open_zip(
+    path: *const c_char,
+    out: *mut *mut zarr_store,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run("zarr_store_open_zip", || {
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        let out = out_ptr(out, "out")?;
+        if path.is_empty() {
+            return Err(FfiError::InvalidArgument("argument 'path' is empty".into()));
+        }
+        let file = std::path::absolute(path)
+            .map_err(|e| FfiError::InvalidArgument(format!("cannot resolve path '{path}': {e}")))?;
+        let storage = ZipStore::open(&file).map_err(|e| match e {
+            StorageError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                FfiError::NotFound(format!("no zip file at '{}': {source}", file.display()))
+            }
+            other => FfiError::from(Error::from(other)),
+        })?;
         let handle = Box::new(zarr_store {
             storage: Arc::new(storage),
         });

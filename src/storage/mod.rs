@@ -5,9 +5,11 @@
 
 pub mod filesystem;
 pub mod memory;
+pub mod zip;
 
 pub use filesystem::FilesystemStore;
 pub use memory::MemoryStore;
+pub use zip::ZipStore;
 
 use std::fmt::Debug;
 use thiserror::Error;
@@ -38,6 +40,15 @@ pub enum StorageError {
     /// The value is too large to hold in memory.
     #[error("value of '{key}' ({size} bytes) cannot be allocated")]
     OutOfMemory { key: String, size: u64 },
+    /// The store's container is malformed (a zip archive that is truncated, has hostile
+    /// entry names, lies about sizes or fails its checksum); `key` names the archive or
+    /// the entry.
+    #[error("corrupt store data at '{key}': {reason}")]
+    Corrupt { key: String, reason: String },
+    /// The store's container uses a feature this library does not implement (an encrypted
+    /// zip entry, a compression method other than stored or deflate).
+    #[error("unsupported store feature at '{key}': {reason}")]
+    Unsupported { key: String, reason: String },
 }
 
 /// A byte range within a value.
