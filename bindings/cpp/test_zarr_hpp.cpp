@@ -278,6 +278,14 @@ void v2_consolidated_descendants() {
     THROWS(zarr::Store::consolidated(plain), ZARR_ERROR_NOT_FOUND, "consolidated");
 }
 
+void zip_store_errors() {
+    TempDir dir;
+    THROWS(zarr::Store::zip(dir.path() + "/missing.zip"), ZARR_ERROR_NOT_FOUND, "missing.zip");
+    std::string not_zip = dir.path() + "/not.zip";
+    std::ofstream(not_zip) << "this is not a zip archive";
+    THROWS(zarr::Store::zip(not_zip), ZARR_ERROR_CORRUPT_DATA, "zip");
+}
+
 void move_semantics() {
     zarr::Store store = zarr::Store::memory();
     zarr_store *raw = store.get();
@@ -459,6 +467,7 @@ const Case cases[] = {
     TCASE(groups_and_attributes),
     TCASE(children_listing),
     TCASE(v2_consolidated_descendants),
+    TCASE(zip_store_errors),
     TCASE(move_semantics),
     TCASE(free_in_any_order),
     TCASE(error_not_found),

@@ -202,6 +202,16 @@ class Store : public detail::Handle<zarr_store> {
         return Store(raw);
     }
 
+    // A read-only store over a `.zip` file holding a hierarchy, zipped from within or from
+    // its parent folder (wraps `zarr_store_open_zip`). Throws zarr::Error: INVALID_ARGUMENT
+    // (empty path), NOT_FOUND (no such file), CORRUPT_DATA (not a zip, or a hostile or
+    // truncated archive), UNSUPPORTED, IO.
+    static Store zip(const std::string &path) {
+        zarr_store *raw = nullptr;
+        detail::check(zarr_store_open_zip(detail::c_str(path, "path"), &raw));
+        return Store(raw);
+    }
+
     // A view of `store` serving node metadata from its consolidated metadata, read once now
     // (wraps `zarr_store_open_consolidated`). Throws zarr::Error: NULL_ARGUMENT (empty
     // store), NOT_FOUND (no consolidated metadata), INVALID_METADATA, UNSUPPORTED, IO.

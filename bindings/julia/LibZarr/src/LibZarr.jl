@@ -21,7 +21,7 @@
 module LibZarr
 
 export ZarrError, ZarrStore, ZarrGroup, ZarrArray
-export open_filesystem, open_memory, open_consolidated, open_group, create_group, create_group_v2
+export open_filesystem, open_memory, open_zip, open_consolidated, open_group, create_group, create_group_v2
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
@@ -216,6 +216,19 @@ A new, empty in-memory store (wraps `zarr_store_open_memory`).
 function open_memory()
     out = Ref{Ptr{Cvoid}}(C_NULL)
     check(@ccall libzarr().zarr_store_open_memory(out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrStore(out[])
+end
+
+"""
+    open_zip(path) -> ZarrStore
+
+A read-only store over the `.zip` file `path` (a hierarchy zipped from within or from its
+parent folder; wraps `zarr_store_open_zip`). Throws `ZarrError`: NOT_FOUND (no such file),
+CORRUPT_DATA (not a zip, hostile or truncated), UNSUPPORTED, IO.
+"""
+function open_zip(path::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_store_open_zip(path::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
     return ZarrStore(out[])
 end
 
