@@ -1,6 +1,7 @@
 /* cp.c -- `zarr cp`: copy an array or a group hierarchy, converting and rechunking. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +25,8 @@ static const char *cp_help =
     "  --format 2|3     Zarr format of the new arrays (default: the source's). Groups are\n"
     "                   created by the C API in v3, so copying a group needs --format 3.\n"
     "  --chunks C       chunk shape (inner chunk shape when sharded), one value per\n"
-    "                   dimension (default: the source's inner chunk shape).\n"
+    "                   dimension (default: the source's inner chunk shape). When SRC is\n"
+    "                   a group, every array below it must have that many dimensions.\n"
     "  --shards S       v3 only, with --chunks: shard shape, one multiple of the chunk\n"
     "                   shape per dimension; shards get a crc32c-checked index at their end.\n"
     "                   Without --shards the copy is sharded like the source when the source\n"
@@ -522,6 +524,15 @@ static int copy_group(const cp_options *o, const zarr_store *src_store, const za
     return rc;
 }
 
+/* Whether dst is src or a node below it, in the same store directory. */
+static int inside(const node_ref *src, const node_ref *dst) {
+    char a[PATH_MAX], b[PATH_MAX];
+    size_t n = strlen(src->node_path);
+    if (!realpath(src->store_dir, a) || !realpath(dst->store_dir, b) || strcmp(a, b) != 0) return 0;
+    if (!strcmp(src->node_path, "/")) return 1;
+    return !strncmp(dst->node_path, src->node_path, n) && (dst->node_path[n] == '\0' || dst->node_path[n] == '/');
+}
+
 /* The value of an option given as `--name value` or `--name=value`; NULL if argv[*i] is
  * not that option. Sets *missing when the value is absent. */
 static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing) {
@@ -616,6 +627,9 @@ int cmd_cp(int argc, char **argv) {
     } else if (o.format == 2) {
         report("cp", "%s is a group: groups are copied as Zarr v3 only (copy its arrays one by one with "
                "--format 2)", paths[0]);
+        rc = EXIT_RUNTIME;
+    } else if (inside(&src, &dst)) {
+        report("cp", "cannot copy the group %s into itself (%s)", paths[0], paths[1]);
         rc = EXIT_RUNTIME;
     } else {
         rc = copy_group(&o, src.store, src.group, dst.store, dst.node_path, 0);

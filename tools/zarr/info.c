@@ -171,7 +171,9 @@ static int print_array_info(const char *cmd, node_ref *ref) {
         printf(KEY, "order:");
         print_value(stdout, json_get(meta, "order"));
         v = json_get(meta, "filters");
-        printf("\n%s", is_codec_list(v) ? "filters:\n" : "filters:             none\n");
+        fputc('\n', stdout);
+        if (is_codec_list(v)) printf("filters:\n");
+        else printf(KEY "none\n", "filters:");
         for (i = 0; is_codec_list(v) && i < v->count; i++) print_codec_block(stdout, &v->items[i], 2);
         v = json_get(meta, "compressor");
         if (v && v->type == JSON_OBJECT) {

@@ -240,7 +240,8 @@ json_value *array_metadata(const char *cmd, const zarr_array *a) {
 
 int metadata_format(const json_value *meta) {
     const json_value *f = json_get(meta, "zarr_format");
-    return (f && f->type == JSON_NUMBER && f->number == 2) ? 2 : 3;
+    if (f && f->type == JSON_NUMBER) return f->number == 2 ? 2 : 3;
+    return json_get(meta, "dtype") && !json_get(meta, "data_type") ? 2 : 3; /* a .zarray without the key */
 }
 
 const char *dtype_name(zarr_data_type dt, size_t element_size, char *buf, size_t buf_len) {

@@ -491,6 +491,12 @@ case_cp_errors() {
     run cp m.zarr/sub/grid no/such/parent/x.zarr
     expect_rc 1
     contains err "parent directory"
+    run cp m.zarr m.zarr/inner
+    expect_rc 1
+    contains err "zarr: cp: cannot copy the group m.zarr into itself"
+    run cp m.zarr/sub "m.zarr::/sub/again"
+    expect_rc 1
+    contains err "into itself"
     run cp m.zarr g2.zarr --format 2
     expect_rc 1
     contains err "groups are copied as Zarr v3 only"
@@ -506,7 +512,7 @@ case_v2_cp_to_v2_and_back() {
     has_line out "zarr_format:        2"
     has_line out "data_type:          uint16 (<u2)"
     has_line out "order:              C"
-    has_line out "filters:             none"
+    has_line out "filters:            none"
     has_line out "compressor:"
     has_line out "  zstd level=1"
     has_line out "dimension_separator: ."
