@@ -37,11 +37,12 @@ static const char *cp_help =
     "\n"
     "The new arrays are little-endian, C order (no transpose), with the source's data type,\n"
     "fill value (a v2 null fill value becomes 0 in v3) and attributes; dimension names are\n"
-    "kept in v3 and not written to v2. Chunk keys use '/' (v3) or '.' (v2). Data are copied\n"
-    "in blocks aligned to the destination's chunks (shards when sharded) of at most 64 MiB\n"
-    "($ZARR_CP_BLOCK_BYTES overrides) or one chunk (shard), whichever is larger, so memory\n"
-    "stays bounded. A progress bar is drawn on stderr when stderr is a terminal and the copy\n"
-    "takes more than one block. Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
+    "kept in v3 and not written to v2; v2 filters are not carried over. Chunk keys use '/'\n"
+    "(v3) or '.' (v2). Data are copied in blocks aligned to the destination's chunks (shards\n"
+    "when sharded) of at most 64 MiB ($ZARR_CP_BLOCK_BYTES overrides) or one chunk (shard),\n"
+    "whichever is larger, so memory stays bounded. A progress bar is drawn on stderr when\n"
+    "stderr is a terminal and the copy takes more than one block. A copy that fails midway\n"
+    "leaves what it wrote in place. Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
 
 enum { COMP_NONE, COMP_GZIP, COMP_ZSTD, COMP_BLOSC };
 

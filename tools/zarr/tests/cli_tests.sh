@@ -514,10 +514,10 @@ case_v2_cp_to_v2_and_back() {
     has_line out "order:              C"
     has_line out "filters:            none"
     has_line out "compressor:"
-    has_line out "  zstd level=1"
+    contains out "  zstd level=1"
     has_line out "dimension_separator: ."
     ok tree v2.zarr
-    has_line out "/  uint16 [100, 60] chunks [30, 7] v2 compressor zstd(level=1)"
+    contains out "/  uint16 [100, 60] chunks [30, 7] v2 compressor zstd(level=1"
     same_cat m.zarr/sub/grid v2.zarr
     ok cp v2.zarr back.zarr --format 3
     ok info back.zarr
@@ -528,7 +528,7 @@ case_v2_cp_to_v2_and_back() {
 
 case_v2_cp_every_type() {
     mixed
-    for a in f32 f64 c64 c128 b i64 u64 f16 i64 scalar sub/sharded; do
+    for a in f32 f64 c64 c128 b i64 u64 f16 scalar sub/sharded; do
         ok cp "m.zarr/$a" "v2_$(echo $a | tr / _).zarr" --format 2
         same_cat "m.zarr/$a" "v2_$(echo $a | tr / _).zarr"
     done
@@ -543,7 +543,7 @@ case_v2_fixture() {
     ok info fx.zarr
     has_line out "zarr_format:        2"
     has_line out "data_type:          float32 (<f4)"
-    has_line out "  zstd level=1"
+    contains out "  zstd level=1"
     has_line out "dimension_separator: /"
     ok cat fx.zarr --region 5,
     out_is "12.5 13 13.5 14 14.5"
