@@ -1,0 +1,555 @@
+#!/bin/sh
+# End-to-end tests of the zarr command-line tool, one ctest test per case_<name> function.
+#
+# usage: sh cli_tests.sh CASE ZARR FIXTURE CORPUS
+#   ZARR     the zarr executable
+#   FIXTURE  the zarr_cli_fixture helper (writes stores with known values)
+#   CORPUS   tests/data/corpus (v3 arrays written by zarrs, GDAL and zarrita.js)
+set -u
+CASE=$1
+ZARR=$2
+FIXTURE=$3
+CORPUS=$4
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/zarr-cli-XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+
+fail() {
+    echo "FAIL ($CASE): $*" >&2
+    echo "--- stdout:" >&2
+    cat out >&2 2>/dev/null
+    echo "--- stderr:" >&2
+    cat err >&2 2>/dev/null
+    exit 1
+}
+# run ARGS...: run zarr, stdout in ./out, stderr in ./err, exit status in $rc
+run() {
+    "$ZARR" "$@" >out 2>err
+    rc=$?
+}
+# ok ARGS...: run zarr, which must succeed with nothing on stderr
+ok() {
+    run "$@"
+    [ "$rc" = 0 ] || fail "zarr $* exited with $rc"
+    [ -s err ] && fail "zarr $* wrote to stderr"
+    return 0
+}
+expect_rc() { [ "$rc" = "$1" ] || fail "expected exit status $1, got $rc"; }
+# has FILE TEXT: FILE holds the line TEXT exactly
+has_line() { grep -Fx -- "$2" "$1" >/dev/null || fail "$1 has no line '$2'"; }
+# contains FILE TEXT: FILE contains TEXT somewhere
+contains() { grep -F -- "$2" "$1" >/dev/null || fail "$1 does not contain '$2'"; }
+# out_is TEXT: stdout is exactly TEXT (plus a final newline)
+out_is() {
+    printf '%s\n' "$1" >expected
+    diff -u expected out >&2 || fail "unexpected output"
+}
+# same_cat A B [ARGS]: `zarr cat` of A and B print the same text
+same_cat() {
+    "$ZARR" cat "$1" >cat_a 2>err || fail "zarr cat $1"
+    "$ZARR" cat "$2" >cat_b 2>err || fail "zarr cat $2"
+    cmp cat_a cat_b >/dev/null || { diff cat_a cat_b | head >&2; fail "cat $1 and cat $2 differ"; }
+}
+mixed() { "$FIXTURE" mixed m.zarr || fail "fixture"; }
+
+# ---- help, version, usage errors ------------------------------------------------------
+
+case_help() {
+    ok --help
+    contains out "STORE::/node/path"
+    contains out "exit status: 0 success, 1 runtime error"
+    contains out "2 usage error"
+    for c in info tree cat cp; do
+        ok "$c" --help
+        contains out "usage: zarr $c"
+    done
+    ok cat --help
+    contains out "--region"
+    ok cp --help
+    contains out "--shards"
+}
+
+case_version() {
+    ok --version
+    grep -E '^zarr \(libzarr\) [0-9]+\.[0-9]+\.[0-9]+$' out >/dev/null || fail "version line"
+}
+
+case_usage_errors() {
+    run
+    expect_rc 2
+    contains err "usage: zarr"
+    run frobnicate
+    expect_rc 2
+    has_line err "zarr: unknown command 'frobnicate' (see zarr --help)"
+    run info
+    expect_rc 2
+    run info a b
+    expect_rc 2
+    run tree --bogus x
+    expect_rc 2
+    contains err "zarr: tree: unknown option '--bogus'"
+    run cat
+    expect_rc 2
+    run cp onlyone
+    expect_rc 2
+    run cp a b --format 4
+    expect_rc 2
+    run cp a b --chunks 2,x
+    expect_rc 2
+    run cp a b --chunks 0,2
+    expect_rc 2
+    run cp a b --codec lzma
+    expect_rc 2
+    run cp a b --codec gzip:12
+    expect_rc 2
+    run cp a b --shards 4,4
+    expect_rc 2
+    contains err "--shards needs --chunks"
+    run cp a b --format 2 --chunks 2,2 --shards 4,4
+    expect_rc 2
+}
+
+# ---- info ------------------------------------------------------------------------------
+
+case_info_array_corpus() {
+    ok info "$CORPUS/zarrs/hierarchy.zarr/a/baz"
+    has_line out "node:               array"
+    contains out "store:              "
+    grep -E '^store: +/.*/zarrs/hierarchy\.zarr$' out >/dev/null || fail "store root"
+    has_line out "path:               /a/baz"
+    has_line out "zarr_format:        3"
+    has_line out "shape:              [10000, 1000]"
+    has_line out "chunk_shape:        [1000, 100]"
+    has_line out "data_type:          float64"
+    has_line out "fill_value:         NaN"
+    has_line out "codecs:"
+    has_line out "  bytes endian=little"
+    has_line out "  gzip level=1"
+    has_line out "dimension_names:    [rows, columns]"
+    has_line out "attributes:         3 (foo, bar, baz)"
+    has_line out "chunks:             100 (grid 10 x 10)"
+    grep inner out >/dev/null && fail "inner chunk shape shown for an unsharded array"
+    return 0
+}
+
+case_info_sharded_corpus() {
+    ok info "$CORPUS/gdal/v3/nested_sharding.zarr"
+    has_line out "shape:              [5, 10]"
+    has_line out "chunk_shape:        [4, 8] (shards)"
+    has_line out "inner_chunk_shape:  [2, 4]"
+    has_line out "data_type:          uint16"
+    has_line out "  sharding_indexed chunk_shape=[2,4] index_location=end"
+    has_line out "    codecs:"
+    has_line out "      sharding_indexed chunk_shape=[1,2] index_location=end"
+    has_line out "          bytes endian=little"
+    has_line out "    index_codecs:"
+    has_line out "chunks:             4 (grid 2 x 2)"
+    ok info "$CORPUS/gdal/v3/sharded_3d.zarr"
+    has_line out "inner_chunk_shape:  [1, 6, 4]"
+    has_line out "      zstd level=0 checksum=false"
+    has_line out "      crc32c"
+    has_line out "chunks:             4 (grid 1 x 2 x 2)"
+}
+
+case_info_group_corpus() {
+    ok info "$CORPUS/gdal/v3/test.zr3"
+    has_line out "node:               group"
+    has_line out "path:               /"
+    has_line out "zarr_format:        3"
+    has_line out "attributes:         1"
+    has_line out '  root_foo: "bar"'
+    has_line out "children:           2"
+    has_line out "  ar                uint8 [2] chunks [2] codecs bytes"
+    has_line out "  marvin/"
+    # a node inside: the store root is found by walking up
+    ok info "$CORPUS/gdal/v3/test.zr3/marvin/android"
+    has_line out "path:               /marvin/android"
+    has_line out "fill_value:         255"
+    grep -E '^store: +/.*/gdal/v3/test\.zr3$' out >/dev/null || fail "store root"
+}
+
+case_info_fixture() {
+    mixed
+    ok info m.zarr/f32
+    has_line out "path:               /f32"
+    has_line out "fill_value:         NaN"
+    has_line out "dimension_names:    [y, x]"
+    has_line out "attributes:         1 (units)"
+    has_line out "chunks:             4 (grid 2 x 2)"
+    ok info m.zarr/scalar
+    has_line out "shape:              []"
+    has_line out "chunks:             1 (grid scalar)"
+    ok info m.zarr/sub/empty
+    has_line out "chunks:             0 (grid 0 x 1)"
+    ok info m.zarr/r16
+    has_line out "data_type:          r16"
+    ok info m.zarr
+    has_line out "attributes:         2"
+    has_line out '  title: "fixture"'
+    has_line out "  n: 3"
+    has_line out "children:           11"
+    has_line out "  sub/"
+    has_line out "  f16               float16 [3] chunks [2] codecs bytes(endian=little)"
+}
+
+case_explicit_store_syntax() {
+    ok info "$CORPUS/zarrs/hierarchy.zarr::/a/foo"
+    has_line out "path:               /a/foo"
+    cp out walked_not
+    ok info "$CORPUS/zarrs/hierarchy.zarr/a/foo"
+    diff out walked_not >/dev/null || fail "STORE::/node and the walked path differ"
+    ok info "$CORPUS/zarrs/hierarchy.zarr::"
+    has_line out "path:               /"
+    # a metadata file names its node
+    ok info "$CORPUS/zarrs/hierarchy.zarr/a/zarr.json"
+    has_line out "path:               /a"
+}
+
+# ---- tree ------------------------------------------------------------------------------
+
+case_tree_corpus() {
+    ok tree "$CORPUS/gdal/v3/test.zr3"
+    out_is "/
+  ar  uint8 [2] chunks [2] codecs bytes
+  marvin/
+    android  uint8 [5, 4] chunks [5, 4] codecs bytes"
+    ok tree "$CORPUS/zarrs/hierarchy.zarr"
+    out_is "/
+  a/
+    baz  float64 [10000, 1000] chunks [1000, 100] codecs bytes(endian=little) gzip(level=1)
+    foo  float64 [10000, 1000] chunks [1000, 100] codecs bytes(endian=little) gzip(level=1)"
+    ok tree "$CORPUS/zarrs/sharded_array_write_read.zarr/group/array"
+    contains out "uint16 [8, 8] chunks [4, 8] inner [4, 4] codecs sharding_indexed(chunk_shape=[4,4],"
+}
+
+case_tree_fixture() {
+    mixed
+    ok tree m.zarr
+    has_line out "/"
+    has_line out "  f32  float32 [3, 4] chunks [2, 3] codecs bytes(endian=little) zstd(level=1,checksum=false)"
+    has_line out "  scalar  int32 [] chunks [] codecs bytes(endian=little)"
+    has_line out "  sub/"
+    has_line out "    grid  uint16 [100, 60] chunks [10, 10] codecs bytes(endian=little) gzip(level=1)"
+    has_line out "    sharded  int32 [20, 30] chunks [10, 10] inner [5, 5] codecs sharding_indexed(chunk_shape=[5,5],codecs=[bytes(endian=little),zstd(level=1,checksum=false)],index_codecs=[bytes(endian=little)],index_location=end)"
+    [ "$(wc -l <out)" = 15 ] || fail "15 lines expected"
+    ok tree m.zarr/sub
+    has_line out "/sub"
+    has_line out "  empty  float64 [0, 5] chunks [1, 5] codecs bytes(endian=little)"
+}
+
+# ---- cat -------------------------------------------------------------------------------
+
+case_cat_corpus() {
+    ok cat "$CORPUS/zarrs/v3/array_zstd.zarr" --region 1:3,2:5
+    out_is "12 13 14
+22 23 24"
+    ok cat "$CORPUS/zarrs/v3/array_blosc_transpose.zarr" --region 8:,7:
+    out_is "87 88 89
+97 98 99"
+    ok cat "$CORPUS/zarrita.js/v3/data.zarr/1d.contiguous.b1"
+    out_is "true false true false"
+    ok cat "$CORPUS/zarrita.js/v3/data.zarr/1d.contiguous.f2.le"
+    out_is "-1000.5 0 1000.5 0"
+    ok cat "$CORPUS/zarrita.js/v3/data.zarr/1d.contiguous.compressed.sharded.f8"
+    out_is "1.5 2.5 3.5 4.5"
+    ok cat "$CORPUS/zarrita.js/v3/data.zarr/1d.chunked.filled.compressed.sharded.i2"
+    out_is "1 2 0 0"
+    ok cat "$CORPUS/zarrita.js/v3/data.zarr/3d.chunked.compressed.sharded.i2" --region 1,2:4,1:3
+    out_is "25 26
+29 30"
+    ok cat "$CORPUS/gdal/v3/f2_be.zarr/f2_be"
+    out_is "1.5 nan"
+    ok cat "$CORPUS/gdal/v3/order_f_u2.zarr/order_f_u2"
+    out_is "0 1 2 3
+4 5 6 7
+8 9 10 11
+12 13 14 15"
+    # never-written chunks read as the NaN fill value
+    ok cat "$CORPUS/zarrs/hierarchy.zarr/a/foo" --region 9999,998:
+    out_is "nan nan"
+}
+
+case_cat_formats() {
+    mixed
+    ok cat m.zarr/f32
+    out_is "-1 nan inf -inf
+0 0.100000001 3.40282347e+38 0.75
+1 1.25 1.5 1.75"
+    ok cat m.zarr/f64
+    out_is "0.10000000000000001 1.0000000000000001e+300 -2.5 0.33333333333333331"
+    ok cat m.zarr/c64
+    out_is "1.5-2j nan+infj"
+    ok cat m.zarr/c128
+    out_is "0.10000000000000001+0j"
+    ok cat m.zarr/b
+    out_is "true false true false"
+    ok cat m.zarr/i64
+    out_is "-9223372036854775808 9223372036854775807"
+    ok cat m.zarr/u64
+    out_is "18446744073709551615"
+    ok cat m.zarr/f16
+    out_is "1.5 -0 65504"
+    ok cat m.zarr/r16
+    out_is "0x0102 0xabcd"
+    ok cat m.zarr/scalar
+    out_is "42"
+    ok cat m.zarr/sub/empty
+    [ -s out ] && fail "an empty array prints nothing"
+    return 0
+}
+
+case_cat_region_forms() {
+    mixed
+    ok cat m.zarr/sub/sharded --region 0:2,28:30
+    out_is "-272 -271
+-242 -241"
+    ok cat m.zarr/sub/sharded --region=19,:3
+    out_is "270 271 272"
+    ok cat m.zarr/sub/sharded --region 19:,29:
+    out_is "299"
+    ok cat m.zarr/sub/sharded --region :,29
+    [ "$(wc -l <out)" = 20 ] || fail "20 rows expected"
+    ok cat m.zarr/sub/sharded --region ,5:5
+    [ "$(wc -l <out)" = 0 ] || fail "an empty region prints nothing"
+    ok cat m.zarr/sub/grid --region 4:6,58:
+    out_is "298 299
+358 359"
+}
+
+case_cat_blocks() {
+    # tiny read blocks: rows split across blocks still print one row per line
+    mixed
+    ok cat m.zarr/sub/grid
+    cp out whole
+    ZARR_CAT_BLOCK_BYTES=6 "$ZARR" cat m.zarr/sub/grid >out 2>err || fail "cat with small blocks"
+    cmp whole out >/dev/null || fail "cat in 6-byte blocks differs"
+    ZARR_CAT_BLOCK_BYTES=500 "$ZARR" cat m.zarr/sub/sharded --region 3:17,2:29 >out 2>err || fail "cat"
+    "$ZARR" cat m.zarr/sub/sharded --region 3:17,2:29 >whole 2>err || fail "cat"
+    cmp whole out >/dev/null || fail "cat in 500-byte blocks differs"
+}
+
+case_cat_limit() {
+    "$FIXTURE" big big.zarr || fail "fixture"
+    run cat big.zarr
+    expect_rc 1
+    contains err "zarr: cat: big.zarr: the selection has 12000000 elements, more than the limit of 10000000"
+    contains err "--region"
+    contains err "--all"
+    [ -s out ] && fail "nothing printed when refused"
+    ok cat big.zarr --region 3999,2997:
+    out_is "7 7 7"
+}
+
+case_cat_errors() {
+    mixed
+    for r in 1:2:3 a:b 3:1 -1:2 "1,,x" " 1:2" "1:2;"; do
+        run cat m.zarr/sub/grid --region "$r"
+        expect_rc 2
+        contains err "zarr: cat: malformed --region"
+    done
+    run cat m.zarr/sub/grid --region
+    expect_rc 2
+    run cat m.zarr/sub/grid --region 0:101,0:2
+    expect_rc 1
+    contains err "zarr: cat: m.zarr/sub/grid: region 0:101,0:2 is outside the array of shape [100, 60]: zarr_array_selection_nbytes"
+    run cat m.zarr/sub/grid --region 200:,0:2
+    expect_rc 1
+    contains err "past its extent 100"
+    run cat m.zarr/sub/grid --region 0:2
+    expect_rc 1
+    contains err "--region has 1 dimensions, the array has 2"
+    run cat m.zarr
+    expect_rc 1
+    contains err "is a group"
+}
+
+case_missing_path() {
+    for c in info tree cat; do
+        run "$c" does/not/exist
+        expect_rc 1
+        has_line err "zarr: $c: does/not/exist: No such file or directory"
+    done
+    run cp does/not/exist x.zarr
+    expect_rc 1
+    contains err "zarr: cp: does/not/exist: No such file or directory"
+    mkdir plain
+    run info plain
+    expect_rc 1
+    contains err "zarr: info: cannot open node / in store "
+    contains err "no node at"
+    run info "plain::/x"
+    expect_rc 1
+    contains err "cannot open node /x in store plain"
+}
+
+# ---- cp --------------------------------------------------------------------------------
+
+case_cp_rechunk_shard_zstd() {
+    mixed
+    ok cp m.zarr/sub/grid out.zarr --chunks 7,9 --shards 14,18 --codec zstd
+    [ -s out ] && fail "cp prints nothing on stdout"
+    same_cat m.zarr/sub/grid out.zarr
+    ok info out.zarr
+    has_line out "chunk_shape:        [14, 18] (shards)"
+    has_line out "inner_chunk_shape:  [7, 9]"
+    has_line out "      zstd level=3 checksum=false"
+    has_line out "      crc32c"
+    # sharded corpus data into plain gzip chunks, and into sharded zstd:7 chunks
+    ok cp "$CORPUS/gdal/v3/simple_sharding.zarr" plain.zarr --chunks 5,5 --codec gzip:1
+    same_cat "$CORPUS/gdal/v3/simple_sharding.zarr" plain.zarr
+    ok info plain.zarr
+    has_line out "chunk_shape:        [5, 5]"
+    has_line out "  gzip level=1"
+    ok cp "$CORPUS/zarrita.js/v3/data.zarr/3d.chunked.mixed.i2.F" f.zarr --chunks 1,3,3 --shards 3,3,3 --codec zstd:7
+    same_cat "$CORPUS/zarrita.js/v3/data.zarr/3d.chunked.mixed.i2.F" f.zarr
+    ok info f.zarr
+    has_line out "      zstd level=7 checksum=false"
+}
+
+case_cp_defaults_keep_layout() {
+    mixed
+    # without options the chunking, sharding and compressor of the source are kept
+    ok cp m.zarr/sub/sharded s.zarr
+    ok tree s.zarr
+    contains out "int32 [20, 30] chunks [10, 10] inner [5, 5] codecs sharding_indexed(chunk_shape=[5,5],codecs=[bytes(endian=little),zstd(level=1,checksum=false)]"
+    same_cat m.zarr/sub/sharded s.zarr
+    ok cp "$CORPUS/zarrs/v3/array_blosc.zarr" b.zarr
+    ok tree b.zarr
+    contains out "float32 [10, 10] chunks [5, 5] codecs bytes(endian=little) blosc(cname=zstd,clevel=1,shuffle=bitshuffle,typesize=4"
+    same_cat "$CORPUS/zarrs/v3/array_blosc.zarr" b.zarr
+    ok cp m.zarr/sub/grid n.zarr --codec none --chunks 100,60
+    ok tree n.zarr
+    has_line out "/  uint16 [100, 60] chunks [100, 60] codecs bytes(endian=little)"
+}
+
+case_cp_every_type() {
+    mixed
+    for a in f32 f64 c64 c128 b i64 u64 f16 r16 scalar sub/empty; do
+        ok cp "m.zarr/$a" "copy_$(echo $a | tr / _).zarr" --codec gzip
+        same_cat "m.zarr/$a" "copy_$(echo $a | tr / _).zarr"
+    done
+    ok info copy_f32.zarr
+    has_line out "fill_value:         NaN"
+    has_line out "dimension_names:    [y, x]"
+    has_line out "attributes:         1 (units)"
+}
+
+case_cp_group() {
+    mixed
+    ZARR_CP_BLOCK_BYTES=64 "$ZARR" cp m.zarr all.zarr --codec zstd:1 >out 2>err || fail "cp of a group"
+    [ -s err ] && fail "no progress bar when stderr is not a terminal"
+    ok tree all.zarr
+    [ "$(wc -l <out)" = 15 ] || fail "15 lines expected"
+    for a in f32 f64 c64 c128 b i64 u64 f16 r16 scalar sub/grid sub/sharded sub/empty; do
+        same_cat "m.zarr/$a" "all.zarr/$a"
+    done
+    ok info all.zarr
+    has_line out '  title: "fixture"'
+    has_line out "  n: 3"
+    # a subgroup into a node of an existing store (found by walking up from DST's parent)
+    ok cp m.zarr/sub all.zarr/sub2
+    ok tree all.zarr/sub2
+    has_line out "/sub2"
+    has_line out "  grid  uint16 [100, 60] chunks [10, 10] codecs bytes(endian=little) gzip(level=1)"
+    same_cat m.zarr/sub/grid all.zarr/sub2/grid
+    # explicit destination
+    ok cp m.zarr/sub/grid "all.zarr::/deep/er/grid"
+    same_cat m.zarr/sub/grid all.zarr/deep/er/grid
+}
+
+case_cp_blocks_aligned() {
+    mixed
+    # 100 x 60 in 30 x 7 chunks: 4 x 9 chunks; blocks of one chunk each with a tiny budget
+    ZARR_CP_BLOCK_BYTES=100 "$ZARR" cp m.zarr/sub/grid small.zarr --chunks 30,7 --codec none >out 2>err ||
+        fail "cp in small blocks"
+    same_cat m.zarr/sub/grid small.zarr
+    ZARR_CP_BLOCK_BYTES=1000 "$ZARR" cp m.zarr/sub/sharded sh.zarr --chunks 3,4 --shards 6,8 >out 2>err ||
+        fail "cp sharded in small blocks"
+    same_cat m.zarr/sub/sharded sh.zarr
+    # with a terminal on stderr a progress bar counts the blocks (when script(1) is there)
+    if command -v script >/dev/null 2>&1; then
+        ZARR_CP_BLOCK_BYTES=100 script -qec "'$ZARR' cp m.zarr/sub/grid tty.zarr --chunks 30,7" /dev/null >tty.txt 2>&1
+        if [ -d tty.zarr ]; then
+            tr '\r' '\n' <tty.txt | grep -F "100% 36/36 blocks" >/dev/null || { cat tty.txt >&2; fail "progress bar"; }
+        fi
+    fi
+    return 0
+}
+
+case_cp_errors() {
+    mixed
+    ok cp m.zarr/sub/grid one.zarr
+    run cp m.zarr/sub/grid one.zarr
+    expect_rc 1
+    contains err "zarr: cp: cannot create array /: zarr_array_create: "
+    run cp m.zarr/sub/grid two.zarr --chunks 5,5 --shards 12,10
+    expect_rc 1
+    contains err "shard shape must be a multiple of the chunk shape"
+    run cp m.zarr/sub/grid three.zarr --chunks 5,5,5
+    expect_rc 1
+    contains err "--chunks has 3 values but the array has 2 dimensions"
+    run cp m.zarr/sub/grid no/such/parent/x.zarr
+    expect_rc 1
+    contains err "parent directory"
+    run cp m.zarr m.zarr/inner
+    expect_rc 1
+    contains err "zarr: cp: cannot copy the group m.zarr into itself"
+    run cp m.zarr/sub "m.zarr::/sub/again"
+    expect_rc 1
+    contains err "into itself"
+    run cp m.zarr g2.zarr --format 2
+    expect_rc 1
+    contains err "groups are copied as Zarr v3 only"
+}
+
+# ---- Zarr v2 (enabled when the library's v2 support lands) ------------------------------
+
+case_v2_cp_to_v2_and_back() {
+    mixed
+    ok cp m.zarr/sub/grid v2.zarr --format 2 --codec zstd:1 --chunks 30,7
+    [ -f v2.zarr/.zarray ] || fail "no .zarray written"
+    ok info v2.zarr
+    has_line out "zarr_format:        2"
+    has_line out "data_type:          uint16 (<u2)"
+    has_line out "order:              C"
+    has_line out "filters:            none"
+    has_line out "compressor:"
+    contains out "  zstd level=1"
+    has_line out "dimension_separator: ."
+    ok tree v2.zarr
+    contains out "/  uint16 [100, 60] chunks [30, 7] v2 compressor zstd(level=1"
+    same_cat m.zarr/sub/grid v2.zarr
+    ok cp v2.zarr back.zarr --format 3
+    ok info back.zarr
+    has_line out "zarr_format:        3"
+    has_line out "  zstd level=1 checksum=false"
+    same_cat m.zarr/sub/grid back.zarr
+}
+
+case_v2_cp_every_type() {
+    mixed
+    for a in f32 f64 c64 c128 b i64 u64 f16 scalar sub/sharded; do
+        ok cp "m.zarr/$a" "v2_$(echo $a | tr / _).zarr" --format 2
+        same_cat "m.zarr/$a" "v2_$(echo $a | tr / _).zarr"
+    done
+    ok info v2_f32.zarr
+    has_line out "data_type:          float32 (<f4)"
+    has_line out "fill_value:         NaN"
+    has_line out "attributes:         1 (units)"
+}
+
+case_v2_fixture() {
+    "$FIXTURE" v2 fx.zarr || fail "fixture (v2 array)"
+    ok info fx.zarr
+    has_line out "zarr_format:        2"
+    has_line out "data_type:          float32 (<f4)"
+    contains out "  zstd level=1"
+    has_line out "dimension_separator: /"
+    ok cat fx.zarr --region 5,
+    out_is "12.5 13 13.5 14 14.5"
+}
+
+# ---- run the case named on the command line ---------------------------------------------
+command -v "case_$CASE" >/dev/null 2>&1 || { echo "no case named '$CASE'" >&2; exit 2; }
+"case_$CASE"
+echo "PASS $CASE"

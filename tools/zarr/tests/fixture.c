@@ -1,0 +1,134 @@
+/* fixture.c -- writes the test stores of the zarr command-line tool's tests.
+ *
+ * usage: zarr_cli_fixture mixed|big|v2 DIR
+ *   mixed  a v3 hierarchy with one array per data type and known values (see below)
+ *   big    a v3 uint8 array of 4000 x 3000 (more than cat's limit), nothing written
+ *   v2     Zarr v2 arrays (needs the library's v2 support)
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zarr.h"
+
+static zarr_store *store;
+
+static void die(const char *what) {
+    fprintf(stderr, "fixture: %s: %s\n", what, zarr_last_error_message());
+    exit(1);
+}
+
+#define CODECS_BYTES "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}]"
+#define CODECS_ZSTD                                                                        \
+    "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"                     \
+    "{\"name\":\"zstd\",\"configuration\":{\"level\":1,\"checksum\":false}}]"
+#define CODECS_GZIP                                                                        \
+    "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"                     \
+    "{\"name\":\"gzip\",\"configuration\":{\"level\":1}}]"
+
+/* Create a v3 array and write all of `data` (when not NULL). */
+static void array(const char *path, const char *dtype, const char *shape, const char *chunks, const char *fill,
+                  const char *codecs, const char *extra, const void *data, size_t nbytes) {
+    char doc[4096];
+    zarr_array *a = NULL;
+    size_t ndim, i;
+    uint64_t start[8] = {0}, count[8];
+    snprintf(doc, sizeof doc,
+             "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":%s,\"data_type\":\"%s\","
+             "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":%s}},"
+             "\"chunk_key_encoding\":{\"name\":\"default\",\"configuration\":{\"separator\":\"/\"}},"
+             "\"fill_value\":%s,\"codecs\":%s%s}",
+             shape, dtype, chunks, fill, codecs, extra ? extra : "");
+    if (zarr_array_create(store, path, doc, &a) != ZARR_OK) die(path);
+    if (data) {
+        if (zarr_array_ndim(a, &ndim) != ZARR_OK || zarr_array_shape(a, ndim, count) != ZARR_OK) die(path);
+        for (i = 0; i < ndim; i++) start[i] = 0;
+        if (zarr_array_write(a, ndim, start, count, data, nbytes) != ZARR_OK) die(path);
+    }
+    zarr_array_free(a);
+}
+
+static void group(const char *path, const char *attrs) {
+    zarr_group *g = NULL;
+    if (zarr_group_create(store, path, attrs, &g) != ZARR_OK) die(path);
+    zarr_group_free(g);
+}
+
+static void mixed(void) {
+    float f32[12];
+    double f64[4] = {0.1, 1e300, -2.5, 1.0 / 3.0};
+    float c64[4] = {1.5f, -2.0f, NAN, INFINITY};
+    double c128[2] = {0.1, 0.0};
+    uint8_t b[4] = {1, 0, 1, 0};
+    int64_t i64[2] = {INT64_MIN, INT64_MAX};
+    uint64_t u64[1] = {UINT64_MAX};
+    uint16_t f16[3] = {0x3E00, 0x8000, 0x7BFF};
+    uint8_t r16[4] = {0x01, 0x02, 0xab, 0xcd};
+    int32_t scalar = 42;
+    static uint16_t grid[100 * 60];
+    static int32_t sharded[20 * 30];
+    int i;
+    for (i = 0; i < 12; i++) f32[i] = (float)i * 0.25f - 1.0f;
+    f32[1] = NAN;
+    f32[2] = INFINITY;
+    f32[3] = -INFINITY;
+    f32[5] = 0.1f;
+    f32[6] = 3.4028234663852886e38f;
+    for (i = 0; i < 100 * 60; i++) grid[i] = (uint16_t)i;
+    for (i = 0; i < 20 * 30; i++) sharded[i] = i - 300;
+
+    group("/", "{\"title\":\"fixture\",\"n\":3}");
+    array("/f32", "float32", "[3,4]", "[2,3]", "\"NaN\"", CODECS_ZSTD,
+          ",\"dimension_names\":[\"y\",\"x\"],\"attributes\":{\"units\":\"K\"}", f32, sizeof f32);
+    array("/f64", "float64", "[4]", "[4]", "0.0", CODECS_BYTES, NULL, f64, sizeof f64);
+    array("/c64", "complex64", "[2]", "[1]", "[0.0,0.0]", CODECS_BYTES, NULL, c64, sizeof c64);
+    array("/c128", "complex128", "[1]", "[1]", "[0.0,0.0]", CODECS_BYTES, NULL, c128, sizeof c128);
+    array("/b", "bool", "[4]", "[3]", "false", CODECS_GZIP, NULL, b, sizeof b);
+    array("/i64", "int64", "[2]", "[2]", "0", CODECS_BYTES, NULL, i64, sizeof i64);
+    array("/u64", "uint64", "[1]", "[1]", "0", CODECS_BYTES, NULL, u64, sizeof u64);
+    array("/f16", "float16", "[3]", "[2]", "0.0", CODECS_BYTES, NULL, f16, sizeof f16);
+    array("/r16", "r16", "[2]", "[2]", "[0,0]", CODECS_BYTES, NULL, r16, sizeof r16);
+    array("/scalar", "int32", "[]", "[]", "0", CODECS_BYTES, NULL, &scalar, sizeof scalar);
+    group("/sub", NULL);
+    array("/sub/grid", "uint16", "[100,60]", "[10,10]", "0", CODECS_GZIP, NULL, grid, sizeof grid);
+    array("/sub/sharded", "int32", "[20,30]", "[10,10]", "0",
+          "[{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":[5,5],"
+          "\"codecs\":" CODECS_ZSTD ",\"index_codecs\":" CODECS_BYTES ",\"index_location\":\"end\"}}]",
+          NULL, sharded, sizeof sharded);
+    array("/sub/empty", "float64", "[0,5]", "[1,5]", "0.0", CODECS_BYTES, NULL, NULL, 0);
+}
+
+static void v2(void) {
+    float v[30];
+    zarr_array *a = NULL;
+    uint64_t start[2] = {0, 0}, count[2] = {6, 5};
+    int i;
+    for (i = 0; i < 30; i++) v[i] = (float)i * 0.5f;
+    if (zarr_array_create(store, "/",
+                          "{\"zarr_format\":2,\"shape\":[6,5],\"chunks\":[4,4],\"dtype\":\"<f4\","
+                          "\"compressor\":{\"id\":\"zstd\",\"level\":1},\"filters\":null,\"fill_value\":0,"
+                          "\"order\":\"C\",\"dimension_separator\":\"/\"}",
+                          &a) != ZARR_OK)
+        die("v2 array");
+    if (zarr_array_write(a, 2, start, count, v, sizeof v) != ZARR_OK) die("v2 write");
+    zarr_array_free(a);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2 DIR\n");
+        return 2;
+    }
+    if (zarr_store_open_filesystem(argv[2], &store) != ZARR_OK) die(argv[2]);
+    if (!strcmp(argv[1], "mixed")) mixed();
+    else if (!strcmp(argv[1], "big")) array("/", "uint8", "[4000,3000]", "[1000,1000]", "7", CODECS_BYTES, NULL, NULL, 0);
+    else if (!strcmp(argv[1], "v2")) v2();
+    else {
+        fprintf(stderr, "fixture: unknown kind %s\n", argv[1]);
+        return 2;
+    }
+    zarr_store_free(store);
+    return 0;
+}

@@ -1,0 +1,316 @@
+/* zarr.c -- the zarr command-line tool: entry point, help, paths, shared helpers.
+ *
+ * Built on the public C API of libzarr only (zarr.h). */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+static const char *usage_text =
+    "usage: zarr <command> [options] PATH...\n"
+    "\n"
+    "Look at and convert Zarr data from the shell.\n"
+    "\n"
+    "commands:\n"
+    "  info PATH             metadata summary of an array or a group\n"
+    "  tree PATH             the hierarchy below a group, one line per node\n"
+    "  cat PATH [--region R] [--all]\n"
+    "                        the values of an array as text\n"
+    "  cp SRC DST [--format 2|3] [--chunks C] [--shards S] [--codec K]\n"
+    "                        copy an array or a group hierarchy, converting and rechunking\n"
+    "\n"
+    "Run `zarr <command> --help` for the options of a command.\n"
+    "\n"
+    "PATH is either\n"
+    "  STORE::/node/path   a store root directory and a node inside it, explicitly; or\n"
+    "  DIR                 a directory on the local file system. DIR is a node (it holds\n"
+    "                      zarr.json, .zgroup or .zarray); the store root is found by walking\n"
+    "                      up from DIR while the parent directory also holds node metadata:\n"
+    "                      the top-most directory of that unbroken chain is the store root,\n"
+    "                      and DIR's path below it is the node path. A directory without node\n"
+    "                      metadata is opened as a store root (node \"/\").\n"
+    "\n"
+    "exit status: 0 success, 1 runtime error (missing node, I/O, bad data, out-of-bounds\n"
+    "region), 2 usage error (unknown command or option, malformed argument).\n"
+    "\n"
+    "options: --help (this text), --version (the libzarr version).\n";
+
+void report(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "zarr: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void report_zarr(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "zarr: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, ": %s\n", zarr_last_error_message());
+}
+
+static char *dup_str(const char *s) {
+    size_t n = strlen(s);
+    char *d = malloc(n + 1);
+    if (!d) {
+        fputs("zarr: out of memory\n", stderr);
+        exit(EXIT_RUNTIME);
+    }
+    memcpy(d, s, n + 1);
+    return d;
+}
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int exists_in(const char *dir, const char *name) {
+    char buf[PATH_MAX + 32];
+    struct stat st;
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+    return stat(buf, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int has_node_metadata(const char *dir) {
+    return exists_in(dir, "zarr.json") || exists_in(dir, ".zgroup") || exists_in(dir, ".zarray");
+}
+
+/* Split STORE::/node at the last "::" followed by "/" (or by nothing). */
+static int split_explicit(const char *arg, node_ref *ref) {
+    const char *p = arg, *found = NULL;
+    while ((p = strstr(p, "::")) != NULL) {
+        if (p[2] == '/' || p[2] == '\0') found = p;
+        p += 2;
+    }
+    if (!found || found == arg) return 0;
+    ref->store_dir = dup_str(arg);
+    ref->store_dir[found - arg] = '\0';
+    ref->node_path = dup_str(found[2] ? found + 2 : "/");
+    return 1;
+}
+
+/* Store root and node path from an absolute, normalised directory `dir`, walking up from
+ * `start` (dir itself or its parent) while directories hold node metadata. */
+static void split_by_metadata(const char *dir, const char *start, node_ref *ref) {
+    char *root = dup_str(start);
+    char *parent = dup_str(start);
+    size_t rl;
+    if (!has_node_metadata(root)) {
+        free(root);
+        root = dup_str(dir);
+    } else {
+        for (;;) {
+            char *slash = strrchr(parent, '/');
+            if (!slash || slash == parent) break; /* never climb to "/" itself */
+            *slash = '\0';
+            if (!has_node_metadata(parent)) break;
+            free(root);
+            root = dup_str(parent);
+        }
+    }
+    free(parent);
+    rl = strlen(root);
+    ref->store_dir = root;
+    if (strlen(dir) > rl && dir[rl] == '/') ref->node_path = dup_str(dir + rl);
+    else ref->node_path = dup_str("/");
+}
+
+int resolve_path(const char *cmd, const char *arg, node_ref *ref) {
+    char real[PATH_MAX];
+    memset(ref, 0, sizeof *ref);
+    if (split_explicit(arg, ref)) return EXIT_OK;
+    if (realpath(arg, real) == NULL) {
+        report(cmd, "%s: %s", arg, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    if (!is_dir(real)) {
+        /* A metadata file names its node. */
+        char *slash = strrchr(real, '/');
+        if (slash && (!strcmp(slash, "/zarr.json") || !strcmp(slash, "/.zarray") ||
+                      !strcmp(slash, "/.zgroup")) && slash != real) {
+            *slash = '\0';
+        } else {
+            report(cmd, "%s: not a directory (a Zarr node is a directory)", arg);
+            return EXIT_RUNTIME;
+        }
+    }
+    split_by_metadata(real, real, ref);
+    return EXIT_OK;
+}
+
+int resolve_dest(const char *cmd, const char *arg, node_ref *ref) {
+    char real[PATH_MAX], parent[PATH_MAX], full[PATH_MAX + 1];
+    const char *base;
+    char *copy, *slash;
+    memset(ref, 0, sizeof *ref);
+    if (split_explicit(arg, ref)) return EXIT_OK;
+    copy = dup_str(arg);
+    while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/') copy[strlen(copy) - 1] = '\0';
+    slash = strrchr(copy, '/');
+    if (slash) {
+        *slash = '\0';
+        base = slash + 1;
+        if (realpath(slash == copy ? "/" : copy, parent) == NULL) {
+            report(cmd, "%s: parent directory: %s", arg, strerror(errno));
+            free(copy);
+            return EXIT_RUNTIME;
+        }
+    } else {
+        base = copy;
+        if (realpath(".", parent) == NULL) {
+            report(cmd, "current directory: %s", strerror(errno));
+            free(copy);
+            return EXIT_RUNTIME;
+        }
+    }
+    if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+        /* An existing directory named by "." or "..": use it as it is. */
+        if (realpath(arg, real) == NULL) {
+            report(cmd, "%s: %s", arg, strerror(errno));
+            free(copy);
+            return EXIT_RUNTIME;
+        }
+        ref->store_dir = dup_str(real);
+        ref->node_path = dup_str("/");
+        free(copy);
+        return EXIT_OK;
+    }
+    snprintf(full, sizeof full, "%s/%s", strcmp(parent, "/") ? parent : "", base);
+    free(copy);
+    if (has_node_metadata(parent)) {
+        split_by_metadata(full, parent, ref);
+    } else {
+        ref->store_dir = dup_str(full);
+        ref->node_path = dup_str("/");
+    }
+    return EXIT_OK;
+}
+
+int node_open(const char *cmd, node_ref *ref) {
+    zarr_status s;
+    if (zarr_store_open_filesystem(ref->store_dir, &ref->store) != ZARR_OK) {
+        report_zarr(cmd, "cannot open store %s", ref->store_dir);
+        return EXIT_RUNTIME;
+    }
+    s = zarr_array_open(ref->store, ref->node_path, &ref->array);
+    if (s == ZARR_ERROR_NODE_TYPE_MISMATCH) s = zarr_group_open(ref->store, ref->node_path, &ref->group);
+    if (s != ZARR_OK) {
+        report_zarr(cmd, "cannot open node %s in store %s", ref->node_path, ref->store_dir);
+        return EXIT_RUNTIME;
+    }
+    return EXIT_OK;
+}
+
+void node_close(node_ref *ref) {
+    zarr_array_free(ref->array);
+    zarr_group_free(ref->group);
+    zarr_store_free(ref->store);
+    free(ref->store_dir);
+    free(ref->node_path);
+    memset(ref, 0, sizeof *ref);
+}
+
+json_value *array_metadata(const char *cmd, const zarr_array *a) {
+    char *text = NULL, err[128];
+    json_value *v;
+    if (zarr_array_metadata_json(a, &text) != ZARR_OK) {
+        report_zarr(cmd, "cannot read array metadata");
+        return NULL;
+    }
+    v = json_parse(text, strlen(text), err, sizeof err);
+    zarr_string_free(text);
+    if (!v || v->type != JSON_OBJECT) {
+        report(cmd, "array metadata is not a JSON object (%s)", v ? "wrong type" : err);
+        json_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+int metadata_format(const json_value *meta) {
+    const json_value *f = json_get(meta, "zarr_format");
+    if (f && f->type == JSON_NUMBER) return f->number == 2 ? 2 : 3;
+    return json_get(meta, "dtype") && !json_get(meta, "data_type") ? 2 : 3; /* a .zarray without the key */
+}
+
+const char *dtype_name(zarr_data_type dt, size_t element_size, char *buf, size_t buf_len) {
+    static const char *names[] = {"?",       "bool",    "int8",    "int16",     "int32",
+                                  "int64",   "uint8",   "uint16",  "uint32",    "uint64",
+                                  "float16", "float32", "float64", "complex64", "complex128"};
+    if (dt == ZARR_DATA_TYPE_RAW) {
+        snprintf(buf, buf_len, "r%lu", (unsigned long)(element_size * 8));
+        return buf;
+    }
+    if (dt >= 1 && dt <= 14) return names[dt];
+    snprintf(buf, buf_len, "unknown(%d)", (int)dt);
+    return buf;
+}
+
+void print_dims(FILE *out, size_t n, const uint64_t *v) {
+    size_t i;
+    fputc('[', out);
+    for (i = 0; i < n; i++) fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+    fputc(']', out);
+}
+
+int parse_u64_list(const char *s, uint64_t *v) {
+    int n = 0;
+    if (!*s) return -1;
+    for (;;) {
+        char *end;
+        unsigned long long x;
+        if (*s < '0' || *s > '9' || n == MAX_NDIM) return -1;
+        errno = 0;
+        x = strtoull(s, &end, 10);
+        if (errno) return -1;
+        v[n++] = x;
+        s = end;
+        if (!*s) return n;
+        if (*s != ',') return -1;
+        s++;
+    }
+}
+
+uint64_t env_bytes(const char *name, uint64_t dflt) {
+    const char *v = getenv(name);
+    char *end;
+    unsigned long long x;
+    if (!v || *v < '1' || *v > '9') return dflt;
+    errno = 0;
+    x = strtoull(v, &end, 10);
+    return errno || *end ? dflt : (uint64_t)x;
+}
+
+int main(int argc, char **argv) {
+    const char *cmd;
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("zarr (libzarr) %s\n", zarr_version_string());
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "info")) return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tree")) return cmd_tree(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cat")) return cmd_cat(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cp")) return cmd_cp(argc - 1, argv + 1);
+    fprintf(stderr, "zarr: unknown command '%s' (see zarr --help)\n", cmd);
+    return EXIT_USAGE;
+}
