@@ -192,4 +192,24 @@ mod tests {
             Err(CodecError::Corrupt { .. })
         ));
     }
+
+    #[test]
+    fn non_finite_to_integer() {
+        // numpy on x86-64: NaN and infinities become 0 in types narrower than 64 bits.
+        let c = AsTypeCodec::from_configuration(
+            &config(json!({"encode_dtype": "<i2", "decode_dtype": "<f4"})),
+            DataType::Float32,
+        )
+        .unwrap();
+        let input: Vec<u8> = [f32::NAN, f32::INFINITY, -1.9, 65537.0]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        let got = c.encode(input, &repr(4, DataType::Float32)).unwrap();
+        let want: Vec<u8> = [0i16, 0, -1, 1]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        assert_eq!(got, want);
+    }
 }
