@@ -1,8 +1,8 @@
 //! `numcodecs.astype`: store the chunk cast to another numeric type (numpy's `astype`:
 //! integers wrap, floats round to nearest, floats to integers truncate toward zero).
 //!
-//! * Configuration: `{"encode_dtype": numpy dtype, "decode_dtype": numpy dtype (the
-//!   chunk's)}`, both required.
+//! * Configuration: `{"encode_dtype": numpy dtype (required), "decode_dtype": numpy dtype
+//!   (the chunk's; when missing, the chunk's type, as zarr-python assumes)}`.
 
 use super::numeric::{check_len, check_matches, get_dtype, map_elements, map_fill, NumpyDtype};
 use super::ArrayToArrayCodec;
@@ -30,7 +30,7 @@ impl AsTypeCodec {
         let encode_dtype = get_dtype(config, "encode_dtype", NAME)?
             .ok_or_else(|| CodecError::config(NAME, "missing required key 'encode_dtype'"))?;
         let decode_dtype = get_dtype(config, "decode_dtype", NAME)?
-            .ok_or_else(|| CodecError::config(NAME, "missing required key 'decode_dtype'"))?;
+            .unwrap_or_else(|| NumpyDtype::native(data_type));
         check_matches(NAME, "decode_dtype", decode_dtype, data_type)?;
         Ok(AsTypeCodec {
             encode_dtype,
@@ -164,7 +164,6 @@ mod tests {
             json!({"encode_dtype": "|u1", "decode_dtype": "|b1"})
         );
         for (bad, dt) in [
-            (json!({"encode_dtype": "<f4"}), DataType::Float64),
             (json!({"decode_dtype": "<f8"}), DataType::Float64),
             (
                 json!({"encode_dtype": "<f4", "decode_dtype": "<f4"}),

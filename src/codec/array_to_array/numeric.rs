@@ -217,6 +217,18 @@ pub(crate) struct NumpyDtype {
 }
 
 impl NumpyDtype {
+    /// `dt` in host byte order: the default when a configuration leaves its dtype out.
+    pub(crate) fn native(dt: DataType) -> NumpyDtype {
+        NumpyDtype {
+            data_type: dt,
+            order: if dt.endian_unit() == 1 {
+                ByteOrder::NotApplicable
+            } else {
+                ByteOrder::native()
+            },
+        }
+    }
+
     pub(crate) fn to_json(self) -> Value {
         Value::from(numpy_dtype_str(self.data_type, self.order))
     }
