@@ -161,6 +161,18 @@ impl<C> Renamed<C> {
     pub fn inner(&self) -> &C {
         &self.inner
     }
+
+    /// Errors name the codec as the metadata does.
+    fn rename(&self, e: CodecError) -> CodecError {
+        match e {
+            CodecError::Corrupt { message, .. } => CodecError::corrupt(self.name, message),
+            CodecError::EncodeFailed { message, .. } => CodecError::EncodeFailed {
+                codec: self.name.to_string(),
+                message,
+            },
+            other => other,
+        }
+    }
 }
 
 impl<C: BytesToBytesCodec> BytesToBytesCodec for Renamed<C> {
@@ -173,11 +185,13 @@ impl<C: BytesToBytesCodec> BytesToBytesCodec for Renamed<C> {
     }
 
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, CodecError> {
-        self.inner.encode(input)
+        self.inner.encode(input).map_err(|e| self.rename(e))
     }
 
     fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
-        self.inner.decode(input, decoded_len)
+        self.inner
+            .decode(input, decoded_len)
+            .map_err(|e| self.rename(e))
     }
 
     fn encoded_len(&self, decoded_len: usize) -> Option<usize> {
@@ -266,7 +280,10 @@ mod tests {
         let mut want = b"numcodecs ".repeat(5);
         want.extend(0u8..20);
         assert_eq!(c.decode(enc.clone(), Some(70)).unwrap(), want);
-        assert!(is_corrupt(c.decode(enc, Some(71))));
+        match c.decode(enc, Some(71)) {
+            Err(CodecError::Corrupt { codec, .. }) => assert_eq!(codec, "numcodecs.zstd"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
