@@ -361,4 +361,58 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn garbage_never_panics() {
+        let magics: [&[u8]; 6] = [
+            &[],
+            &[0xfd, b'7', b'z', b'X', b'Z', 0],
+            &[0x5d, 0, 0, 0x80, 0],
+            b"BZh9",
+            &[0x78, 0x9c],
+            &[0x10, 0, 0, 0],
+        ];
+        for (id, conf) in [
+            ("zlib", json!({})),
+            ("bz2", json!({})),
+            ("lzma", json!({})),
+            ("lzma", json!({"format": 2})),
+            ("lzma", json!({"format": 0})),
+            (
+                "lzma",
+                json!({"format": 3, "filters": [{"id": 3, "dist": 2}, {"id": 33}]}),
+            ),
+            (
+                "lzma",
+                json!({"format": 3, "filters": [{"id": 4611686018427387905u64}]}),
+            ),
+            ("lz4", json!({})),
+            ("shuffle", json!({})),
+            ("adler32", json!({})),
+            ("fletcher32", json!({})),
+        ] {
+            let c = build(id, conf, 4);
+            for seed in 1..120u64 {
+                let magic = magics[(seed % 6) as usize];
+                let mut junk = magic.to_vec();
+                junk.extend(data((seed as usize * 7) % 150, seed, 255));
+                let _ = c.decode(junk.clone(), None);
+                if let Ok(out) = c.decode(junk, Some(64)) {
+                    assert_eq!(out.len(), 64, "{id}");
+                }
+            }
+            // Flipped bits in a real encoding.
+            let input = data(3000, 4, 20);
+            let Ok(enc) = c.encode(input.clone()) else {
+                continue; // lzma format 0 only decodes
+            };
+            for i in (0..enc.len()).step_by(3) {
+                let mut bad = enc.clone();
+                bad[i] ^= 1 << (i % 8);
+                if let Ok(out) = c.decode(bad, Some(input.len())) {
+                    assert_eq!(out.len(), input.len(), "{id}");
+                }
+            }
+        }
+    }
 }
