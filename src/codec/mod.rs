@@ -1,8 +1,16 @@
 //! Codecs, organised as the specification's three kinds.
 //!
-//! * array -> array ([`array_to_array`]): reorder or transform elements (transpose).
-//! * array -> bytes ([`array_to_bytes`]): serialise elements (bytes).
-//! * bytes -> bytes ([`bytes_to_bytes`]): compress or checksum (gzip, zstd, blosc, crc32c).
+//! * array -> array ([`array_to_array`]): reorder or transform elements (transpose; the
+//!   numcodecs filters `numcodecs.delta`, `.fixedscaleoffset`, `.quantize`, `.bitround` and
+//!   `.astype`, which may change the data type).
+//! * array -> bytes ([`array_to_bytes`]): serialise elements (bytes, sharding_indexed).
+//! * bytes -> bytes ([`bytes_to_bytes`]): compress or checksum (gzip, zstd, blosc, crc32c, and
+//!   the numcodecs compressors and checksums `numcodecs.zlib`, `.gzip`, `.bz2`, `.lzma`,
+//!   `.lz4`, `.zstd`, `.blosc`, `.shuffle`, `.adler32`, `.crc32`, `.crc32c`, `.fletcher32`).
+//!
+//! A `numcodecs.<id>` codec's configuration is the numcodecs configuration without `id`
+//! (what zarr-python 3 writes, and what a Zarr v2 compressor or filter becomes); any other
+//! `numcodecs.*` name is [`CodecError::Unsupported`].
 //!
 //! [`chain::CodecChain`] strings them together in the order the metadata lists them.
 

@@ -1,8 +1,8 @@
 //! `numcodecs.astype`: store the chunk cast to another numeric type (numpy's `astype`:
 //! integers wrap, floats round to nearest, floats to integers truncate toward zero).
 //!
-//! * Configuration: `{"encode_dtype": numpy dtype, "decode_dtype": numpy dtype (the
-//!   chunk's)}`, both required.
+//! * Configuration: `{"encode_dtype": numpy dtype (required), "decode_dtype": numpy dtype
+//!   (the chunk's; when missing, the chunk's type, as zarr-python assumes)}`.
 
 use super::numeric::{check_len, check_matches, get_dtype, map_elements, map_fill, NumpyDtype};
 use super::ArrayToArrayCodec;
@@ -30,7 +30,7 @@ impl AsTypeCodec {
         let encode_dtype = get_dtype(config, "encode_dtype", NAME)?
             .ok_or_else(|| CodecError::config(NAME, "missing required key 'encode_dtype'"))?;
         let decode_dtype = get_dtype(config, "decode_dtype", NAME)?
-            .ok_or_else(|| CodecError::config(NAME, "missing required key 'decode_dtype'"))?;
+            .unwrap_or_else(|| NumpyDtype::native(data_type));
         check_matches(NAME, "decode_dtype", decode_dtype, data_type)?;
         Ok(AsTypeCodec {
             encode_dtype,
@@ -164,7 +164,6 @@ mod tests {
             json!({"encode_dtype": "|u1", "decode_dtype": "|b1"})
         );
         for (bad, dt) in [
-            (json!({"encode_dtype": "<f4"}), DataType::Float64),
             (json!({"decode_dtype": "<f8"}), DataType::Float64),
             (
                 json!({"encode_dtype": "<f4", "decode_dtype": "<f4"}),
@@ -191,5 +190,25 @@ mod tests {
             c.decode(vec![0; 2], &r),
             Err(CodecError::Corrupt { .. })
         ));
+    }
+
+    #[test]
+    fn non_finite_to_integer() {
+        // numpy on x86-64: NaN and infinities become 0 in types narrower than 64 bits.
+        let c = AsTypeCodec::from_configuration(
+            &config(json!({"encode_dtype": "<i2", "decode_dtype": "<f4"})),
+            DataType::Float32,
+        )
+        .unwrap();
+        let input: Vec<u8> = [f32::NAN, f32::INFINITY, -1.9, 65537.0]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        let got = c.encode(input, &repr(4, DataType::Float32)).unwrap();
+        let want: Vec<u8> = [0i16, 0, -1, 1]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        assert_eq!(got, want);
     }
 }

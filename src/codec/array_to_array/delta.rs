@@ -1,8 +1,9 @@
 //! `numcodecs.delta`: the chunk flattened in C order, the first element kept and every other
 //! element replaced by its difference from the previous one.
 //!
-//! * Configuration: `{"dtype": numpy dtype (required, the chunk's), "astype": numpy dtype
-//!   (default dtype)}`. Differences are computed in `dtype` (integers wrap, floats round)
+//! * Configuration: `{"dtype": numpy dtype (the chunk's; numcodecs requires it, and when it
+//!   is missing the chunk's type is assumed, as zarr-python does for other filters),
+//!   "astype": numpy dtype (default dtype)}`. Differences are computed in `dtype` (integers wrap, floats round)
 //!   and stored cast to `astype`; decoding casts each stored value back to `dtype` and sums
 //!   in `dtype`, as numpy's `cumsum(enc, out=dec)` does.
 
@@ -54,8 +55,8 @@ impl DeltaCodec {
         data_type: DataType,
     ) -> Result<Self, CodecError> {
         check_keys(config, &["dtype", "astype"], NAME)?;
-        let dtype = get_dtype(config, "dtype", NAME)?
-            .ok_or_else(|| CodecError::config(NAME, "missing required key 'dtype'"))?;
+        let dtype =
+            get_dtype(config, "dtype", NAME)?.unwrap_or_else(|| NumpyDtype::native(data_type));
         check_matches(NAME, "dtype", dtype, data_type)?;
         let astype = get_dtype(config, "astype", NAME)?.unwrap_or(dtype);
         if dtype.data_type == DataType::Bool || astype.data_type == DataType::Bool {
@@ -241,7 +242,6 @@ mod tests {
             json!({"dtype": "<f8", "astype": "<f8"})
         );
         for (bad, dt) in [
-            (json!({}), DataType::Int32),
             (json!({"dtype": "<i4"}), DataType::Int16),
             (json!({"dtype": ">u4"}), DataType::Int32),
             (json!({"dtype": "<c8"}), DataType::Complex64),
@@ -257,6 +257,16 @@ mod tests {
                 "{bad}"
             );
         }
+        // A missing dtype is the chunk's.
+        let c = codec(json!({}), DataType::UInt16);
+        assert_eq!(
+            Value::Object(c.configuration().unwrap())["dtype"],
+            json!(if cfg!(target_endian = "little") {
+                "<u2"
+            } else {
+                ">u2"
+            })
+        );
         // Big-endian dtype strings are accepted (byte order is the bytes codec's business).
         assert!(
             DeltaCodec::from_configuration(&config(json!({"dtype": ">i4"})), DataType::Int32)

@@ -2,8 +2,9 @@
 //! `decoded = encoded / scale + offset` cast back to `dtype` (lossy: a float chunk is kept to
 //! a fixed precision, typically in a small integer type).
 //!
-//! * Configuration: `{"offset": number, "scale": number, "dtype": numpy dtype (the chunk's),
-//!   "astype": numpy dtype (default dtype)}`; `offset` and `scale` are required.
+//! * Configuration: `{"offset": number, "scale": number, "dtype": numpy dtype (the chunk's;
+//!   when missing, the chunk's type, as zarr-python assumes), "astype": numpy dtype (default
+//!   dtype)}`; `offset` and `scale` are required.
 //! * Arithmetic follows numpy: for a float `dtype` each step is rounded to `dtype`; for an
 //!   integer `dtype` with integer `offset` and `scale` it is integer arithmetic in `dtype`,
 //!   otherwise float64. Rounding is half to even. Decoding divides in `astype`'s precision
@@ -60,8 +61,8 @@ impl FixedScaleOffsetCodec {
         check_keys(config, &["offset", "scale", "dtype", "astype"], NAME)?;
         let offset = number(config, "offset")?;
         let scale = number(config, "scale")?;
-        let dtype = get_dtype(config, "dtype", NAME)?
-            .ok_or_else(|| CodecError::config(NAME, "missing required key 'dtype'"))?;
+        let dtype =
+            get_dtype(config, "dtype", NAME)?.unwrap_or_else(|| NumpyDtype::native(data_type));
         check_matches(NAME, "dtype", dtype, data_type)?;
         let astype = get_dtype(config, "astype", NAME)?.unwrap_or(dtype);
         if dtype.data_type == DataType::Bool {
@@ -217,7 +218,6 @@ mod tests {
         for (bad, dt) in [
             (json!({"scale": 10, "dtype": "<f8"}), DataType::Float64),
             (json!({"offset": 0, "dtype": "<f8"}), DataType::Float64),
-            (json!({"offset": 0, "scale": 1}), DataType::Float64),
             (
                 json!({"offset": 0, "scale": 0, "dtype": "<f8"}),
                 DataType::Float64,
@@ -247,6 +247,11 @@ mod tests {
                 "{bad}"
             );
         }
+        assert!(FixedScaleOffsetCodec::from_configuration(
+            &config(json!({"offset": 0, "scale": 1})),
+            DataType::Float32
+        )
+        .is_ok());
         assert!(matches!(
             c.decode(vec![0; 3], &r),
             Err(CodecError::Corrupt { .. })

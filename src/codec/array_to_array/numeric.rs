@@ -65,13 +65,14 @@ fn arr8(b: &[u8]) -> [u8; 8] {
 }
 
 /// numpy's float -> integer cast: truncation toward zero, then two's-complement wrapping to
-/// the target width. (numpy leaves out-of-range values undefined; this is what it does on
-/// x86-64 for values within ±2^63. NaN gives 0.)
+/// the target width. numpy leaves values out of range undefined; this is what it does on
+/// x86-64 for values within ±2^63, and NaN, infinities and larger values give the x86
+/// "integer indefinite" 0x8000_0000_0000_0000 (so 0 in types narrower than 64 bits).
 fn float_to_int(f: f64) -> i128 {
-    if f.is_nan() {
-        0
-    } else {
+    if f.is_finite() && f.abs() < 2f64.powi(63) {
         f.trunc() as i128
+    } else {
+        i128::from(i64::MIN)
     }
 }
 
@@ -216,6 +217,18 @@ pub(crate) struct NumpyDtype {
 }
 
 impl NumpyDtype {
+    /// `dt` in host byte order: the default when a configuration leaves its dtype out.
+    pub(crate) fn native(dt: DataType) -> NumpyDtype {
+        NumpyDtype {
+            data_type: dt,
+            order: if dt.endian_unit() == 1 {
+                ByteOrder::NotApplicable
+            } else {
+                ByteOrder::native()
+            },
+        }
+    }
+
     pub(crate) fn to_json(self) -> Value {
         Value::from(numpy_dtype_str(self.data_type, self.order))
     }

@@ -1,8 +1,9 @@
 //! `numcodecs.quantize`: keep `digits` decimal digits of precision by rounding to a multiple
 //! of a power of two, `round(x * 2^bits) / 2^bits` (lossy; the result compresses well).
 //!
-//! * Configuration: `{"digits": int (required), "dtype": float dtype (the chunk's),
-//!   "astype": float dtype (default dtype)}`.
+//! * Configuration: `{"digits": int (required), "dtype": float dtype (the chunk's; when
+//!   missing, the chunk's type, as zarr-python assumes), "astype": float dtype (default
+//!   dtype)}`.
 //! * `bits = ceil(log2(10^-e))` where `e` is `log10(10^-digits)` rounded away from zero, as
 //!   numcodecs computes it; the arithmetic is done in `dtype`, rounding half to even, and the
 //!   result cast to `astype`. Decoding casts back to `dtype`.
@@ -52,8 +53,8 @@ impl QuantizeCodec {
                 format!("'digits' {digits} is out of range"),
             ));
         }
-        let dtype = get_dtype(config, "dtype", NAME)?
-            .ok_or_else(|| CodecError::config(NAME, "missing required key 'dtype'"))?;
+        let dtype =
+            get_dtype(config, "dtype", NAME)?.unwrap_or_else(|| NumpyDtype::native(data_type));
         check_matches(NAME, "dtype", dtype, data_type)?;
         let astype = get_dtype(config, "astype", NAME)?.unwrap_or(dtype);
         if !is_float(dtype.data_type) || !is_float(astype.data_type) {
@@ -206,7 +207,7 @@ mod tests {
         );
         for (bad, dt) in [
             (json!({"dtype": "<f8"}), DataType::Float64),
-            (json!({"digits": 2}), DataType::Float64),
+            (json!({"digits": 2}), DataType::Int8),
             (json!({"digits": 2, "dtype": "<i4"}), DataType::Int32),
             (
                 json!({"digits": 2, "dtype": "<f8", "astype": "<i4"}),
