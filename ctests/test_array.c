@@ -1643,6 +1643,8 @@ ZTEST(create_missing_fields) {
     zarr_store *store = NULL;
     size_t skip, i;
     ZT_OK(zarr_store_open_memory(&store));
+    /* Every field but `codecs` is required; without `codecs` (the form of pre-final v3
+     * drafts, still in GDAL's files) the chunks are uncompressed little-endian. */
     for (skip = 0; skip < 8; skip++) {
         char doc[2048];
         size_t len = 0;
@@ -1658,6 +1660,16 @@ ZTEST(create_missing_fields) {
         }
         snprintf(doc + len, sizeof doc - len, "}");
         s = zarr_array_create(store, "/a", doc, &a);
+        if (skip == 7) {
+            char *json = NULL;
+            ZT_STATUS(s, ZARR_OK);
+            ZT_OK(zarr_array_metadata_json(a, &json));
+            ZT_STR_CONTAINS(json, "\"codecs\"");
+            ZT_STR_CONTAINS(json, "\"bytes\"");
+            zarr_string_free(json);
+            zarr_array_free(a);
+            continue;
+        }
         if (s != ZARR_ERROR_INVALID_METADATA) {
             fprintf(stderr, "without %s: %d: %s\n", fields[skip], (int)s, zarr_last_error_message());
         }
