@@ -597,15 +597,13 @@ fn check_entry(corpus: &Path, entry: &Value) -> Result<String, Vec<String>> {
                 head_bytes.extend_from_slice(&buf[..take]);
             }
             text.clear();
-            let mut element = 0usize;
-            for chunk in buf.chunks_exact(size) {
+            for (element, chunk) in buf.chunks_exact(size).enumerate() {
                 if !first {
                     text.push_str(", ");
                 }
                 first = false;
                 let elem = decode(dt, chunk).expect("decodable type");
                 let flat = (r0 * row / size as u64) as usize + element;
-                element += 1;
                 if unwritten
                     .as_ref()
                     .is_some_and(|u| u.get(flat) == Some(&true))
