@@ -22,8 +22,7 @@ static const char *cp_help =
     "unbroken chain of directories with node metadata); otherwise DST is the root of a new\n"
     "store.\n"
     "\n"
-    "  --format 2|3     Zarr format of the new arrays (default: the source's). Groups are\n"
-    "                   created by the C API in v3, so copying a group needs --format 3.\n"
+    "  --format 2|3     Zarr format of the new arrays and groups (default: the source's).\n"
     "  --chunks C       chunk shape (inner chunk shape when sharded), one value per\n"
     "                   dimension (default: the source's inner chunk shape). When SRC is\n"
     "                   a group, every array below it must have that many dimensions.\n"
@@ -468,7 +467,10 @@ static int copy_group(const cp_options *o, const zarr_store *src_store, const za
         report_zarr("cp", "%s: cannot read the source's attributes", dst_path);
         return EXIT_RUNTIME;
     }
-    if (zarr_group_create(store, dst_path, text, &dst) != ZARR_OK) {
+    uint32_t format = (uint32_t)o->format;
+    if (!format && zarr_group_zarr_format(src, &format) != ZARR_OK) format = 3;
+    if ((format == 2 ? zarr_group_create_v2(store, dst_path, text, &dst)
+                     : zarr_group_create(store, dst_path, text, &dst)) != ZARR_OK) {
         report_zarr("cp", "cannot create group %s", dst_path);
         zarr_string_free(text);
         return EXIT_RUNTIME;
@@ -625,10 +627,6 @@ int cmd_cp(int argc, char **argv) {
         rc = EXIT_RUNTIME;
     } else if (src.array) {
         rc = copy_array(&o, src.array, dst.store, dst.node_path);
-    } else if (o.format == 2) {
-        report("cp", "%s is a group: groups are copied as Zarr v3 only (copy its arrays one by one with "
-               "--format 2)", paths[0]);
-        rc = EXIT_RUNTIME;
     } else if (inside(&src, &dst)) {
         report("cp", "cannot copy the group %s into itself (%s)", paths[0], paths[1]);
         rc = EXIT_RUNTIME;
