@@ -43,18 +43,52 @@ static int is_codec_list(const json_value *v) {
     return 1;
 }
 
-/* The codec's name ("name" in v3, "id" in v2) and its settings object (v3 "configuration",
- * v2: the codec object itself, minus "id"). */
+/* The 2022 draft names codecs by URI (".../codec/gzip/1.0"): the name is the segment
+ * before the version. */
+static const char *draft_codec_name(const char *uri, char *buf, size_t buf_len) {
+    const char *end = uri + strlen(uri), *start;
+    while (end > uri && end[-1] == '/') end--;
+    start = end;
+    while (start > uri && start[-1] != '/') start--;
+    if (start > uri && *start >= '0' && *start <= '9') { /* a version: take the one before */
+        end = start - 1;
+        start = end;
+        while (start > uri && start[-1] != '/') start--;
+    }
+    snprintf(buf, buf_len, "%.*s", (int)(end - start), start);
+    return buf;
+}
+
+/* The codec's name ("name" in v3, "id" in v2, a URI under "codec" or "type" in the 2022
+ * draft) and its settings object (v3 and the draft: "configuration"; v2: the codec object
+ * itself, minus "id"). */
 static const char *codec_name(const json_value *c) {
+    static char draft[128];
     const char *n = json_string(json_get(c, "name"));
     if (!n) n = json_string(json_get(c, "id"));
+    if (!n && json_string(json_get(c, "codec"))) n = draft_codec_name(json_string(json_get(c, "codec")), draft, sizeof draft);
+    if (!n && json_string(json_get(c, "type"))) n = draft_codec_name(json_string(json_get(c, "type")), draft, sizeof draft);
     if (!n && c && c->type == JSON_STRING) n = c->text;
     return n ? n : "?";
 }
 
 static const json_value *codec_config(const json_value *c) {
-    if (json_get(c, "name")) return json_get(c, "configuration");
+    if (json_get(c, "name") || json_get(c, "codec") || json_get(c, "type")) return json_get(c, "configuration");
     return c; /* v2: settings are siblings of "id" */
+}
+
+/* The codec list of a v3 document, or of a 2022 draft document ("codecs", else its single
+ * "compressor" object); NULL when there is none. Sets *one when it is a single object. */
+static const json_value *v3_codecs(const json_value *meta, int *one) {
+    const json_value *v = json_get(meta, "codecs");
+    *one = 0;
+    if (v && v->type == JSON_ARRAY) return v;
+    v = json_get(meta, "compressor");
+    if (v && v->type == JSON_OBJECT) {
+        *one = 1;
+        return v;
+    }
+    return NULL;
 }
 
 /* One line "name key=value ..." and, below it, nested codec lists indented. */
@@ -187,9 +221,11 @@ static int print_array_info(const char *cmd, node_ref *ref) {
         fputs(json_string(v) ? json_string(v) : ".", stdout);
         fputc('\n', stdout);
     } else {
-        v = json_get(meta, "codecs");
+        int one;
+        v = v3_codecs(meta, &one);
         printf("codecs:\n");
-        for (i = 0; v && v->type == JSON_ARRAY && i < v->count; i++) print_codec_block(stdout, &v->items[i], 2);
+        if (one) print_codec_block(stdout, v, 2);
+        for (i = 0; !one && v && i < v->count; i++) print_codec_block(stdout, &v->items[i], 2);
         v = json_get(meta, "dimension_names");
         if (v && v->type == JSON_ARRAY) {
             printf(KEY "[", "dimension_names:");
@@ -280,9 +316,14 @@ static int print_array_line(const char *cmd, const zarr_array *a) {
         if (v && v->type == JSON_OBJECT) print_codec_inline(stdout, v);
         else printf("none");
     } else {
+        int one;
         printf(" codecs");
-        v = json_get(meta, "codecs");
-        for (i = 0; v && v->type == JSON_ARRAY && i < v->count; i++) {
+        v = v3_codecs(meta, &one);
+        if (one) {
+            fputc(' ', stdout);
+            print_codec_inline(stdout, v);
+        }
+        for (i = 0; !one && v && i < v->count; i++) {
             fputc(' ', stdout);
             print_codec_inline(stdout, &v->items[i]);
         }
