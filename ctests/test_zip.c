@@ -1,4 +1,4 @@
-/* Zip stores: zarr_store_open_zip on the zarrita.js v3 fixtures in tests/data/zip (zipped
+/* Zip stores: zarr_store_open_zip on the zarrita.js v3 and v2 fixtures in tests/data/zip (zipped
  * "from within", "from the parent folder", and with stored entries only), group listing,
  * read-only behaviour and every documented error.
  *
@@ -21,6 +21,8 @@
 #define WITHIN ZTEST_ZIP_DIR "/data.zipped_from_within.zarr.zip"
 #define PARENT ZTEST_ZIP_DIR "/data.zipped_from_parent.zarr.zip"
 #define UNCOMPRESSED ZTEST_ZIP_DIR "/data.uncompressed.zarr.zip"
+#define V2_WITHIN ZTEST_ZIP_DIR "/v2.data.zipped_from_within.zarr.zip"
+#define V2_PARENT ZTEST_ZIP_DIR "/v2.data.zipped_from_parent.zarr.zip"
 
 /* Read the whole array at `path` into buf (exactly `len` bytes). */
 static void read_all(zarr_store *store, const char *path, size_t ndim, const uint64_t *shape,
@@ -117,6 +119,69 @@ static void check_fixture_arrays(const char *zip) {
     }
     zarr_store_free(store);
 }
+
+/* The Zarr v2 fixtures (numcodecs compressors and filters, F order, big-endian), read
+ * directly and through their consolidated metadata (.zmetadata inside the archive).
+ * Expected values: manifest entries zarrita.js/v2/data.zarr/<array>. */
+static void check_v2_fixture(const char *zip, int consolidated) {
+    static const char *const one_to_four[] = {
+        "/1d.contiguous.zlib.i2", "/1d.contiguous.zstd.i2", "/1d.contiguous.lz4.i2", "/1d.contiguous.blosc.i2",
+        "/1d.contiguous.delta.i2", "/1d.contiguous.shuffle.i2", "/1d.chunked.i2", "/2d.chunked.i2",
+    };
+    zarr_store *store = NULL;
+    size_t k;
+    int i;
+    ZT_OK(zarr_store_open_zip(zip, &store));
+    if (consolidated) {
+        zarr_store *view = NULL;
+        ZT_OK(zarr_store_open_consolidated(store, &view));
+        zarr_store_free(store);
+        store = view;
+    }
+    for (k = 0; k < sizeof one_to_four / sizeof one_to_four[0]; k++) {
+        const int16_t expected[4] = {1, 2, 3, 4};
+        int16_t got[4] = {0};
+        uint64_t shape1[1] = {4}, shape2[2] = {2, 2};
+        int two_d = strncmp(one_to_four[k], "/2d", 3) == 0;
+        read_all(store, one_to_four[k], two_d ? 2 : 1, two_d ? shape2 : shape1, got, sizeof got);
+        ZT_EQ_MEM(got, expected, sizeof expected);
+    }
+    {   /* big-endian float32 */
+        const float expected[4] = {-1000.5f, 0.0f, 1000.5f, 0.0f};
+        float got[4];
+        uint64_t shape[1] = {4};
+        read_all(store, "/1d.contiguous.f4.be", 1, shape, got, sizeof got);
+        ZT_EQ_MEM(got, expected, sizeof expected);
+    }
+    {   /* delta then shuffle filters */
+        const int16_t expected[4] = {10, 20, 30, 40};
+        int16_t got[4];
+        uint64_t shape[1] = {4};
+        read_all(store, "/1d.contiguous.delta.shuffle.i2", 1, shape, got, sizeof got);
+        ZT_EQ_MEM(got, expected, sizeof expected);
+    }
+    {   /* F order chunks: 0..26 */
+        int16_t expected[27], got[27];
+        uint64_t shape[3] = {3, 3, 3};
+        for (i = 0; i < 27; i++) expected[i] = (int16_t)i;
+        read_all(store, "/3d.chunked.mixed.i2.F", 3, shape, got, sizeof got);
+        ZT_EQ_MEM(got, expected, sizeof expected);
+    }
+    {
+        zarr_group *g = NULL;
+        uint32_t format = 0;
+        ZT_OK(zarr_group_open(store, "/", &g));
+        ZT_OK(zarr_group_zarr_format(g, &format));
+        ZT_EQ_U64(format, 2);
+        zarr_group_free(g);
+    }
+    zarr_store_free(store);
+}
+
+ZTEST(v2_within_reads_arrays) { check_v2_fixture(V2_WITHIN, 0); }
+ZTEST(v2_parent_reads_arrays) { check_v2_fixture(V2_PARENT, 0); }
+ZTEST(v2_within_consolidated) { check_v2_fixture(V2_WITHIN, 1); }
+ZTEST(v2_parent_consolidated) { check_v2_fixture(V2_PARENT, 1); }
 
 ZTEST(within_reads_arrays) { check_fixture_arrays(WITHIN); }
 ZTEST(parent_reads_arrays) { check_fixture_arrays(PARENT); }
@@ -338,6 +403,10 @@ ZTEST(concurrent_reads_deflated) { concurrent_reads(WITHIN); }
 
 static const ztest_case ztest_cases[] = {
     ZCASE(within_reads_arrays),
+    ZCASE(v2_within_reads_arrays),
+    ZCASE(v2_parent_reads_arrays),
+    ZCASE(v2_within_consolidated),
+    ZCASE(v2_parent_consolidated),
     ZCASE(parent_reads_arrays),
     ZCASE(uncompressed_reads_arrays),
     ZCASE(within_group_listing),
