@@ -88,7 +88,8 @@ endfunction()
 function(zarr_check_layout)
   string(REGEX MATCH "^[0-9]+" major "${VERSION}")
   set(lib "${PREFIX}/${LIBDIR}")
-  foreach(file IN ITEMS "${PREFIX}/${INCLUDEDIR}/zarr.h" "${lib}/libzarr.so.${VERSION}"
+  foreach(file IN ITEMS "${PREFIX}/${INCLUDEDIR}/zarr.h" "${PREFIX}/${INCLUDEDIR}/zarr.hpp"
+                        "${PREFIX}/bin/zarr" "${lib}/libzarr.so.${VERSION}"
                         "${lib}/libzarr.a" "${lib}/pkgconfig/zarr.pc"
                         "${lib}/cmake/zarr/zarrConfig.cmake"
                         "${lib}/cmake/zarr/zarrConfigVersion.cmake")
