@@ -15,7 +15,9 @@
  *   `zarr_status_str()` gives fixed text for any value; `zarr_last_error_message()` gives
  *   the calling thread's message for its most recent failure, naming the function and
  *   the causes. Nothing is printed; errno is not used.
- * - Outputs are written only on success: a failed call leaves caller buffers unchanged.
+ * - Outputs are written only on success: a failed call leaves caller buffers unchanged,
+ *   with one documented exception: a failed zarr_array_read may have filled the parts of
+ *   the selection that were decoded before the failure (never the failing chunk's part).
  * - Paths. Node paths are absolute: "/" is the root, "/a/b" a nested node. Names follow
  *   the Zarr rules (no empty names, no "." or "..", no leading "__").
  * - Element buffers are caller-allocated, dense, in C (row-major) order and host byte
@@ -339,8 +341,15 @@ zarr_status zarr_array_selection_nbytes(const zarr_array *array,
 // `buf` receives the selection dense, in C order, in host byte order (bool as one byte
 // 0/1, float16 as its IEEE bits, complex as (re, im) pairs). Chunks that were never
 // written read as the fill value. `buf_len` must be at least the selection's size
-// (`zarr_array_selection_nbytes`); only that many bytes are written. On failure `buf` is
-// left unchanged.
+// (`zarr_array_selection_nbytes`); only that many bytes are written.
+//
+// On failure: argument errors (NULL, rank, bounds, buffer too small) are found before
+// anything is read and leave `buf` unchanged. A large selection is read in slabs along
+// its first dimension (one row of chunks each, in parallel) that are written as soon as
+// each is decoded, so that memory use stays small and reading is fast: when a chunk is
+// corrupt or unreadable, the slabs holding it are left unchanged, but other slabs may
+// already hold their data. Treat the selection's bytes as unspecified after an error.
+// (`zarr_array_read_chunk` and `zarr_array_read_inner_chunk` write nothing on failure.)
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;

@@ -408,8 +408,15 @@ pub unsafe extern "C" fn zarr_array_selection_nbytes(
 /// `buf` receives the selection dense, in C order, in host byte order (bool as one byte
 /// 0/1, float16 as its IEEE bits, complex as (re, im) pairs). Chunks that were never
 /// written read as the fill value. `buf_len` must be at least the selection's size
-/// (`zarr_array_selection_nbytes`); only that many bytes are written. On failure `buf` is
-/// left unchanged.
+/// (`zarr_array_selection_nbytes`); only that many bytes are written.
+///
+/// On failure: argument errors (NULL, rank, bounds, buffer too small) are found before
+/// anything is read and leave `buf` unchanged. A large selection is read in slabs along
+/// its first dimension (one row of chunks each, in parallel) that are written as soon as
+/// each is decoded, so that memory use stays small and reading is fast: when a chunk is
+/// corrupt or unreadable, the slabs holding it are left unchanged, but other slabs may
+/// already hold their data. Treat the selection's bytes as unspecified after an error.
+/// (`zarr_array_read_chunk` and `zarr_array_read_inner_chunk` write nothing on failure.)
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
