@@ -163,6 +163,21 @@ impl ReadableStorage for ConsolidatedStore {
             self.inner.get_range(key, range)
         }
     }
+
+    fn read_ranges(
+        &self,
+        key: &str,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+        if is_metadata_key(key) {
+            match self.get(key)? {
+                Some(value) => crate::storage::ranges_of(key, &value, ranges).map(Some),
+                None => Ok(None),
+            }
+        } else {
+            self.inner.read_ranges(key, ranges)
+        }
+    }
 }
 
 impl WritableStorage for ConsolidatedStore {

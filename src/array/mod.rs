@@ -364,6 +364,39 @@ impl Array {
         Ok(Some(decoded))
     }
 
+    /// The part of a plain-bytes chunk that `selection` needs, read in byte ranges; `None`
+    /// when the chunk is not stored. The stored value must have the chunk's exact size.
+    fn read_chunk_part(
+        &self,
+        chunk_indices: &[u64],
+        chunk_shape: &[u64],
+        selection: &Selection,
+    ) -> Result<Option<UnitData>, Error> {
+        let key = self.chunk_key(chunk_indices);
+        let unit = sharded::PlainUnit {
+            chain: &self.chain,
+            shape: chunk_shape,
+            key: &key,
+            offset: 0,
+        };
+        match sharded::read_plain_overlap(self, &unit, chunk_indices, selection)? {
+            None => Ok(None),
+            Some((size, _)) if size != self.chunk_nbytes as u64 => {
+                Err(Error::Codec(with_chunk_context(
+                    CodecError::corrupt(
+                        "bytes",
+                        format!(
+                            "chunk holds {size} bytes but a chunk of shape {chunk_shape:?} needs {}",
+                            self.chunk_nbytes
+                        ),
+                    ),
+                    &key,
+                )))
+            }
+            Some((_, block)) => Ok(Some(UnitData::Overlap(block))),
+        }
+    }
+
     /// A decoded chunk, or a chunk of fill value when none is stored.
     fn retrieve_chunk_or_fill(&self, chunk_indices: &[u64]) -> Result<Vec<u8>, Error> {
         match self.retrieve_chunk(chunk_indices)? {
@@ -415,10 +448,22 @@ impl Array {
             return Ok(());
         }
         let out = &mut out[..needed];
+        // One chunk (or inner chunk) is read on the calling thread: starting the worker
+        // pool would cost more than it saves (this is the latency of small reads).
+        let units = checked_product(
+            &selection
+                .chunk_ranges(&self.inner_chunk_shape())
+                .iter()
+                .map(|r| r.end - r.start)
+                .collect::<Vec<_>>(),
+        );
+        if units == Some(1) {
+            return self.read_slab(&selection, out, false);
+        }
         let pool = crate::threads::pool()?;
         let slabs = self.slabs(&selection);
         if slabs.len() <= 1 {
-            return pool.install(|| self.read_slab(&selection, out));
+            return pool.install(|| self.read_slab(&selection, out, true));
         }
         // Bytes of one step along the first dimension of the selection.
         let row_bytes = needed / selection.count[0] as usize;
@@ -432,7 +477,7 @@ impl Array {
         pool.install(|| {
             parts
                 .into_par_iter()
-                .try_for_each(|(slab, part)| self.read_slab(slab, part))
+                .try_for_each(|(slab, part)| self.read_slab(slab, part, true))
         })
     }
 
@@ -457,8 +502,15 @@ impl Array {
     }
 
     /// Read one slab (see [`Array::read_region`]) into `out`, exactly its size: decode every
-    /// chunk or inner chunk it needs (in parallel) before writing any byte.
-    fn read_slab(&self, selection: &Selection, out: &mut [u8]) -> Result<(), Error> {
+    /// chunk or inner chunk it needs (on the worker pool when `parallel`, which needs the
+    /// caller to be inside `pool.install`) before writing any byte. A plain-bytes chunk of
+    /// which the slab needs little is read in byte ranges, not whole.
+    fn read_slab(
+        &self,
+        selection: &Selection,
+        out: &mut [u8],
+        parallel: bool,
+    ) -> Result<(), Error> {
         let element_size = self.data_type().size();
         let chunk_shape = self.chunk_shape();
         // Decode every chunk of the slab (in parallel) before touching `out`, so that a
@@ -467,16 +519,18 @@ impl Array {
         let (unit_shape, units) = match self.chain.as_sharding() {
             Some(sharding) => (
                 sharding.inner_chunk_shape().to_vec(),
-                sharded::read_inner_chunks(self, sharding, selection, true)?,
+                sharded::read_inner_chunks(self, sharding, selection, true, parallel)?,
             ),
             None => {
                 let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
-                let decoded: Vec<Option<UnitData>> = chunks
-                    .par_iter()
-                    .map(|chunk_indices| {
+                let plain = self.chain.is_plain_bytes();
+                let decoded = map_units(&chunks, parallel, |chunk_indices| {
+                    if plain && sharded::needs_small_part(chunk_indices, &chunk_shape, selection) {
+                        self.read_chunk_part(chunk_indices, &chunk_shape, selection)
+                    } else {
                         Ok(self.retrieve_chunk(chunk_indices)?.map(UnitData::Whole))
-                    })
-                    .collect::<Result<_, Error>>()?;
+                    }
+                })?;
                 (chunk_shape, chunks.into_iter().zip(decoded).collect())
             }
         };
@@ -662,8 +716,8 @@ impl Array {
             });
         }
         let selection = Selection::new(&start, &count, &shape)?;
-        let mut units = crate::threads::pool()?
-            .install(|| sharded::read_inner_chunks(self, sharding, &selection, false))?;
+        // One inner chunk: read on the calling thread (no worker pool).
+        let mut units = sharded::read_inner_chunks(self, sharding, &selection, false, false)?;
         let out = &mut out[..nbytes];
         match units.pop().and_then(|(_, decoded)| decoded) {
             Some(UnitData::Whole(decoded)) => out.copy_from_slice(&decoded),
@@ -764,6 +818,20 @@ impl ChunkOverlap {
             overlap.extent.push(hi - lo);
         }
         overlap
+    }
+}
+
+/// `f` applied to every item: on the worker pool when `parallel` (the caller is inside
+/// `pool.install`), else in order on the calling thread. Stops at the first error.
+pub(super) fn map_units<I: Sync, T: Send>(
+    items: &[I],
+    parallel: bool,
+    f: impl Fn(&I) -> Result<T, Error> + Sync + Send,
+) -> Result<Vec<T>, Error> {
+    if parallel {
+        items.par_iter().map(f).collect()
+    } else {
+        items.iter().map(f).collect()
     }
 }
 
@@ -1124,6 +1192,21 @@ mod tests {
                 .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
             Ok(value)
         }
+
+        /// Counts only the bytes of the ranges, as a store reading in place would.
+        fn read_ranges(
+            &self,
+            key: &str,
+            ranges: &[crate::storage::ByteRange],
+        ) -> Result<Option<(u64, Vec<u8>)>, crate::storage::StorageError> {
+            let Some(value) = self.inner.get(key)? else {
+                return Ok(None);
+            };
+            let (size, bytes) = crate::storage::ranges_of(key, &value, ranges)?;
+            self.bytes_read
+                .fetch_add(bytes.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            Ok(Some((size, bytes)))
+        }
     }
 
     impl crate::storage::WritableStorage for CountingStore {
@@ -1142,6 +1225,43 @@ mod tests {
         ) -> Result<crate::storage::DirListing, crate::storage::StorageError> {
             self.inner.list_dir(prefix)
         }
+    }
+
+    #[test]
+    fn few_elements_of_uncompressed_chunks_read_only_their_bytes() {
+        use std::sync::atomic::Ordering;
+        let counting = Arc::new(CountingStore::default());
+        let s: Arc<dyn Storage> = counting.clone();
+        let a = Array::create(
+            s.clone(),
+            "/u",
+            &metadata(&[16, 16], &[8, 8], "int32", json!(0), le()),
+        )
+        .unwrap();
+        let data: Vec<u8> = (1..=256i32).flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[0, 0], &[16, 16], &data).unwrap();
+        counting.bytes_read.store(0, Ordering::Relaxed);
+        let mut block = [0u8; 24];
+        a.read_region(&[9, 10], &[2, 3], &mut block).unwrap();
+        let got: Vec<i32> = block
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, vec![155, 156, 157, 171, 172, 173]);
+        assert_eq!(counting.bytes_read.load(Ordering::Relaxed), 24);
+        // A chunk of the wrong size is corrupt even when only part of it is read.
+        let mut chunk = s.get("u/c/1/1").unwrap().unwrap();
+        chunk.push(0);
+        s.set("u/c/1/1", &chunk).unwrap();
+        let err = a.read_region(&[9, 10], &[2, 3], &mut block).unwrap_err();
+        assert!(
+            matches!(err, Error::Codec(CodecError::Corrupt { .. })),
+            "{err}"
+        );
+        assert!(err.to_string().contains("u/c/1/1"), "{err}");
+        chunk.truncate(100);
+        s.set("u/c/1/1", &chunk).unwrap();
+        assert!(a.read_region(&[9, 10], &[2, 3], &mut block).is_err());
     }
 
     #[test]

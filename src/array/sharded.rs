@@ -3,12 +3,14 @@
 
 use super::subset::Selection;
 use super::subset::{checked_product, for_each_index};
-use super::{chunk_indices_in, with_chunk_context, Array, ChunkOverlap, DecodedUnits, UnitData};
+use super::{
+    chunk_indices_in, map_units, with_chunk_context, Array, ChunkOverlap, DecodedUnits, UnitData,
+};
 use crate::codec::array_to_bytes::sharding::ShardingCodec;
+use crate::codec::chain::CodecChain;
 use crate::codec::CodecError;
 use crate::error::Error;
 use crate::storage::ByteRange;
-use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// What is known of one shard after the first round of reads.
@@ -35,33 +37,31 @@ pub(super) fn read_inner_chunks(
     codec: &ShardingCodec,
     selection: &Selection,
     allow_partial: bool,
+    parallel: bool,
 ) -> Result<DecodedUnits, Error> {
     let shard_shape = array.chunk_shape();
     let shards = chunk_indices_in(&selection.chunk_ranges(&shard_shape));
-    let shard_data: Vec<ShardData> = shards
-        .par_iter()
-        .map(|shard| {
-            let key = array.chunk_key(shard);
-            let covered = ChunkOverlap::new(shard, &shard_shape, selection).extent == shard_shape;
-            let context = |e: CodecError| Error::Codec(with_chunk_context(e, &key));
-            if covered {
-                match array.storage.get(&key)? {
-                    None => Ok(ShardData::Absent),
-                    Some(bytes) => {
-                        let index = codec.decode_index(&bytes).map_err(context)?;
-                        Ok(ShardData::Whole { bytes, index })
-                    }
-                }
-            } else {
-                match array.storage.get_range(&key, codec.index_range())? {
-                    None => Ok(ShardData::Absent),
-                    Some(index) => Ok(ShardData::Indexed {
-                        index: codec.decode_index_bytes(index).map_err(context)?,
-                    }),
+    let shard_data: Vec<ShardData> = map_units(&shards, parallel, |shard| {
+        let key = array.chunk_key(shard);
+        let covered = ChunkOverlap::new(shard, &shard_shape, selection).extent == shard_shape;
+        let context = |e: CodecError| Error::Codec(with_chunk_context(e, &key));
+        if covered {
+            match array.storage.get(&key)? {
+                None => Ok(ShardData::Absent),
+                Some(bytes) => {
+                    let index = codec.decode_index(&bytes).map_err(context)?;
+                    Ok(ShardData::Whole { bytes, index })
                 }
             }
-        })
-        .collect::<Result<_, Error>>()?;
+        } else {
+            match array.storage.get_range(&key, codec.index_range())? {
+                None => Ok(ShardData::Absent),
+                Some(index) => Ok(ShardData::Indexed {
+                    index: codec.decode_index_bytes(index).map_err(context)?,
+                }),
+            }
+        }
+    })?;
     let shards: HashMap<Vec<u64>, ShardData> = shards.into_iter().zip(shard_data).collect();
 
     let inner_shape = codec.inner_chunk_shape();
@@ -73,68 +73,63 @@ pub(super) fn read_inner_chunks(
         .size_bytes()
         .expect("checked when the codec was built");
     let plain_inner = allow_partial && codec.inner_chain().is_plain_bytes();
-    let decoded: Vec<Option<UnitData>> = inner_chunks
-        .par_iter()
-        .map(|global| {
-            let shard: Vec<u64> = global.iter().zip(per_shard).map(|(g, n)| g / n).collect();
-            // The inner chunk's position in its shard's index, in C order.
-            let local = global
-                .iter()
-                .zip(per_shard)
-                .fold(0u64, |acc, (g, n)| acc * n + g % n) as usize;
-            let key = array.chunk_key(&shard);
-            let encoded = match &shards[&shard] {
-                ShardData::Absent => return Ok(None),
-                ShardData::Whole { bytes, index } => match index[local] {
-                    None => return Ok(None),
-                    // Ranges were checked against the shard when its index was decoded.
-                    Some((o, n)) => bytes[o as usize..(o + n) as usize].to_vec(),
-                },
-                ShardData::Indexed { index } => match index[local] {
-                    None => return Ok(None),
-                    Some((offset, length))
-                        if plain_inner && needs_small_part(global, inner_shape, selection) =>
-                    {
-                        if length != inner_nbytes as u64 {
-                            return Err(Error::Codec(with_chunk_context(
-                                CodecError::corrupt(
-                                    "bytes",
-                                    format!(
-                                        "inner chunk of {length} bytes, expected {inner_nbytes}"
-                                    ),
-                                ),
-                                &key,
-                            )));
-                        }
-                        return read_overlap(array, codec, &key, offset, global, selection)
-                            .map(|block| Some(UnitData::Overlap(block)));
+    let decoded: Vec<Option<UnitData>> = map_units(&inner_chunks, parallel, |global| {
+        let shard: Vec<u64> = global.iter().zip(per_shard).map(|(g, n)| g / n).collect();
+        // The inner chunk's position in its shard's index, in C order.
+        let local = global
+            .iter()
+            .zip(per_shard)
+            .fold(0u64, |acc, (g, n)| acc * n + g % n) as usize;
+        let key = array.chunk_key(&shard);
+        let encoded = match &shards[&shard] {
+            ShardData::Absent => return Ok(None),
+            ShardData::Whole { bytes, index } => match index[local] {
+                None => return Ok(None),
+                // Ranges were checked against the shard when its index was decoded.
+                Some((o, n)) => bytes[o as usize..(o + n) as usize].to_vec(),
+            },
+            ShardData::Indexed { index } => match index[local] {
+                None => return Ok(None),
+                Some((offset, length))
+                    if plain_inner && needs_small_part(global, inner_shape, selection) =>
+                {
+                    if length != inner_nbytes as u64 {
+                        return Err(Error::Codec(with_chunk_context(
+                            CodecError::corrupt(
+                                "bytes",
+                                format!("inner chunk of {length} bytes, expected {inner_nbytes}"),
+                            ),
+                            &key,
+                        )));
                     }
-                    Some((offset, length)) => {
-                        let range = ByteRange::FromStart { offset, length };
-                        match array.storage.get_range(&key, range)? {
-                            Some(bytes) => bytes,
-                            None => {
-                                return Err(Error::NotFound(format!(
-                                    "shard '{key}' vanished while being read"
-                                )))
-                            }
+                    return read_overlap(array, codec, &key, offset, global, selection)
+                        .map(|block| Some(UnitData::Overlap(block)));
+                }
+                Some((offset, length)) => {
+                    let range = ByteRange::FromStart { offset, length };
+                    match array.storage.get_range(&key, range)? {
+                        Some(bytes) => bytes,
+                        None => {
+                            return Err(Error::NotFound(format!(
+                                "shard '{key}' vanished while being read"
+                            )))
                         }
                     }
-                },
-            };
-            codec
-                .inner_chain()
-                .decode(encoded)
-                .map(|decoded| Some(UnitData::Whole(decoded)))
-                .map_err(|e| Error::Codec(with_chunk_context(e, &key)))
-        })
-        .collect::<Result<_, Error>>()?;
+                }
+            },
+        };
+        codec
+            .inner_chain()
+            .decode(encoded)
+            .map(|decoded| Some(UnitData::Whole(decoded)))
+            .map_err(|e| Error::Codec(with_chunk_context(e, &key)))
+    })?;
     Ok(inner_chunks.into_iter().zip(decoded).collect())
 }
 
-/// Whether the selection needs at most a quarter of the inner chunk at `global`: reading
-/// only those elements' bytes then beats reading the whole inner chunk.
-fn needs_small_part(global: &[u64], inner_shape: &[u64], selection: &Selection) -> bool {
+/// Whether the selection needs at most a quarter of the chunk or inner chunk at `global`
+/// (of `inner_shape`): reading only those elements' bytes then beats reading it whole.
+pub(super) fn needs_small_part(global: &[u64], inner_shape: &[u64], selection: &Selection) -> bool {
     let overlap = ChunkOverlap::new(global, inner_shape, selection);
     let needed = checked_product(&overlap.extent).unwrap_or(u64::MAX);
     let whole = checked_product(inner_shape).unwrap_or(u64::MAX);
@@ -142,8 +137,7 @@ fn needs_small_part(global: &[u64], inner_shape: &[u64], selection: &Selection) 
 }
 
 /// Read only the elements of the inner chunk at `global` that `selection` needs, from a
-/// shard whose inner chunks are plain `bytes` and whose inner chunk starts at `offset`:
-/// one byte range per contiguous run along the last dimension.
+/// shard whose inner chunks are plain `bytes` and whose inner chunk starts at `offset`.
 fn read_overlap(
     array: &Array,
     codec: &ShardingCodec,
@@ -152,38 +146,68 @@ fn read_overlap(
     global: &[u64],
     selection: &Selection,
 ) -> Result<Vec<u8>, Error> {
-    let inner_shape = codec.inner_chunk_shape();
+    let unit = PlainUnit {
+        chain: codec.inner_chain(),
+        shape: codec.inner_chunk_shape(),
+        key,
+        offset,
+    };
+    match read_plain_overlap(array, &unit, global, selection)? {
+        Some((_, block)) => Ok(block),
+        None => Err(Error::NotFound(format!(
+            "shard '{key}' vanished while being read"
+        ))),
+    }
+}
+
+/// A chunk or inner chunk stored with a plain `bytes` chain: its elements can be read
+/// straight from the stored value.
+pub(super) struct PlainUnit<'a> {
+    pub chain: &'a CodecChain,
+    /// The unit's shape.
+    pub shape: &'a [u64],
+    /// The value holding it, and where in the value it starts.
+    pub key: &'a str,
+    pub offset: u64,
+}
+
+/// Read only the elements of the unit at grid position `global` that `selection` needs:
+/// one byte range per contiguous run along the last dimension, all from one opening of
+/// the value. Returns the value's size and the decoded block (of the overlap's extent);
+/// `None` when the value is absent.
+pub(super) fn read_plain_overlap(
+    array: &Array,
+    unit: &PlainUnit,
+    global: &[u64],
+    selection: &Selection,
+) -> Result<Option<(u64, Vec<u8>)>, Error> {
     let element_size = array.data_type().size() as u64;
-    let overlap = ChunkOverlap::new(global, inner_shape, selection);
-    let ndim = inner_shape.len();
+    let overlap = ChunkOverlap::new(global, unit.shape, selection);
+    let ndim = unit.shape.len();
     let last = ndim - 1; // 0-d arrays never take this path: their one element is the chunk
     let run_len = overlap.extent[last] * element_size;
-    let mut bytes = Vec::new();
+    let mut ranges = Vec::new();
     let outer: Vec<_> = overlap.extent[..last].iter().map(|&n| 0..n).collect();
     for_each_index(&outer, |index| {
-        // The run's first element, as a C-order position inside the inner chunk.
-        let position = inner_shape.iter().zip(&overlap.in_chunk).enumerate().fold(
+        // The run's first element, as a C-order position inside the unit.
+        let position = unit.shape.iter().zip(&overlap.in_chunk).enumerate().fold(
             0u64,
             |position, (d, (extent, start))| {
                 position * extent + start + index.get(d).copied().unwrap_or(0)
             },
         );
-        let range = ByteRange::FromStart {
-            offset: offset + position * element_size,
+        ranges.push(ByteRange::FromStart {
+            offset: unit.offset + position * element_size,
             length: run_len,
-        };
-        match array.storage.get_range(key, range)? {
-            Some(run) => {
-                bytes.extend_from_slice(&run);
-                Ok(())
-            }
-            None => Err(Error::NotFound(format!(
-                "shard '{key}' vanished while being read"
-            ))),
-        }
+        });
+        Ok::<(), Error>(())
     })?;
-    codec
-        .inner_chain()
+    let Some((size, bytes)) = array.storage.read_ranges(unit.key, &ranges)? else {
+        return Ok(None);
+    };
+    let block = unit
+        .chain
         .decode_plain_block(bytes, &overlap.extent)
-        .map_err(|e| Error::Codec(with_chunk_context(e, key)))
+        .map_err(|e| Error::Codec(with_chunk_context(e, unit.key)))?;
+    Ok(Some((size, block)))
 }

@@ -136,6 +136,47 @@ impl ReadableStorage for FilesystemStore {
             .map_err(|e| Self::io_error(key, e))?;
         Ok(Some(data))
     }
+
+    /// One open, then one positioned read per range.
+    fn read_ranges(
+        &self,
+        key: &str,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+        let Some((file, size)) = self.open_value(key)? else {
+            return Ok(None);
+        };
+        let mut spans = Vec::with_capacity(ranges.len());
+        let mut total = 0u64;
+        for &range in ranges {
+            let span = range
+                .resolve(size)
+                .ok_or_else(|| StorageError::RangeOutOfBounds {
+                    key: key.to_string(),
+                    range,
+                    size,
+                })?;
+            total += span.end - span.start;
+            spans.push(span);
+        }
+        let mut data = Vec::new();
+        usize::try_from(total)
+            .ok()
+            .and_then(|n| data.try_reserve_exact(n).ok().map(|_| n))
+            .map(|n| data.resize(n, 0))
+            .ok_or_else(|| StorageError::OutOfMemory {
+                key: key.to_string(),
+                size: total,
+            })?;
+        let mut at = 0usize;
+        for span in spans {
+            let n = (span.end - span.start) as usize;
+            file.read_exact_at(&mut data[at..at + n], span.start)
+                .map_err(|e| Self::io_error(key, e))?;
+            at += n;
+        }
+        Ok(Some((size, data)))
+    }
 }
 
 impl WritableStorage for FilesystemStore {

@@ -96,10 +96,46 @@ pub trait ReadableStorage: Debug + Send + Sync {
                 })?;
         Ok(Some(value[span.start as usize..span.end as usize].to_vec()))
     }
+
+    /// Read several byte ranges of one value, one after another into one buffer, and
+    /// give the value's total size with them (so that a caller can check it); `None` when
+    /// the key is absent. Stores that can read ranges in place open the value once.
+    fn read_ranges(
+        &self,
+        key: &str,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+        match self.get(key)? {
+            Some(value) => ranges_of(key, &value, ranges).map(Some),
+            None => Ok(None),
+        }
+    }
 }
 
 /// Write access to a store. A `set` is atomic: readers see the old or the new value, never
 /// a mixture, and a crash leaves one or the other.
+/// The bytes of `ranges` of a value held in memory, one after another, with its size (the
+/// default [`ReadableStorage::read_ranges`]).
+pub fn ranges_of(
+    key: &str,
+    value: &[u8],
+    ranges: &[ByteRange],
+) -> Result<(u64, Vec<u8>), StorageError> {
+    let size = value.len() as u64;
+    let mut out = Vec::new();
+    for &range in ranges {
+        let span = range
+            .resolve(size)
+            .ok_or_else(|| StorageError::RangeOutOfBounds {
+                key: key.to_string(),
+                range,
+                size,
+            })?;
+        out.extend_from_slice(&value[span.start as usize..span.end as usize]);
+    }
+    Ok((size, out))
+}
+
 pub trait WritableStorage: Debug + Send + Sync {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError>;
     /// Remove `key`; removing a missing key is not an error.
