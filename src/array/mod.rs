@@ -426,13 +426,13 @@ impl Array {
     /// Read the selection `start`, `count` into `out` (dense, C order, host byte order;
     /// at least `selection_nbytes` long).
     ///
-    /// The selection is cut along its first dimension at the stored chunks' (or shards')
-    /// boundaries into slabs, which are contiguous, disjoint parts of `out`; slabs are read
-    /// in parallel, and each is decoded completely before any of its bytes are written.
-    /// So memory in flight stays at a few slabs rather than the whole selection, and a
-    /// failure leaves untouched every slab that holds a failing chunk, and every byte past
-    /// the selection's; other slabs may already hold their data. Argument errors are found
-    /// before anything is read and leave `out` untouched.
+    /// The selection is cut along its first dimension at the boundaries of the chunks (inner
+    /// chunks when sharded) into slabs, which are contiguous, disjoint parts of `out`, read
+    /// in parallel (see [`Array::read_slab`]). So memory in flight stays at a few chunks or
+    /// slabs rather than the whole selection. A failure leaves untouched the part of `out`
+    /// that belongs to a failing chunk, and every byte past the selection's; other parts
+    /// may already hold their data. Argument errors are found before anything is read and
+    /// leave `out` untouched.
     pub fn read_region(&self, start: &[u64], count: &[u64], out: &mut [u8]) -> Result<(), Error> {
         let shape = self.shape();
         let selection = Selection::new(start, count, &shape)?;
@@ -458,13 +458,20 @@ impl Array {
                 .collect::<Vec<_>>(),
         );
         if units == Some(1) {
-            return self.read_slab(&selection, out, false);
+            return self.read_slab(&selection, out, SlabMode::Streaming);
         }
         let pool = crate::threads::pool()?;
         let slabs = self.slabs(&selection);
         if slabs.len() <= 1 {
-            return pool.install(|| self.read_slab(&selection, out, true));
+            return pool.install(|| self.read_slab(&selection, out, SlabMode::Parallel));
         }
+        // With enough slabs to keep every worker busy, each reads its slab one unit at a
+        // time (reusing buffers); with fewer, the units of each slab are spread too.
+        let mode = if slabs.len() >= 2 * pool.current_num_threads() {
+            SlabMode::Streaming
+        } else {
+            SlabMode::Parallel
+        };
         // Bytes of one step along the first dimension of the selection.
         let row_bytes = needed / selection.count[0] as usize;
         let mut parts = Vec::with_capacity(slabs.len());
@@ -477,7 +484,7 @@ impl Array {
         pool.install(|| {
             parts
                 .into_par_iter()
-                .try_for_each(|(slab, part)| self.read_slab(slab, part, true))
+                .try_for_each(|(slab, part)| self.read_slab(slab, part, mode))
         })
     }
 
@@ -501,79 +508,113 @@ impl Array {
         slabs
     }
 
-    /// Read one slab (see [`Array::read_region`]) into `out`, exactly its size: decode every
-    /// chunk or inner chunk it needs (on the worker pool when `parallel`, which needs the
-    /// caller to be inside `pool.install`) before writing any byte. A plain-bytes chunk of
-    /// which the slab needs little is read in byte ranges, not whole.
+    /// Read one slab (see [`Array::read_region`]) into `out`, exactly its size. Sharded
+    /// arrays are read in inner chunks. A plain-bytes chunk of which the slab needs little
+    /// is read in byte ranges, not whole. In [`SlabMode::Parallel`] every unit of the slab
+    /// is decoded on the worker pool (the caller is inside `pool.install`) before any is
+    /// written; in [`SlabMode::Streaming`] one unit at a time is decoded and written on the
+    /// calling thread, so that its buffers are reused. Either way, the part of `out` that
+    /// belongs to a unit that fails is never written.
     fn read_slab(
         &self,
         selection: &Selection,
         out: &mut [u8],
-        parallel: bool,
+        mode: SlabMode,
     ) -> Result<(), Error> {
-        let element_size = self.data_type().size();
-        let chunk_shape = self.chunk_shape();
-        // Decode every chunk of the slab (in parallel) before touching `out`, so that a
-        // corrupt chunk leaves this part of the caller's buffer as it was. Sharded arrays
-        // are read in inner chunks.
-        let (unit_shape, units) = match self.chain.as_sharding() {
-            Some(sharding) => (
-                sharding.inner_chunk_shape().to_vec(),
-                sharded::read_inner_chunks(self, sharding, selection, true, parallel)?,
-            ),
+        let parallel = mode == SlabMode::Parallel;
+        let fill_value = self.fill_value();
+        match self.chain.as_sharding() {
+            Some(sharding) => {
+                let unit_shape = sharding.inner_chunk_shape();
+                let read = sharded::ShardedRead::new(self, sharding, selection, true, parallel)?;
+                let units = read.inner_chunks();
+                if parallel {
+                    let decoded = map_units(&units, true, |global| read.decode(global))?;
+                    for (unit, data) in units.iter().zip(decoded) {
+                        self.write_unit(out, selection, unit, unit_shape, data, &fill_value);
+                    }
+                } else {
+                    for unit in &units {
+                        let data = read.decode(unit)?;
+                        self.write_unit(out, selection, unit, unit_shape, data, &fill_value);
+                    }
+                }
+            }
             None => {
+                let chunk_shape = self.chunk_shape();
                 let chunks = chunk_indices_in(&selection.chunk_ranges(&chunk_shape));
                 let plain = self.chain.is_plain_bytes();
-                let decoded = map_units(&chunks, parallel, |chunk_indices| {
+                let decode = |chunk_indices: &Vec<u64>| {
                     if plain && sharded::needs_small_part(chunk_indices, &chunk_shape, selection) {
                         self.read_chunk_part(chunk_indices, &chunk_shape, selection)
                     } else {
                         Ok(self.retrieve_chunk(chunk_indices)?.map(UnitData::Whole))
                     }
-                })?;
-                (chunk_shape, chunks.into_iter().zip(decoded).collect())
-            }
-        };
-        let fill_value = self.fill_value();
-        for (unit_indices, decoded) in units {
-            let overlap = ChunkOverlap::new(&unit_indices, &unit_shape, selection);
-            let target = BlockView {
-                shape: &selection.count,
-                offset: &overlap.in_selection,
-            };
-            match decoded {
-                Some(UnitData::Whole(unit)) => copy_block(
-                    &unit,
-                    BlockView {
-                        shape: &unit_shape,
-                        offset: &overlap.in_chunk,
-                    },
-                    out,
-                    target,
-                    &overlap.extent,
-                    element_size,
-                ),
-                Some(UnitData::Overlap(block)) => copy_block(
-                    &block,
-                    BlockView {
-                        shape: &overlap.extent,
-                        offset: &vec![0; overlap.extent.len()],
-                    },
-                    out,
-                    target,
-                    &overlap.extent,
-                    element_size,
-                ),
-                None => fill_block(
-                    out,
-                    &selection.count,
-                    &overlap.in_selection,
-                    &overlap.extent,
-                    &fill_value,
-                ),
+                };
+                if parallel {
+                    let decoded = map_units(&chunks, true, decode)?;
+                    for (chunk, data) in chunks.iter().zip(decoded) {
+                        self.write_unit(out, selection, chunk, &chunk_shape, data, &fill_value);
+                    }
+                } else {
+                    for chunk in &chunks {
+                        let data = decode(chunk)?;
+                        self.write_unit(out, selection, chunk, &chunk_shape, data, &fill_value);
+                    }
+                }
             }
         }
         Ok(())
+    }
+
+    /// Write one decoded unit (chunk or inner chunk at `unit` of `unit_shape`; `None`: not
+    /// stored, so fill value) into its part of `out`, the dense buffer of `selection`.
+    fn write_unit(
+        &self,
+        out: &mut [u8],
+        selection: &Selection,
+        unit: &[u64],
+        unit_shape: &[u64],
+        data: Option<UnitData>,
+        fill_value: &FillValue,
+    ) {
+        let element_size = fill_value.as_bytes().len();
+        let overlap = ChunkOverlap::new(unit, unit_shape, selection);
+        let target = BlockView {
+            shape: &selection.count,
+            offset: &overlap.in_selection,
+        };
+        match data {
+            Some(UnitData::Whole(unit)) => copy_block(
+                &unit,
+                BlockView {
+                    shape: unit_shape,
+                    offset: &overlap.in_chunk,
+                },
+                out,
+                target,
+                &overlap.extent,
+                element_size,
+            ),
+            Some(UnitData::Overlap(block)) => copy_block(
+                &block,
+                BlockView {
+                    shape: &overlap.extent,
+                    offset: &vec![0; overlap.extent.len()],
+                },
+                out,
+                target,
+                &overlap.extent,
+                element_size,
+            ),
+            None => fill_block(
+                out,
+                &selection.count,
+                &overlap.in_selection,
+                &overlap.extent,
+                fill_value,
+            ),
+        }
     }
 
     /// Write `data` (dense, C order, host byte order, exactly `selection_nbytes` long) into
@@ -819,6 +860,15 @@ impl ChunkOverlap {
         }
         overlap
     }
+}
+
+/// How [`Array::read_slab`] reads a slab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlabMode {
+    /// Decode every unit of the slab on the worker pool, then write them all.
+    Parallel,
+    /// Decode and write one unit at a time on the calling thread.
+    Streaming,
 }
 
 /// `f` applied to every item: on the worker pool when `parallel` (the caller is inside

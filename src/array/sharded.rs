@@ -39,41 +39,84 @@ pub(super) fn read_inner_chunks(
     allow_partial: bool,
     parallel: bool,
 ) -> Result<DecodedUnits, Error> {
-    let shard_shape = array.chunk_shape();
-    let shards = chunk_indices_in(&selection.chunk_ranges(&shard_shape));
-    let shard_data: Vec<ShardData> = map_units(&shards, parallel, |shard| {
-        let key = array.chunk_key(shard);
-        let covered = ChunkOverlap::new(shard, &shard_shape, selection).extent == shard_shape;
-        let context = |e: CodecError| Error::Codec(with_chunk_context(e, &key));
-        if covered {
-            match array.storage.get(&key)? {
-                None => Ok(ShardData::Absent),
-                Some(bytes) => {
-                    let index = codec.decode_index(&bytes).map_err(context)?;
-                    Ok(ShardData::Whole { bytes, index })
+    let read = ShardedRead::new(array, codec, selection, allow_partial, parallel)?;
+    let inner_chunks = read.inner_chunks();
+    let decoded = map_units(&inner_chunks, parallel, |global| read.decode(global))?;
+    Ok(inner_chunks.into_iter().zip(decoded).collect())
+}
+
+/// A read of a selection of a sharded array, after its first round of store reads (each
+/// shard's index, or the whole shard when the selection covers it): inner chunks can then
+/// be decoded one by one, in any order or in parallel.
+pub(super) struct ShardedRead<'a> {
+    array: &'a Array,
+    codec: &'a ShardingCodec,
+    selection: &'a Selection,
+    shards: HashMap<Vec<u64>, ShardData>,
+    plain_inner: bool,
+    inner_nbytes: usize,
+}
+
+impl<'a> ShardedRead<'a> {
+    /// Fetch what every shard the selection touches needs first (on the worker pool when
+    /// `parallel`). See [`read_inner_chunks`] for `allow_partial`.
+    pub(super) fn new(
+        array: &'a Array,
+        codec: &'a ShardingCodec,
+        selection: &'a Selection,
+        allow_partial: bool,
+        parallel: bool,
+    ) -> Result<ShardedRead<'a>, Error> {
+        let shard_shape = array.chunk_shape();
+        let shards = chunk_indices_in(&selection.chunk_ranges(&shard_shape));
+        let shard_data: Vec<ShardData> = map_units(&shards, parallel, |shard| {
+            let key = array.chunk_key(shard);
+            let covered = ChunkOverlap::new(shard, &shard_shape, selection).extent == shard_shape;
+            let context = |e: CodecError| Error::Codec(with_chunk_context(e, &key));
+            if covered {
+                match array.storage.get(&key)? {
+                    None => Ok(ShardData::Absent),
+                    Some(bytes) => {
+                        let index = codec.decode_index(&bytes).map_err(context)?;
+                        Ok(ShardData::Whole { bytes, index })
+                    }
+                }
+            } else {
+                match array.storage.get_range(&key, codec.index_range())? {
+                    None => Ok(ShardData::Absent),
+                    Some(index) => Ok(ShardData::Indexed {
+                        index: codec.decode_index_bytes(index).map_err(context)?,
+                    }),
                 }
             }
-        } else {
-            match array.storage.get_range(&key, codec.index_range())? {
-                None => Ok(ShardData::Absent),
-                Some(index) => Ok(ShardData::Indexed {
-                    index: codec.decode_index_bytes(index).map_err(context)?,
-                }),
-            }
-        }
-    })?;
-    let shards: HashMap<Vec<u64>, ShardData> = shards.into_iter().zip(shard_data).collect();
+        })?;
+        let inner_nbytes = codec
+            .inner_chain()
+            .decoded_representation()
+            .size_bytes()
+            .expect("checked when the codec was built");
+        Ok(ShardedRead {
+            array,
+            codec,
+            selection,
+            shards: shards.into_iter().zip(shard_data).collect(),
+            plain_inner: allow_partial && codec.inner_chain().is_plain_bytes(),
+            inner_nbytes,
+        })
+    }
 
-    let inner_shape = codec.inner_chunk_shape();
-    let per_shard = codec.chunks_per_shard();
-    let inner_chunks = chunk_indices_in(&selection.chunk_ranges(inner_shape));
-    let inner_nbytes = codec
-        .inner_chain()
-        .decoded_representation()
-        .size_bytes()
-        .expect("checked when the codec was built");
-    let plain_inner = allow_partial && codec.inner_chain().is_plain_bytes();
-    let decoded: Vec<Option<UnitData>> = map_units(&inner_chunks, parallel, |global| {
+    /// The inner chunks the selection touches, in C order of the inner chunk grid.
+    pub(super) fn inner_chunks(&self) -> Vec<Vec<u64>> {
+        chunk_indices_in(&self.selection.chunk_ranges(self.codec.inner_chunk_shape()))
+    }
+
+    /// Decode the inner chunk at `global` (array-wide inner chunk grid coordinates);
+    /// `None` when it is not stored.
+    pub(super) fn decode(&self, global: &[u64]) -> Result<Option<UnitData>, Error> {
+        let (array, codec, selection) = (self.array, self.codec, self.selection);
+        let inner_shape = codec.inner_chunk_shape();
+        let per_shard = codec.chunks_per_shard();
+        let inner_nbytes = self.inner_nbytes;
         let shard: Vec<u64> = global.iter().zip(per_shard).map(|(g, n)| g / n).collect();
         // The inner chunk's position in its shard's index, in C order.
         let local = global
@@ -81,7 +124,7 @@ pub(super) fn read_inner_chunks(
             .zip(per_shard)
             .fold(0u64, |acc, (g, n)| acc * n + g % n) as usize;
         let key = array.chunk_key(&shard);
-        let encoded = match &shards[&shard] {
+        let encoded = match &self.shards[&shard] {
             ShardData::Absent => return Ok(None),
             ShardData::Whole { bytes, index } => match index[local] {
                 None => return Ok(None),
@@ -91,7 +134,7 @@ pub(super) fn read_inner_chunks(
             ShardData::Indexed { index } => match index[local] {
                 None => return Ok(None),
                 Some((offset, length))
-                    if plain_inner && needs_small_part(global, inner_shape, selection) =>
+                    if self.plain_inner && needs_small_part(global, inner_shape, selection) =>
                 {
                     if length != inner_nbytes as u64 {
                         return Err(Error::Codec(with_chunk_context(
@@ -123,8 +166,7 @@ pub(super) fn read_inner_chunks(
             .decode(encoded)
             .map(|decoded| Some(UnitData::Whole(decoded)))
             .map_err(|e| Error::Codec(with_chunk_context(e, &key)))
-    })?;
-    Ok(inner_chunks.into_iter().zip(decoded).collect())
+    }
 }
 
 /// Whether the selection needs at most a quarter of the chunk or inner chunk at `global`

@@ -411,11 +411,11 @@ pub unsafe extern "C" fn zarr_array_selection_nbytes(
 /// (`zarr_array_selection_nbytes`); only that many bytes are written.
 ///
 /// On failure: argument errors (NULL, rank, bounds, buffer too small) are found before
-/// anything is read and leave `buf` unchanged. A large selection is read in slabs along
-/// its first dimension (one row of chunks each, in parallel) that are written as soon as
-/// each is decoded, so that memory use stays small and reading is fast: when a chunk is
-/// corrupt or unreadable, the slabs holding it are left unchanged, but other slabs may
-/// already hold their data. Treat the selection's bytes as unspecified after an error.
+/// anything is read and leave `buf` unchanged. A large selection is read in parallel slabs
+/// along its first dimension, and each chunk's part is written as soon as that chunk is
+/// decoded, so that memory use stays small and reading is fast: when a chunk is corrupt or
+/// unreadable, its part of `buf` is left unchanged, but other parts may already hold their
+/// data. Treat the selection's bytes as unspecified after an error.
 /// (`zarr_array_read_chunk` and `zarr_array_read_inner_chunk` write nothing on failure.)
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
