@@ -183,17 +183,32 @@ impl BytesToBytesCodec for ZstdCodec {
     }
 
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, CodecError> {
-        let mut compressor = ::zstd::bulk::Compressor::new(self.level).map_err(encode_failed)?;
-        compressor
-            .set_parameter(CParameter::ChecksumFlag(self.checksum))
-            .map_err(encode_failed)?;
-        compressor
-            .set_parameter(CParameter::ContentSizeFlag(true))
-            .map_err(encode_failed)?;
+        // One compression context per thread, reused (its level and flags are set for
+        // every chunk): creating one per chunk costs allocations of hundreds of KiB.
+        thread_local! {
+            static COMPRESSOR: RefCell<Option<::zstd::bulk::Compressor<'static>>> =
+                const { RefCell::new(None) };
+        }
         let mut out = try_vec_with_capacity(::zstd::zstd_safe::compress_bound(input.len()))?;
-        compressor
-            .compress_to_buffer(&input, &mut out)
-            .map_err(encode_failed)?;
+        COMPRESSOR.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if slot.is_none() {
+                *slot = Some(::zstd::bulk::Compressor::new(self.level).map_err(encode_failed)?);
+            }
+            let compressor = slot.as_mut().expect("set just above");
+            compressor
+                .set_compression_level(self.level)
+                .map_err(encode_failed)?;
+            compressor
+                .set_parameter(CParameter::ChecksumFlag(self.checksum))
+                .map_err(encode_failed)?;
+            compressor
+                .set_parameter(CParameter::ContentSizeFlag(true))
+                .map_err(encode_failed)?;
+            compressor
+                .compress_to_buffer(&input, &mut out)
+                .map_err(encode_failed)
+        })?;
         if out.capacity() - out.len() > out.len() / 4 {
             out.shrink_to_fit();
         }
