@@ -466,7 +466,8 @@ class Array : public detail::Handle<zarr_array> {
     }
 
     // Reads the selection `start .. start + count` into the raw buffer `buf` of `buf_len`
-    // bytes (wraps `zarr_array_read`); on failure `buf` is unchanged. Throws zarr::Error:
+    // bytes (wraps `zarr_array_read`); after a decoding or I/O failure the selection's bytes
+    // are unspecified (the failing chunk's part is unchanged). Throws zarr::Error:
     // NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, mismatched lengths), OUT_OF_BOUNDS,
     // BUFFER_TOO_SMALL, CORRUPT_DATA, OUT_OF_MEMORY, IO.
     void read(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count, void *buf,

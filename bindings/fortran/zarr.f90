@@ -18,7 +18,9 @@
 !       if (status /= ZARR_OK) print *, zarr_status_str(status), ": ", zarr_last_error_message()
 !   zarr_last_error_message() explains the most recent failure: the library's message, or the
 !   message of a check made in this module (a Fortran buffer of the wrong type, a start below
-!   1); either names the failing procedure. Outputs are written only on success.
+!   1); either names the failing procedure. Outputs are written only on success, except
+!   that a read failing on a corrupt or unreadable chunk may already have filled the parts
+!   of the buffer that belong to other chunks (see zarr_array_read in zarr.h).
 ! - Handles. type(zarr_store), type(zarr_group), type(zarr_array) wrap a type(c_ptr) (component
 !   `ptr`, NULL when not open). Free them with zarr_store_free / zarr_group_free /
 !   zarr_array_free or the generic zarr_free (safe on a handle that is not open; the handle is

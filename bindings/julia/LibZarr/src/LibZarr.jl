@@ -595,7 +595,8 @@ end
 Reads the region of size `size(dest)` starting at the 1-based Julia-order position
 `firsts` (default all 1) into `dest` (wraps `zarr_array_read`). `sizeof(eltype(dest))`
 must equal the element size. Throws `ZarrError`: INVALID_ARGUMENT (element type, rank),
-OUT_OF_BOUNDS, CORRUPT_DATA, IO; `dest` is unchanged on failure.
+OUT_OF_BOUNDS, CORRUPT_DATA, IO; `dest` is unchanged after an argument error, and after a
+corrupt or unreadable chunk only that chunk's part of it is (see `zarr_array_read`).
 """
 function read_array!(a::ZarrArray, dest::Array{T}, firsts::Integer...) where {T}
     check_eltype("read_array!", a, T)
