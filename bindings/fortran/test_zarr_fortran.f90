@@ -286,6 +286,33 @@ program test_zarr_fortran
   call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_write_chunk past the grid')
   call zarr_free(arr)
 
+  ! Zarr v2 groups, consolidated metadata, hierarchy listing, formats.
+  call ok(zarr_group_create_v2(mem, '/v2', g2, '{"k": 1}'), 'zarr_group_create_v2')
+  ndim = 0
+  call ok(zarr_group_zarr_format(g2, ndim), 'zarr_group_zarr_format')
+  call check(ndim == 2, 'a v2 group reports format 2')
+  call ok(zarr_array_zarr_format(a2d, ndim), 'zarr_array_zarr_format')
+  call check(ndim == 3, 'a v3 array reports format 3')
+  call zarr_free(g2)
+  call ok(zarr_group_open(mem, '/', g2), 'zarr_group_open / of the memory store')
+  call ok(zarr_group_descendants_json(g2, json), 'zarr_group_descendants_json')
+  call check(index(json, '"/v2"') > 0 .and. index(json, '"/chunks"') > 0, &
+             'descendants list /v2 and /chunks')
+  call ok(zarr_group_consolidate(g2), 'zarr_group_consolidate')
+  block
+    type(zarr_store) :: view
+    call ok(zarr_store_open_consolidated(mem, view), 'zarr_store_open_consolidated')
+    call ok(zarr_array_open(view, '/chunks', arr), 'zarr_array_open through the view')
+    call zarr_free(arr)
+    call zarr_free(view)
+  end block
+  call zarr_free(g2)
+  block
+    type(zarr_store) :: zipped
+    status = zarr_store_open_zip(trim(dir) // '/no-such.zip', zipped)
+    call expect(status, ZARR_ERROR_NOT_FOUND, 'zarr_store_open_zip of a missing file')
+  end block
+
   ! Handles may be freed in any order.
   call zarr_free(mem)
   call zarr_free(store)

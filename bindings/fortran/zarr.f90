@@ -133,8 +133,65 @@ module zarr
   public :: c_zarr_store_open_filesystem, c_zarr_store_open_memory, c_zarr_store_free
   public :: c_zarr_string_free, c_zarr_set_num_threads, c_zarr_num_threads
   public :: c_zarr_version_string, c_zarr_version_number
+  public :: c_zarr_store_open_zip, c_zarr_store_open_consolidated, c_zarr_group_create_v2
+  public :: c_zarr_group_descendants_json, c_zarr_group_consolidate
+  public :: c_zarr_group_zarr_format, c_zarr_array_zarr_format
 
   interface
+    function c_zarr_store_open_zip(path, out) result(status) bind(C, name="zarr_store_open_zip")
+      import :: c_ptr, c_char, c_int32_t
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_store_open_zip
+
+    function c_zarr_store_open_consolidated(store, out) result(status) &
+        bind(C, name="zarr_store_open_consolidated")
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: store
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_store_open_consolidated
+
+    function c_zarr_group_create_v2(store, path, attributes_json, out) result(status) &
+        bind(C, name="zarr_group_create_v2")
+      import :: c_ptr, c_char, c_int32_t
+      type(c_ptr), value :: store
+      character(kind=c_char), intent(in) :: path(*), attributes_json(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_create_v2
+
+    function c_zarr_group_descendants_json(group, json_out) result(status) &
+        bind(C, name="zarr_group_descendants_json")
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: group
+      type(c_ptr), intent(out) :: json_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_descendants_json
+
+    function c_zarr_group_consolidate(group) result(status) bind(C, name="zarr_group_consolidate")
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: group
+      integer(c_int32_t) :: status
+    end function c_zarr_group_consolidate
+
+    function c_zarr_group_zarr_format(group, format_out) result(status) &
+        bind(C, name="zarr_group_zarr_format")
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: group
+      integer(c_int32_t), intent(out) :: format_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_zarr_format
+
+    function c_zarr_array_zarr_format(array, format_out) result(status) &
+        bind(C, name="zarr_array_zarr_format")
+      import :: c_ptr, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_int32_t), intent(out) :: format_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_zarr_format
+
     function c_zarr_array_create(store, path, metadata_json, out) result(status) &
         bind(C, name="zarr_array_create")
       import :: c_ptr, c_char, c_int32_t
@@ -426,6 +483,9 @@ module zarr
   public :: zarr_group_create, zarr_group_open, zarr_group_free
   public :: zarr_group_attributes_json, zarr_group_set_attributes_json
   public :: zarr_group_children_json
+  public :: zarr_store_open_zip, zarr_store_open_consolidated, zarr_group_create_v2
+  public :: zarr_group_descendants_json, zarr_group_consolidate, zarr_group_zarr_format
+  public :: zarr_array_zarr_format
   public :: zarr_array_create, zarr_array_open, zarr_array_free
   public :: zarr_array_ndim, zarr_array_shape, zarr_array_chunk_shape
   public :: zarr_array_inner_chunk_shape, zarr_array_data_type, zarr_array_element_size
@@ -884,9 +944,75 @@ contains
     store%ptr = c_null_ptr
   end subroutine zarr_store_free
 
+  !> Open a read-only store over a .zip file holding a hierarchy (see zarr_store_open_zip).
+  function zarr_store_open_zip(path, store) result(status)
+    character(len=*), intent(in) :: path
+    type(zarr_store), intent(out) :: store
+    integer(c_int32_t) :: status
+    status = track(c_zarr_store_open_zip(c_str(path), store%ptr))
+  end function zarr_store_open_zip
+
+  !> Open a view of `store` that reads node metadata from its consolidated metadata.
+  function zarr_store_open_consolidated(store, view) result(status)
+    type(zarr_store), intent(in) :: store
+    type(zarr_store), intent(out) :: view
+    integer(c_int32_t) :: status
+    status = track(c_zarr_store_open_consolidated(store%ptr, view%ptr))
+  end function zarr_store_open_consolidated
+
   ! ---------------------------------------------------------------------------------------
   ! Groups
   ! ---------------------------------------------------------------------------------------
+
+  !> Create a Zarr v2 group at `path`, with optional attributes (a JSON object).
+  function zarr_group_create_v2(store, path, group, attributes_json) result(status)
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    type(zarr_group), intent(out) :: group
+    character(len=*), intent(in), optional :: attributes_json
+    integer(c_int32_t) :: status
+    if (present(attributes_json)) then
+      status = track(c_zarr_group_create_v2(store%ptr, c_str(path), c_str(attributes_json), &
+                                            group%ptr))
+    else
+      status = track(c_zarr_group_create_v2(store%ptr, c_str(path), c_str("{}"), group%ptr))
+    end if
+  end function zarr_group_create_v2
+
+  !> Every node below the group as JSON text (see zarr_group_descendants_json in zarr.h).
+  function zarr_group_descendants_json(group, json) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=:), allocatable, intent(inout) :: json
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    status = track(c_zarr_group_descendants_json(group%ptr, p))
+    if (status == ZARR_OK) call take_c_string(p, json)
+  end function zarr_group_descendants_json
+
+  !> Write consolidated metadata for every node below the group.
+  function zarr_group_consolidate(group) result(status)
+    type(zarr_group), intent(in) :: group
+    integer(c_int32_t) :: status
+    status = track(c_zarr_group_consolidate(group%ptr))
+  end function zarr_group_consolidate
+
+  !> The Zarr format (2 or 3) the group is stored in.
+  function zarr_group_zarr_format(group, format) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(inout) :: format
+    integer(c_int32_t) :: status, f
+    status = track(c_zarr_group_zarr_format(group%ptr, f))
+    if (status == ZARR_OK) format = int(f)
+  end function zarr_group_zarr_format
+
+  !> The Zarr format (2 or 3) the array is stored in.
+  function zarr_array_zarr_format(array, format) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(inout) :: format
+    integer(c_int32_t) :: status, f
+    status = track(c_zarr_array_zarr_format(array%ptr, f))
+    if (status == ZARR_OK) format = int(f)
+  end function zarr_array_zarr_format
 
   !> Create a group at `path` ("/" for the root), with optional attributes (a JSON object).
   function zarr_group_create(store, path, group, attributes_json) result(status)
