@@ -25,7 +25,7 @@ use crate::storage::Storage;
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 use std::sync::{Arc, RwLock};
-use subset::{checked_product, copy_block, for_each_index, BlockView, Selection};
+use subset::{checked_product, copy_block, extract_block, for_each_index, BlockView, Selection};
 
 /// A Zarr array in a store.
 #[derive(Debug)]
@@ -663,24 +663,39 @@ impl Array {
                 .zip(existing)
                 .try_for_each(|(chunk_indices, existing)| {
                     let overlap = ChunkOverlap::new(&chunk_indices, &chunk_shape, &selection);
-                    let mut chunk = match existing {
-                        Some(chunk) => chunk,
-                        None => zeroed(self.chunk_nbytes)?,
+                    let source = BlockView {
+                        shape: &selection.count,
+                        offset: &overlap.in_selection,
                     };
-                    copy_block(
-                        data,
-                        BlockView {
-                            shape: &selection.count,
-                            offset: &overlap.in_selection,
-                        },
-                        &mut chunk,
-                        BlockView {
-                            shape: &chunk_shape,
-                            offset: &overlap.in_chunk,
-                        },
-                        &overlap.extent,
-                        element_size,
-                    );
+                    let chunk = match existing {
+                        // A partly covered chunk: merge into its existing contents.
+                        Some(mut chunk) => {
+                            copy_block(
+                                data,
+                                source,
+                                &mut chunk,
+                                BlockView {
+                                    shape: &chunk_shape,
+                                    offset: &overlap.in_chunk,
+                                },
+                                &overlap.extent,
+                                element_size,
+                            );
+                            chunk
+                        }
+                        // A covered chunk is gathered straight from `data`.
+                        None => {
+                            let mut chunk = Vec::new();
+                            chunk.try_reserve_exact(self.chunk_nbytes).map_err(|_| {
+                                Error::OutOfMemory(format!(
+                                    "cannot allocate a chunk of {} bytes",
+                                    self.chunk_nbytes
+                                ))
+                            })?;
+                            extract_block(data, source, &chunk_shape, element_size, &mut chunk);
+                            chunk
+                        }
+                    };
                     self.store_chunk(&chunk_indices, chunk)
                 })
         })

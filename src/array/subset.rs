@@ -127,12 +127,47 @@ pub fn copy_block(
     extent: &[u64],
     element_size: usize,
 ) {
+    for_each_run(&src_view, &dst_view, extent, element_size, |s, t, run| {
+        dst[t..t + run].copy_from_slice(&src[s..s + run]);
+    });
+}
+
+/// Append to `out` the block of `extent` elements of `src` (laid out as `src_view`), dense
+/// and in C order: the same as [`copy_block`] into a buffer of shape `extent`, without
+/// having to initialise that buffer first.
+pub fn extract_block(
+    src: &[u8],
+    src_view: BlockView,
+    extent: &[u64],
+    element_size: usize,
+    out: &mut Vec<u8>,
+) {
+    let zeros = vec![0; extent.len()];
+    let dense = BlockView {
+        shape: extent,
+        offset: &zeros,
+    };
+    // The runs come in the order of the dense destination, so appending them builds it.
+    for_each_run(&src_view, &dense, extent, element_size, |s, _, run| {
+        out.extend_from_slice(&src[s..s + run]);
+    });
+}
+
+/// Call `copy(source offset, destination offset, length)` for every contiguous run of bytes
+/// of a block of `extent` elements between two C-order buffers, in the destination's order.
+fn for_each_run(
+    src_view: &BlockView,
+    dst_view: &BlockView,
+    extent: &[u64],
+    element_size: usize,
+    mut copy: impl FnMut(usize, usize, usize),
+) {
     let ndim = extent.len();
     if extent.contains(&0) {
         return;
     }
     if ndim == 0 {
-        dst[..element_size].copy_from_slice(&src[..element_size]);
+        copy(0, 0, element_size);
         return;
     }
     let strides = |shape: &[u64]| -> Vec<usize> {
@@ -164,9 +199,11 @@ pub fn copy_block(
     };
     let mut index = vec![0u64; outer];
     loop {
-        let s = offset_of(src_view.offset, &index, &src_strides);
-        let t = offset_of(dst_view.offset, &index, &dst_strides);
-        dst[t..t + run].copy_from_slice(&src[s..s + run]);
+        copy(
+            offset_of(src_view.offset, &index, &src_strides),
+            offset_of(dst_view.offset, &index, &dst_strides),
+            run,
+        );
         let mut d = outer;
         loop {
             if d == 0 {
@@ -247,6 +284,48 @@ mod tests {
             1,
         );
         assert_eq!(whole, src);
+    }
+
+    #[test]
+    fn extract_equals_copy_into_a_dense_block() {
+        // A 2 x 3 x 4 block at (1, 0, 2) of a 3 x 5 x 7 array of 2-byte elements, and the
+        // whole-rows case where runs merge.
+        let src: Vec<u8> = (0..3 * 5 * 7 * 2).map(|i| i as u8).collect();
+        for (offset, extent) in [([1u64, 0, 2], [2u64, 3, 4]), ([0, 1, 0], [3, 2, 7])] {
+            let n = extent.iter().product::<u64>() as usize * 2;
+            let view = || BlockView {
+                shape: &[3, 5, 7],
+                offset: &offset,
+            };
+            let mut copied = vec![0u8; n];
+            copy_block(
+                &src,
+                view(),
+                &mut copied,
+                BlockView {
+                    shape: &extent,
+                    offset: &[0, 0, 0],
+                },
+                &extent,
+                2,
+            );
+            let mut extracted = vec![9u8];
+            extract_block(&src, view(), &extent, 2, &mut extracted);
+            assert_eq!(extracted[0], 9, "appends after what is there");
+            assert_eq!(&extracted[1..], &copied[..]);
+        }
+        let mut scalar = Vec::new();
+        extract_block(
+            &[5, 6],
+            BlockView {
+                shape: &[],
+                offset: &[],
+            },
+            &[],
+            2,
+            &mut scalar,
+        );
+        assert_eq!(scalar, [5, 6]);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! is not stored: its pair is (2^64-1, 2^64-1).
 
 use super::ArrayToBytesCodec;
-use crate::array::subset::{checked_product, copy_block, for_each_index, BlockView};
+use crate::array::subset::{checked_product, copy_block, extract_block, for_each_index, BlockView};
 use crate::codec::chain::CodecChain;
 use crate::codec::{try_vec_with_capacity, ChunkRepresentation, CodecError};
 use crate::data_type::{DataType, FillValue};
@@ -306,26 +306,23 @@ impl ArrayToBytesCodec for ShardingCodec {
                 .map(|(i, s)| i * s)
                 .collect();
             inner.clear();
-            inner.resize(inner_nbytes, 0);
-            copy_block(
+            extract_block(
                 &decoded,
                 BlockView {
                     shape: &repr.shape,
                     offset: &offset,
                 },
-                &mut inner,
-                BlockView {
-                    shape: &self.inner_chunk_shape,
-                    offset: &vec![0; offset.len()],
-                },
                 &self.inner_chunk_shape,
                 element_size,
+                &mut inner,
             );
             if repr.fill_value.equals_all(&inner) {
                 index.extend([ABSENT, ABSENT]);
                 return Ok(());
             }
-            let encoded = self.inner.encode(inner.clone())?;
+            // The inner chain consumes its input: hand it this buffer and start a new one.
+            let input = std::mem::replace(&mut inner, try_vec_with_capacity(inner_nbytes)?);
+            let encoded = self.inner.encode(input)?;
             index.extend([body.len() as u64, encoded.len() as u64]);
             body.extend_from_slice(&encoded);
             Ok::<(), CodecError>(())
