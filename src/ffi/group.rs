@@ -6,11 +6,21 @@ use super::error::FfiError;
 use super::handle::{zarr_group, zarr_store};
 use super::status::zarr_status;
 use super::strings::owned_c_string;
-use crate::group::Group;
+use crate::group::{Child, Group};
 use crate::metadata::json::parse_object;
 use crate::node::ZarrFormat;
 use serde_json::{json, Map, Value};
 use std::ffi::c_char;
+
+/// Nodes as the JSON text the listing functions return:
+/// `[{"name": ..., "path": ..., "node_type": "array" | "group"}, ...]`.
+fn nodes_json(nodes: Vec<Child>) -> String {
+    let nodes: Vec<Value> = nodes
+        .into_iter()
+        .map(|c| json!({"name": c.name, "path": c.path, "node_type": c.node_type.as_str()}))
+        .collect();
+    Value::Array(nodes).to_string()
+}
 
 /// Parse an optional attributes argument: NULL means no attributes.
 ///
@@ -219,13 +229,7 @@ pub unsafe extern "C" fn zarr_group_children_json(
         // SAFETY: per this function's contract.
         let group = unsafe { handle(group, "group") }?;
         let out = out_ptr(json_out, "json_out")?;
-        let children: Vec<Value> = group
-            .group
-            .children()?
-            .into_iter()
-            .map(|c| json!({"name": c.name, "path": c.path, "node_type": c.node_type.as_str()}))
-            .collect();
-        let text = owned_c_string(Value::Array(children).to_string())?;
+        let text = owned_c_string(nodes_json(group.group.children()?))?;
         // SAFETY: checked non-NULL, writable per the contract.
         unsafe { write_out(out, text) };
         Ok(())
@@ -257,13 +261,7 @@ pub unsafe extern "C" fn zarr_group_descendants_json(
         // SAFETY: per this function's contract.
         let group = unsafe { handle(group, "group") }?;
         let out = out_ptr(json_out, "json_out")?;
-        let nodes: Vec<Value> = group
-            .group
-            .descendants()?
-            .into_iter()
-            .map(|c| json!({"name": c.name, "path": c.path, "node_type": c.node_type.as_str()}))
-            .collect();
-        let text = owned_c_string(Value::Array(nodes).to_string())?;
+        let text = owned_c_string(nodes_json(group.group.descendants()?))?;
         // SAFETY: checked non-NULL, writable per the contract.
         unsafe { write_out(out, text) };
         Ok(())

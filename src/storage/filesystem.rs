@@ -115,13 +115,7 @@ impl ReadableStorage for FilesystemStore {
         let Some((file, size)) = self.open_value(key)? else {
             return Ok(None);
         };
-        let span = range
-            .resolve(size)
-            .ok_or_else(|| StorageError::RangeOutOfBounds {
-                key: key.to_string(),
-                range,
-                size,
-            })?;
+        let span = range.resolve_in(key, size)?;
         let length = span.end - span.start;
         let mut data = Vec::new();
         usize::try_from(length)
@@ -149,13 +143,7 @@ impl ReadableStorage for FilesystemStore {
         let mut spans = Vec::with_capacity(ranges.len());
         let mut total = 0u64;
         for &range in ranges {
-            let span = range
-                .resolve(size)
-                .ok_or_else(|| StorageError::RangeOutOfBounds {
-                    key: key.to_string(),
-                    range,
-                    size,
-                })?;
+            let span = range.resolve_in(key, size)?;
             total += span.end - span.start;
             spans.push(span);
         }

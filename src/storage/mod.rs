@@ -72,6 +72,17 @@ impl ByteRange {
             ByteRange::Suffix { length } => (length <= size).then(|| size - length..size),
         }
     }
+
+    /// [`ByteRange::resolve`] for the value at `key`, a range past its end being
+    /// [`StorageError::RangeOutOfBounds`].
+    pub fn resolve_in(&self, key: &str, size: u64) -> Result<std::ops::Range<u64>, StorageError> {
+        self.resolve(size)
+            .ok_or_else(|| StorageError::RangeOutOfBounds {
+                key: key.to_string(),
+                range: *self,
+                size,
+            })
+    }
 }
 
 /// Read access to a store.
@@ -86,14 +97,7 @@ pub trait ReadableStorage: Debug + Send + Sync {
         let Some(value) = self.get(key)? else {
             return Ok(None);
         };
-        let span =
-            range
-                .resolve(value.len() as u64)
-                .ok_or_else(|| StorageError::RangeOutOfBounds {
-                    key: key.to_string(),
-                    range,
-                    size: value.len() as u64,
-                })?;
+        let span = range.resolve_in(key, value.len() as u64)?;
         Ok(Some(value[span.start as usize..span.end as usize].to_vec()))
     }
 
@@ -124,13 +128,7 @@ pub fn ranges_of(
     let size = value.len() as u64;
     let mut out = Vec::new();
     for &range in ranges {
-        let span = range
-            .resolve(size)
-            .ok_or_else(|| StorageError::RangeOutOfBounds {
-                key: key.to_string(),
-                range,
-                size,
-            })?;
+        let span = range.resolve_in(key, size)?;
         out.extend_from_slice(&value[span.start as usize..span.end as usize]);
     }
     Ok((size, out))

@@ -484,13 +484,7 @@ impl ReadableStorage for ZipStore {
         let Some(entry) = self.entry(key)? else {
             return Ok(None);
         };
-        let span = range
-            .resolve(entry.size)
-            .ok_or_else(|| StorageError::RangeOutOfBounds {
-                key: key.to_string(),
-                range,
-                size: entry.size,
-            })?;
+        let span = range.resolve_in(key, entry.size)?;
         let label = self.label(entry);
         if !entry.plain {
             let value = self.read_entry(entry)?;
