@@ -9,13 +9,13 @@
 //!   must be consumed: trailing bytes that are not a gzip member, a truncated member or a bad
 //!   trailer are [`CodecError::Corrupt`].
 
-use super::BytesToBytesCodec;
+use super::{read_decoded, BytesToBytesCodec};
 use crate::codec::{try_vec_with_capacity, CodecError};
 use flate2::bufread::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde_json::{Map, Value};
-use std::io::{ErrorKind, Read, Write};
+use std::io::Write;
 
 const NAME: &str = "gzip";
 
@@ -70,68 +70,6 @@ impl GzipCodec {
     }
 }
 
-fn corrupt_io(e: std::io::Error) -> CodecError {
-    CodecError::corrupt(NAME, format!("invalid gzip stream: {e}"))
-}
-
-/// Read from `reader` until `buf` is full, retrying interrupted reads.
-/// Returns how many bytes were read (less than `buf.len()` only at end of stream).
-fn read_fill(reader: &mut impl Read, buf: &mut [u8]) -> Result<usize, CodecError> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(k) => filled += k,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(corrupt_io(e)),
-        }
-    }
-    Ok(filled)
-}
-
-/// Decode exactly `expected` bytes; allocates exactly `expected` bytes.
-fn decode_exact(reader: &mut impl Read, expected: usize) -> Result<Vec<u8>, CodecError> {
-    let mut out = try_vec_with_capacity(expected)?;
-    out.resize(expected, 0);
-    let got = read_fill(reader, &mut out)?;
-    if got < expected {
-        return Err(CodecError::corrupt(
-            NAME,
-            format!("decoded {got} bytes, expected {expected}"),
-        ));
-    }
-    // The stream must end here; reading on also checks the last member's trailer and
-    // rejects trailing garbage.
-    let mut probe = [0u8; 1];
-    if read_fill(reader, &mut probe)? != 0 {
-        return Err(CodecError::corrupt(
-            NAME,
-            format!("decoded data is longer than the expected {expected} bytes"),
-        ));
-    }
-    Ok(out)
-}
-
-/// Decode a stream of unknown decoded size into a growing buffer.
-fn decode_to_end(reader: &mut impl Read, size_hint: usize) -> Result<Vec<u8>, CodecError> {
-    let mut out = try_vec_with_capacity(size_hint.clamp(64, 1 << 20))?;
-    loop {
-        if out.len() == out.capacity() {
-            let extra = out.capacity().max(64);
-            out.try_reserve(extra)
-                .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
-        }
-        let start = out.len();
-        out.resize(out.capacity(), 0);
-        let got = read_fill(reader, &mut out[start..])?;
-        out.truncate(start + got);
-        if out.len() < out.capacity() {
-            // `read_fill` stopped short of a full buffer: end of stream.
-            return Ok(out);
-        }
-    }
-}
-
 impl BytesToBytesCodec for GzipCodec {
     fn name(&self) -> &'static str {
         NAME
@@ -173,10 +111,14 @@ impl BytesToBytesCodec for GzipCodec {
             ));
         }
         let mut decoder = MultiGzDecoder::new(&input[..]);
-        match decoded_len {
-            Some(expected) => decode_exact(&mut decoder, expected),
-            None => decode_to_end(&mut decoder, input.len().saturating_mul(4)),
-        }
+        // Reading to the exact size also checks the last member's trailer and rejects
+        // trailing bytes (see `read_decoded`).
+        read_decoded(
+            &mut decoder,
+            decoded_len,
+            input.len().saturating_mul(4),
+            NAME,
+        )
     }
 }
 
