@@ -178,29 +178,20 @@ impl Group {
     /// metadata (chunk directories, stray folders) is not a node and is skipped, as are
     /// names that are not valid node names (such as the reserved `__` prefix).
     pub fn children(&self) -> Result<Vec<Child>, Error> {
-        children_of(self.storage.as_ref(), &self.path, self.format)
+        let children = listed_children(self.storage.as_ref(), &self.path, self.format)?;
+        Ok(children.into_iter().map(|(child, _)| child).collect())
     }
 
     /// Every node below the group (children, their children, ...), depth first, each
     /// group before its contents, siblings sorted by name.
     pub fn descendants(&self) -> Result<Vec<Child>, Error> {
-        let mut out = Vec::new();
-        let mut stack = vec![self.path.clone()];
-        // Depth-first with an explicit stack, so a deep hierarchy cannot overflow ours.
-        while let Some(group) = stack.pop() {
-            let children = children_of(self.storage.as_ref(), &group, self.format)?;
-            let insert_at = out
-                .iter()
-                .position(|c: &Child| c.path == group.as_str())
-                .map_or(out.len(), |i| i + 1);
-            for child in children.iter().rev() {
-                if child.node_type == NodeType::Group {
-                    stack.push(NodePath::new(&child.path)?);
-                }
-            }
-            out.splice(insert_at..insert_at, children);
-        }
-        Ok(out)
+        let nodes = listed_descendants(self.storage.as_ref(), &self.path, self.format)?;
+        Ok(nodes.into_iter().map(|(child, _)| child).collect())
+    }
+
+    /// Every node below the group with its metadata, read once (consolidation needs both).
+    fn descendant_nodes(&self) -> Result<Vec<(Child, Option<FoundNode>)>, Error> {
+        listed_descendants(self.storage.as_ref(), &self.path, self.format)
     }
 
     /// Write consolidated metadata for every node below the group, so that readers can
@@ -219,9 +210,8 @@ impl Group {
         match self.format {
             ZarrFormat::V3 => {
                 let mut nodes = Map::new();
-                for child in self.descendants()? {
-                    let path = NodePath::new(&child.path)?;
-                    if let Some(node) = find_node(storage, &path)? {
+                for (child, node) in self.descendant_nodes()? {
+                    if let Some(node) = node {
                         if node.format == ZarrFormat::V3 {
                             let mut document = node.document;
                             // Nested snapshots would only repeat what this one holds.
@@ -249,9 +239,8 @@ impl Group {
                 if !self.attributes().is_empty() {
                     documents.insert(v2::ZATTRS.into(), Value::Object(self.attributes()));
                 }
-                for child in self.descendants()? {
-                    let path = NodePath::new(&child.path)?;
-                    let Some(node) = find_node(storage, &path)? else {
+                for (child, node) in self.descendant_nodes()? {
+                    let Some(node) = node else {
                         continue;
                     };
                     if node.format != ZarrFormat::V2 {
@@ -288,13 +277,15 @@ impl Group {
     }
 }
 
-/// The children of the group at `path` stored in `format`, sorted by name.
-fn children_of(
+/// The children of the group at `path` stored in `format`, sorted by name, each with the
+/// node found for it when listing needed to read its metadata anyway (v3 and v2; the draft
+/// layout lists documents by name, so there it is `None`).
+fn listed_children(
     storage: &dyn Storage,
     path: &NodePath,
     format: ZarrFormat,
-) -> Result<Vec<Child>, Error> {
-    let mut found: Vec<(String, NodeType)> = Vec::new();
+) -> Result<Vec<(Child, Option<FoundNode>)>, Error> {
+    let mut found: Vec<(String, NodeType, Option<FoundNode>)> = Vec::new();
     if format == ZarrFormat::V3Draft2022 {
         // Documents `<name>.array.json` / `<name>.group.json`, and directories holding
         // documents further down (implicit groups).
@@ -302,15 +293,15 @@ fn children_of(
         let mut groups = std::collections::BTreeSet::new();
         for key in &listing.keys {
             if let Some(name) = key.strip_suffix(".array.json") {
-                found.push((name.to_string(), NodeType::Array));
+                found.push((name.to_string(), NodeType::Array, None));
             } else if let Some(name) = key.strip_suffix(".group.json") {
                 groups.insert(name.to_string());
             }
         }
         groups.extend(listing.prefixes.iter().cloned());
         for name in groups {
-            if !found.iter().any(|(array, _)| *array == name) {
-                found.push((name, NodeType::Group));
+            if !found.iter().any(|(array, _, _)| *array == name) {
+                found.push((name, NodeType::Group, None));
             }
         }
     } else {
@@ -320,24 +311,49 @@ fn children_of(
                 continue;
             };
             if let Some(node) = find_node(storage, &child_path)? {
-                found.push((name, node.node_type));
+                found.push((name, node.node_type, Some(node)));
             }
         }
     }
-    let mut children: Vec<Child> = found
+    let mut children: Vec<(Child, Option<FoundNode>)> = found
         .into_iter()
-        .filter_map(|(name, node_type)| {
+        .filter_map(|(name, node_type, node)| {
             // Names that are not valid node names are not nodes.
             let child_path = path.child(&name).ok()?;
-            Some(Child {
+            let child = Child {
                 path: child_path.as_str().to_string(),
                 name,
                 node_type,
-            })
+            };
+            Some((child, node))
         })
         .collect();
-    children.sort_by(|a, b| a.name.cmp(&b.name));
+    children.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     Ok(children)
+}
+
+/// Every node below the group at `path`, depth first, each group before its contents,
+/// siblings by name, with the node found for it where listing read it (see
+/// [`listed_children`]).
+fn listed_descendants(
+    storage: &dyn Storage,
+    path: &NodePath,
+    format: ZarrFormat,
+) -> Result<Vec<(Child, Option<FoundNode>)>, Error> {
+    let mut out = Vec::new();
+    // An explicit stack, so that a deep hierarchy cannot overflow ours. Children are
+    // pushed in reverse so that they are popped, and emitted, in order.
+    let mut stack = listed_children(storage, path, format)?;
+    stack.reverse();
+    while let Some((child, node)) = stack.pop() {
+        if child.node_type == NodeType::Group {
+            let mut below = listed_children(storage, &NodePath::new(&child.path)?, format)?;
+            below.reverse();
+            stack.extend(below);
+        }
+        out.push((child, node));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
