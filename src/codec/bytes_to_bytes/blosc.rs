@@ -416,9 +416,7 @@ impl BytesToBytesCodec for BloscCodec {
             self.cname.c_name(),
             blocksize,
         )?;
-        if out.capacity() - out.len() > out.len() / 4 {
-            out.shrink_to_fit();
-        }
+        super::shrink_if_loose(&mut out);
         Ok(out)
     }
 

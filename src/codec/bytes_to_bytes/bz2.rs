@@ -5,13 +5,12 @@
 //!   are [`CodecError::Corrupt`].
 
 use super::numcodecs::{check_keys, get_int, range_error};
-use super::{read_decoded, BytesToBytesCodec};
+use super::{decode_stream, encode_stream, BytesToBytesCodec};
 use crate::codec::{try_vec_with_capacity, CodecError};
 use bzip2::bufread::MultiBzDecoder;
 use bzip2::write::BzEncoder;
 use bzip2::Compression;
 use serde_json::{Map, Value};
-use std::io::Write;
 
 const NAME: &str = "numcodecs.bz2";
 
@@ -61,41 +60,20 @@ impl BytesToBytesCodec for Bz2Codec {
             .len()
             .saturating_add(input.len() / 100)
             .saturating_add(600);
-        let out = try_vec_with_capacity(bound)?;
-        let mut encoder = BzEncoder::new(out, Compression::new(self.level));
-        let failed = |e: std::io::Error| CodecError::EncodeFailed {
-            codec: NAME.to_string(),
-            message: e.to_string(),
-        };
-        encoder.write_all(&input).map_err(failed)?;
-        let mut out = encoder.finish().map_err(failed)?;
-        if out.capacity() - out.len() > out.len() / 4 {
-            out.shrink_to_fit();
-        }
-        Ok(out)
+        let encoder = BzEncoder::new(try_vec_with_capacity(bound)?, Compression::new(self.level));
+        encode_stream(encoder, &input, NAME, BzEncoder::finish)
     }
 
     fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
-        if input.is_empty() {
-            return Err(CodecError::corrupt(
-                NAME,
-                "empty input is not a bzip2 stream",
-            ));
-        }
-        let mut decoder = MultiBzDecoder::new(&input[..]);
-        let out = read_decoded(
-            &mut decoder,
+        let decoder = MultiBzDecoder::new(&input[..]);
+        decode_stream(
+            &input,
             decoded_len,
-            input.len().saturating_mul(4),
             NAME,
-        )?;
-        if !decoder.into_inner().is_empty() {
-            return Err(CodecError::corrupt(
-                NAME,
-                "trailing bytes after the bzip2 stream",
-            ));
-        }
-        Ok(out)
+            "bzip2",
+            decoder,
+            MultiBzDecoder::into_inner,
+        )
     }
 }
 

@@ -9,13 +9,12 @@
 //!   must be consumed: trailing bytes that are not a gzip member, a truncated member or a bad
 //!   trailer are [`CodecError::Corrupt`].
 
-use super::{read_decoded, BytesToBytesCodec};
+use super::{encode_stream, read_decoded, BytesToBytesCodec};
 use crate::codec::{try_vec_with_capacity, CodecError};
 use flate2::bufread::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde_json::{Map, Value};
-use std::io::Write;
 
 const NAME: &str = "gzip";
 
@@ -88,19 +87,8 @@ impl BytesToBytesCodec for GzipCodec {
             .len()
             .saturating_add(input.len() >> 10)
             .saturating_add(64);
-        let out = try_vec_with_capacity(bound)?;
-        let mut encoder = GzEncoder::new(out, Compression::new(self.level));
-        let encode_failed = |e: std::io::Error| CodecError::EncodeFailed {
-            codec: NAME.to_string(),
-            message: e.to_string(),
-        };
-        encoder.write_all(&input).map_err(encode_failed)?;
-        drop(input);
-        let mut out = encoder.finish().map_err(encode_failed)?;
-        if out.capacity() - out.len() > out.len() / 4 {
-            out.shrink_to_fit();
-        }
-        Ok(out)
+        let encoder = GzEncoder::new(try_vec_with_capacity(bound)?, Compression::new(self.level));
+        encode_stream(encoder, &input, NAME, GzEncoder::finish)
     }
 
     fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {

@@ -19,7 +19,7 @@
 //! 65 MiB); output never exceeds the expected size.
 
 use super::numcodecs::{check_keys, get_int, range_error};
-use super::{read_decoded, BytesToBytesCodec};
+use super::{decode_stream, BytesToBytesCodec};
 use crate::codec::CodecError;
 use liblzma::bufread::{XzDecoder, XzEncoder};
 use liblzma::stream::{
@@ -433,26 +433,15 @@ impl BytesToBytesCodec for LzmaCodec {
     }
 
     fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
-        if input.is_empty() {
-            return Err(CodecError::corrupt(
-                NAME,
-                "empty input is not an lzma stream",
-            ));
-        }
-        let mut decoder = XzDecoder::new_stream(&input[..], self.decoder()?);
-        let out = read_decoded(
-            &mut decoder,
+        let decoder = XzDecoder::new_stream(&input[..], self.decoder()?);
+        decode_stream(
+            &input,
             decoded_len,
-            input.len().saturating_mul(4),
             NAME,
-        )?;
-        if !decoder.into_inner().is_empty() {
-            return Err(CodecError::corrupt(
-                NAME,
-                "trailing bytes after the lzma stream",
-            ));
-        }
-        Ok(out)
+            "lzma",
+            decoder,
+            XzDecoder::into_inner,
+        )
     }
 }
 

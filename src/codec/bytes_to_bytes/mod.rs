@@ -15,7 +15,7 @@ pub mod zstd;
 use super::{try_vec_with_capacity, CodecError};
 use serde_json::{Map, Value};
 use std::fmt::Debug;
-use std::io::{ErrorKind, Read};
+use std::io::{ErrorKind, Read, Write};
 
 /// A codec that maps a byte string to a byte string.
 pub trait BytesToBytesCodec: Debug + Send + Sync {
@@ -65,6 +65,65 @@ pub fn from_metadata(
             None => return Ok(None),
         },
     }))
+}
+
+/// Release the spare capacity of an encoder's output when it is more than a quarter of
+/// the output: compressors write into a buffer sized for the worst case, and encoded
+/// chunks are kept (in shards, in store caches) long enough for the waste to matter.
+pub(crate) fn shrink_if_loose(out: &mut Vec<u8>) {
+    if out.capacity() - out.len() > out.len() / 4 {
+        out.shrink_to_fit();
+    }
+}
+
+/// Encode `input` through a streaming `encoder` that writes into a `Vec` sized for the
+/// worst case; `finish` ends the stream and gives the output back.
+pub(crate) fn encode_stream<W: Write>(
+    mut encoder: W,
+    input: &[u8],
+    codec: &str,
+    finish: impl FnOnce(W) -> std::io::Result<Vec<u8>>,
+) -> Result<Vec<u8>, CodecError> {
+    let failed = |e: std::io::Error| CodecError::EncodeFailed {
+        codec: codec.to_string(),
+        message: e.to_string(),
+    };
+    encoder.write_all(input).map_err(failed)?;
+    let mut out = finish(encoder).map_err(failed)?;
+    shrink_if_loose(&mut out);
+    Ok(out)
+}
+
+/// Decode one whole compressed stream held in `input` with `decoder` (a reader over
+/// `input`): empty input, and bytes left after the stream ends (`remaining` gives them
+/// back), are [`CodecError::Corrupt`]; see [`read_decoded`] for `decoded_len`.
+pub(crate) fn decode_stream<'a, R: Read>(
+    input: &'a [u8],
+    decoded_len: Option<usize>,
+    codec: &str,
+    stream: &str,
+    mut decoder: R,
+    remaining: impl FnOnce(R) -> &'a [u8],
+) -> Result<Vec<u8>, CodecError> {
+    if input.is_empty() {
+        return Err(CodecError::corrupt(
+            codec,
+            format!("empty input is not a {stream} stream"),
+        ));
+    }
+    let out = read_decoded(
+        &mut decoder,
+        decoded_len,
+        input.len().saturating_mul(4),
+        codec,
+    )?;
+    if !remaining(decoder).is_empty() {
+        return Err(CodecError::corrupt(
+            codec,
+            format!("trailing bytes after the {stream} stream"),
+        ));
+    }
+    Ok(out)
 }
 
 /// Read a decoder's whole output.

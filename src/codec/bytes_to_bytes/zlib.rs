@@ -8,13 +8,12 @@
 //!   trailer are [`CodecError::Corrupt`].
 
 use super::numcodecs::{check_keys, get_int, range_error};
-use super::{read_decoded, BytesToBytesCodec};
+use super::{decode_stream, encode_stream, BytesToBytesCodec};
 use crate::codec::{try_vec_with_capacity, CodecError};
 use flate2::bufread::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
 use serde_json::{Map, Value};
-use std::io::Write;
 
 const NAME: &str = "numcodecs.zlib";
 
@@ -64,42 +63,21 @@ impl BytesToBytesCodec for ZlibCodec {
             .len()
             .saturating_add(input.len() >> 10)
             .saturating_add(64);
-        let out = try_vec_with_capacity(bound)?;
         let level = if self.level < 0 { 6 } else { self.level as u32 };
-        let mut encoder = ZlibEncoder::new(out, Compression::new(level));
-        let failed = |e: std::io::Error| CodecError::EncodeFailed {
-            codec: NAME.to_string(),
-            message: e.to_string(),
-        };
-        encoder.write_all(&input).map_err(failed)?;
-        let mut out = encoder.finish().map_err(failed)?;
-        if out.capacity() - out.len() > out.len() / 4 {
-            out.shrink_to_fit();
-        }
-        Ok(out)
+        let encoder = ZlibEncoder::new(try_vec_with_capacity(bound)?, Compression::new(level));
+        encode_stream(encoder, &input, NAME, ZlibEncoder::finish)
     }
 
     fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
-        if input.is_empty() {
-            return Err(CodecError::corrupt(
-                NAME,
-                "empty input is not a zlib stream",
-            ));
-        }
-        let mut decoder = ZlibDecoder::new(&input[..]);
-        let out = read_decoded(
-            &mut decoder,
+        let decoder = ZlibDecoder::new(&input[..]);
+        decode_stream(
+            &input,
             decoded_len,
-            input.len().saturating_mul(4),
             NAME,
-        )?;
-        if !decoder.into_inner().is_empty() {
-            return Err(CodecError::corrupt(
-                NAME,
-                "trailing bytes after the zlib stream",
-            ));
-        }
-        Ok(out)
+            "zlib",
+            decoder,
+            ZlibDecoder::into_inner,
+        )
     }
 }
 

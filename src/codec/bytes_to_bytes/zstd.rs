@@ -209,9 +209,7 @@ impl BytesToBytesCodec for ZstdCodec {
                 .compress_to_buffer(&input, &mut out)
                 .map_err(encode_failed)
         })?;
-        if out.capacity() - out.len() > out.len() / 4 {
-            out.shrink_to_fit();
-        }
+        super::shrink_if_loose(&mut out);
         Ok(out)
     }
 
