@@ -16,7 +16,8 @@ use crate::metadata::v2::{ZARRAY, ZATTRS, ZGROUP, ZMETADATA};
 use crate::metadata::MetadataError;
 use crate::node::{read_json_object, METADATA_KEY};
 use crate::storage::{
-    ByteRange, DirListing, ListableStorage, ReadableStorage, Storage, StorageError, WritableStorage,
+    ranges_of, ByteRange, DirListing, ListableStorage, ReadableStorage, Storage, StorageError,
+    WritableStorage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -146,19 +147,11 @@ impl ReadableStorage for ConsolidatedStore {
 
     fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>, StorageError> {
         if is_metadata_key(key) {
-            // Rare (metadata is read whole); the default slices the snapshot.
-            let Some(value) = self.get(key)? else {
-                return Ok(None);
-            };
-            let size = value.len() as u64;
-            let span = range
-                .resolve(size)
-                .ok_or_else(|| StorageError::RangeOutOfBounds {
-                    key: key.to_string(),
-                    range,
-                    size,
-                })?;
-            Ok(Some(value[span.start as usize..span.end as usize].to_vec()))
+            // Rare (metadata is read whole): slice the snapshot.
+            match self.get(key)? {
+                Some(value) => ranges_of(key, &value, &[range]).map(|(_, bytes)| Some(bytes)),
+                None => Ok(None),
+            }
         } else {
             self.inner.get_range(key, range)
         }
@@ -171,7 +164,7 @@ impl ReadableStorage for ConsolidatedStore {
     ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
         if is_metadata_key(key) {
             match self.get(key)? {
-                Some(value) => crate::storage::ranges_of(key, &value, ranges).map(Some),
+                Some(value) => ranges_of(key, &value, ranges).map(Some),
                 None => Ok(None),
             }
         } else {

@@ -12,6 +12,35 @@ use crate::node::ZarrFormat;
 use serde_json::{json, Map, Value};
 use std::ffi::c_char;
 
+/// The body of `zarr_group_create` and `zarr_group_create_v2`, reporting as `function`.
+///
+/// # Safety
+/// As those functions: pointers are NULL or valid, strings NUL-terminated, `out` writable.
+unsafe fn create_group(
+    function: &'static str,
+    store: *mut zarr_store,
+    path: *const c_char,
+    attributes_json: *const c_char,
+    out: *mut *mut zarr_group,
+    format: ZarrFormat,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(out) };
+    run(function, || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        // SAFETY: per this function's contract.
+        let attributes = unsafe { attributes_arg(attributes_json) }?;
+        let out = out_ptr(out, "out")?;
+        let group = Group::create(store.storage.clone(), path, attributes, format)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
+        Ok(())
+    })
+}
+
 /// Nodes as the JSON text the listing functions return:
 /// `[{"name": ..., "path": ..., "node_type": "array" | "group"}, ...]`.
 fn nodes_json(nodes: Vec<Child>) -> String {
@@ -59,20 +88,16 @@ pub unsafe extern "C" fn zarr_group_create(
     out: *mut *mut zarr_group,
 ) -> zarr_status {
     // SAFETY: per this function's contract.
-    unsafe { clear_out(out) };
-    run("zarr_group_create", || {
-        // SAFETY: per this function's contract.
-        let store = unsafe { handle(store, "store") }?;
-        // SAFETY: per this function's contract.
-        let path = unsafe { str_arg(path, "path") }?;
-        // SAFETY: per this function's contract.
-        let attributes = unsafe { attributes_arg(attributes_json) }?;
-        let out = out_ptr(out, "out")?;
-        let group = Group::create(store.storage.clone(), path, attributes, ZarrFormat::V3)?;
-        // SAFETY: checked non-NULL, writable per the contract.
-        unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
-        Ok(())
-    })
+    unsafe {
+        create_group(
+            "zarr_group_create",
+            store,
+            path,
+            attributes_json,
+            out,
+            ZarrFormat::V3,
+        )
+    }
 }
 
 /// Create a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`. Arguments,
@@ -91,20 +116,16 @@ pub unsafe extern "C" fn zarr_group_create_v2(
     out: *mut *mut zarr_group,
 ) -> zarr_status {
     // SAFETY: per this function's contract.
-    unsafe { clear_out(out) };
-    run("zarr_group_create_v2", || {
-        // SAFETY: per this function's contract.
-        let store = unsafe { handle(store, "store") }?;
-        // SAFETY: per this function's contract.
-        let path = unsafe { str_arg(path, "path") }?;
-        // SAFETY: per this function's contract.
-        let attributes = unsafe { attributes_arg(attributes_json) }?;
-        let out = out_ptr(out, "out")?;
-        let group = Group::create(store.storage.clone(), path, attributes, ZarrFormat::V2)?;
-        // SAFETY: checked non-NULL, writable per the contract.
-        unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
-        Ok(())
-    })
+    unsafe {
+        create_group(
+            "zarr_group_create_v2",
+            store,
+            path,
+            attributes_json,
+            out,
+            ZarrFormat::V2,
+        )
+    }
 }
 
 /// Open the group at `path`, stored as Zarr v3, Zarr v2 (`.zgroup`) or in the 2022
