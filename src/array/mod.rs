@@ -423,6 +423,25 @@ impl Array {
         Ok(())
     }
 
+    /// Encode and store the shard at `chunk_indices` whose contents are the block `view`
+    /// of `source`, or erase it when every inner chunk is fill value.
+    fn store_shard_from(
+        &self,
+        chunk_indices: &[u64],
+        source: &[u8],
+        view: BlockView,
+    ) -> Result<(), Error> {
+        let sharding = self.chain.as_sharding().expect("called for sharded arrays");
+        let key = self.chunk_key(chunk_indices);
+        let shard = sharding.encode_block(source, view, self.chain.decoded_representation())?;
+        if shard.all_fill {
+            self.storage.erase(&key)?;
+        } else {
+            self.storage.set(&key, &shard.bytes)?;
+        }
+        Ok(())
+    }
+
     /// Read the selection `start`, `count` into `out` (dense, C order, host byte order;
     /// at least `selection_nbytes` long).
     ///
@@ -682,6 +701,11 @@ impl Array {
                                 element_size,
                             );
                             chunk
+                        }
+                        // A covered shard is encoded inner chunk by inner chunk straight
+                        // from `data`, never gathered whole.
+                        None if self.chain.as_sharding().is_some() => {
+                            return self.store_shard_from(&chunk_indices, data, source);
                         }
                         // A covered chunk is gathered straight from `data`.
                         None => {
@@ -1113,6 +1137,43 @@ mod tests {
             "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
             "index_location": location,
         }}])
+    }
+
+    #[test]
+    fn covered_shards_are_encoded_in_place_and_all_fill_shards_are_not_stored() {
+        for location in ["start", "end"] {
+            let s = store();
+            let a = Array::create(
+                s.clone(),
+                "/s",
+                &metadata(&[8, 12], &[4, 6], "int32", json!(0), sharded(location)),
+            )
+            .unwrap();
+            // Rows 4.. of a selection starting at row 2: the shards of rows 4..8 are covered
+            // and lie at a non-zero offset of the source. Shard (1, 1) is all zeros (fill),
+            // and half of shard (1, 0)'s inner chunks are.
+            let value = |r: u64, c: u64| -> i32 {
+                if r >= 4 && (c >= 6 || r >= 6) {
+                    0
+                } else {
+                    (r * 12 + c + 1) as i32
+                }
+            };
+            let data: Vec<u8> = (2..8u64)
+                .flat_map(|r| (0..12u64).flat_map(move |c| value(r, c).to_ne_bytes()))
+                .collect();
+            a.write_region(&[2, 0], &[6, 12], &data).unwrap();
+            assert_eq!(s.get("s/c/1/1").unwrap(), None, "{location}");
+            // The stored shard is exactly what encoding the gathered shard gives.
+            let shard: Vec<u8> = (4..8u64)
+                .flat_map(|r| (0..6u64).flat_map(move |c| value(r, c).to_ne_bytes()))
+                .collect();
+            let expected = a.chain.encode(shard).unwrap();
+            assert_eq!(s.get("s/c/1/0").unwrap(), Some(expected), "{location}");
+            let mut back = vec![0u8; data.len()];
+            a.read_region(&[2, 0], &[6, 12], &mut back).unwrap();
+            assert_eq!(back, data, "{location}");
+        }
     }
 
     #[test]

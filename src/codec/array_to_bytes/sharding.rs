@@ -26,6 +26,13 @@ pub enum IndexLocation {
     End,
 }
 
+/// An encoded shard, and whether every inner chunk in it is fill value (such a shard need
+/// not be stored at all).
+pub struct EncodedShard {
+    pub bytes: Vec<u8>,
+    pub all_fill: bool,
+}
+
 /// The sharding codec for shards of one representation.
 #[derive(Debug)]
 pub struct ShardingCodec {
@@ -206,6 +213,92 @@ impl ShardingCodec {
             .collect())
     }
 
+    /// Encode the shard whose decoded contents (of `repr`'s shape) are the block at
+    /// `view.offset` of `source`, a C-order buffer of `view.shape`: each inner chunk is
+    /// gathered straight from `source`, so a shard inside a larger buffer is encoded
+    /// without first being copied out whole. The shard is built in one buffer, in place.
+    pub fn encode_block(
+        &self,
+        source: &[u8],
+        view: BlockView,
+        repr: &ChunkRepresentation,
+    ) -> Result<EncodedShard, CodecError> {
+        let element_size = repr.data_type.size();
+        let inner_nbytes = self
+            .inner
+            .decoded_representation()
+            .size_bytes()
+            .expect("checked at construction");
+        let mut index: Vec<u64> = Vec::with_capacity(self.inner_chunk_count() * 2);
+        // Room for the index and every inner chunk stored uncompressed: compressed shards
+        // never grow the buffer, and the part left unused is never touched.
+        let index_room = match self.index_location {
+            IndexLocation::Start => self.index_len,
+            IndexLocation::End => 0,
+        };
+        let mut shard = try_vec_with_capacity(
+            repr.size_bytes()
+                .ok_or(CodecError::OutOfMemory(usize::MAX))?
+                .saturating_add(self.index_len),
+        )?;
+        shard.resize(index_room, 0);
+        let mut inner = try_vec_with_capacity(inner_nbytes)?;
+        let ranges: Vec<_> = self.chunks_per_shard.iter().map(|&n| 0..n).collect();
+        let mut offset = view.offset.to_vec();
+        for_each_index(&ranges, |inner_indices| {
+            for (d, (i, s)) in inner_indices
+                .iter()
+                .zip(&self.inner_chunk_shape)
+                .enumerate()
+            {
+                offset[d] = view.offset[d] + i * s;
+            }
+            inner.clear();
+            extract_block(
+                source,
+                BlockView {
+                    shape: view.shape,
+                    offset: &offset,
+                },
+                &self.inner_chunk_shape,
+                element_size,
+                &mut inner,
+            );
+            if repr.fill_value.equals_all(&inner) {
+                index.extend([ABSENT, ABSENT]);
+                return Ok(());
+            }
+            // The inner chain consumes its input: hand it this buffer and start a new one.
+            let input = std::mem::replace(&mut inner, try_vec_with_capacity(inner_nbytes)?);
+            let encoded = self.inner.encode(input)?;
+            index.extend([shard.len() as u64, encoded.len() as u64]);
+            shard.extend_from_slice(&encoded);
+            Ok::<(), CodecError>(())
+        })?;
+        let all_fill = index.iter().all(|&v| v == ABSENT);
+        let index_bytes: Vec<u8> = index.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let encoded_index = self.index.encode(index_bytes)?;
+        if encoded_index.len() != self.index_len {
+            return Err(CodecError::EncodeFailed {
+                codec: NAME.to_string(),
+                message: format!(
+                    "index codecs produced {} bytes, expected {}",
+                    encoded_index.len(),
+                    self.index_len
+                ),
+            });
+        }
+        match self.index_location {
+            // Offsets were taken after the room left for the index: they already count it.
+            IndexLocation::Start => shard[..self.index_len].copy_from_slice(&encoded_index),
+            IndexLocation::End => shard.extend_from_slice(&encoded_index),
+        }
+        Ok(EncodedShard {
+            bytes: shard,
+            all_fill,
+        })
+    }
+
     fn inner_chunk_count(&self) -> usize {
         // Validated to fit in memory (as the index size) at construction.
         checked_product(&self.chunks_per_shard).unwrap_or(0) as usize
@@ -289,66 +382,11 @@ impl ArrayToBytesCodec for ShardingCodec {
     }
 
     fn encode(&self, decoded: Vec<u8>, repr: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let element_size = repr.data_type.size();
-        let inner_nbytes = self
-            .inner
-            .decoded_representation()
-            .size_bytes()
-            .expect("checked at construction");
-        let mut index: Vec<u64> = Vec::with_capacity(self.inner_chunk_count() * 2);
-        let mut body = Vec::new();
-        let mut inner = try_vec_with_capacity(inner_nbytes)?;
-        let ranges: Vec<_> = self.chunks_per_shard.iter().map(|&n| 0..n).collect();
-        for_each_index(&ranges, |inner_indices| {
-            let offset: Vec<u64> = inner_indices
-                .iter()
-                .zip(&self.inner_chunk_shape)
-                .map(|(i, s)| i * s)
-                .collect();
-            inner.clear();
-            extract_block(
-                &decoded,
-                BlockView {
-                    shape: &repr.shape,
-                    offset: &offset,
-                },
-                &self.inner_chunk_shape,
-                element_size,
-                &mut inner,
-            );
-            if repr.fill_value.equals_all(&inner) {
-                index.extend([ABSENT, ABSENT]);
-                return Ok(());
-            }
-            // The inner chain consumes its input: hand it this buffer and start a new one.
-            let input = std::mem::replace(&mut inner, try_vec_with_capacity(inner_nbytes)?);
-            let encoded = self.inner.encode(input)?;
-            index.extend([body.len() as u64, encoded.len() as u64]);
-            body.extend_from_slice(&encoded);
-            Ok::<(), CodecError>(())
-        })?;
-        // Offsets are from the shard's first byte: shift them past an index at the start.
-        if self.index_location == IndexLocation::Start {
-            for pair in index.chunks_exact_mut(2) {
-                if pair[0] != ABSENT {
-                    pair[0] += self.index_len as u64;
-                }
-            }
-        }
-        let index_bytes: Vec<u8> = index.iter().flat_map(|v| v.to_ne_bytes()).collect();
-        let encoded_index = self.index.encode(index_bytes)?;
-        let mut shard = try_vec_with_capacity(body.len() + encoded_index.len())?;
-        match self.index_location {
-            IndexLocation::Start => {
-                shard.extend_from_slice(&encoded_index);
-                shard.extend_from_slice(&body);
-            }
-            IndexLocation::End => {
-                shard.extend_from_slice(&body);
-                shard.extend_from_slice(&encoded_index);
-            }
-        }
-        Ok(shard)
+        let whole = BlockView {
+            shape: &repr.shape,
+            offset: &vec![0; repr.shape.len()],
+        };
+        Ok(self.encode_block(&decoded, whole, repr)?.bytes)
     }
 
     fn decode(&self, encoded: Vec<u8>, repr: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
