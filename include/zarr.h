@@ -16,8 +16,11 @@
  *   the calling thread's message for its most recent failure, naming the function and
  *   the causes. Nothing is printed; errno is not used.
  * - Outputs are written only on success: a failed call leaves caller buffers unchanged,
- *   with one documented exception: a failed zarr_array_read may have filled the parts of
- *   the selection that were decoded before the failure (never the failing chunk's part).
+ *   with documented exceptions for the data reads, which decode straight into `buf`: a
+ *   failed zarr_array_read may have filled the parts of the selection decoded before the
+ *   failure (never the failing chunk's part), and a corrupt chunk given to
+ *   zarr_array_read_chunk or zarr_array_read_inner_chunk may leave part of `buf` written.
+ *   Argument errors never touch `buf`.
  * - Paths. Node paths are absolute: "/" is the root, "/a/b" a nested node. Names follow
  *   the Zarr rules (no empty names, no "." or "..", no leading "__").
  * - Element buffers are caller-allocated, dense, in C (row-major) order and host byte
@@ -349,7 +352,6 @@ zarr_status zarr_array_selection_nbytes(const zarr_array *array,
 // decoded, so that memory use stays small and reading is fast: when a chunk is corrupt or
 // unreadable, its part of `buf` is left unchanged, but other parts may already hold their
 // data. Treat the selection's bytes as unspecified after an error.
-// (`zarr_array_read_chunk` and `zarr_array_read_inner_chunk` write nothing on failure.)
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -401,7 +403,9 @@ zarr_status zarr_array_write(zarr_array *array,
 //
 // The chunk is transferred at its full chunk shape, including any part past the array's
 // edge, dense, C order, host byte order; a chunk never written reads as the fill value.
-// `buf_len` must be at least `zarr_array_chunk_nbytes`. On failure `buf` is unchanged.
+// `buf_len` must be at least `zarr_array_chunk_nbytes`. The chunk is decoded straight
+// into `buf`: argument errors leave `buf` unchanged, but a corrupt chunk may leave its
+// first `zarr_array_chunk_nbytes` bytes partly written (never any byte past them).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -498,7 +502,9 @@ zarr_status zarr_array_inner_chunk_shape(const zarr_array *array,
 // edge), dense, C order, host byte order; `buf_len` must be at least the product of the
 // inner chunk shape times the element size. For a sharded array only the shard's index
 // and the inner chunk's own bytes are read. For an unsharded array this is
-// `zarr_array_read_chunk`. On failure `buf` is unchanged.
+// `zarr_array_read_chunk`. The inner chunk is decoded straight into `buf`: argument
+// errors leave `buf` unchanged, but a corrupt inner chunk may leave its bytes partly
+// written (never any byte past the inner chunk's size).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such inner chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;

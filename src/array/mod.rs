@@ -736,8 +736,13 @@ impl Array {
             });
         }
         let out = &mut out[..self.chunk_nbytes];
-        match self.retrieve_chunk(chunk_indices)? {
-            Some(decoded) => out.copy_from_slice(&decoded),
+        let key = self.chunk_key(chunk_indices);
+        match self.storage.get(&key)? {
+            // Decoded straight into `out`: a corrupt chunk may leave part of it written.
+            Some(encoded) => self
+                .chain
+                .decode_into(encoded, out)
+                .map_err(|e| with_chunk_context(e, &key))?,
             None => self.meta().fill_value.fill(out),
         }
         Ok(())
@@ -796,18 +801,12 @@ impl Array {
             });
         }
         let selection = Selection::new(&start, &count, &shape)?;
-        // One inner chunk: read on the calling thread (no worker pool).
-        let mut units = sharded::read_inner_chunks(self, sharding, &selection, false, false)?;
+        // One inner chunk: read on the calling thread (no worker pool), decoded straight
+        // into `out`.
+        let read = sharded::ShardedRead::new(self, sharding, &selection, false, false)?;
         let out = &mut out[..nbytes];
-        match units.pop().and_then(|(_, decoded)| decoded) {
-            Some(UnitData::Whole(decoded)) => out.copy_from_slice(&decoded),
-            // read_inner_chunks only cuts blocks out of inner chunks when allowed to.
-            Some(UnitData::Overlap(_)) => {
-                return Err(Error::InvalidArgument(
-                    "internal error: partial inner chunk where a whole one was asked".into(),
-                ))
-            }
-            None => self.meta().fill_value.fill(out),
+        if !read.decode_into(inner_indices, out)? {
+            self.meta().fill_value.fill(out);
         }
         Ok(())
     }
@@ -866,9 +865,6 @@ enum UnitData {
     /// Only the unit's overlap with the selection, in C order of the overlap's extent.
     Overlap(Vec<u8>),
 }
-
-/// Decoded chunks (or inner chunks) by grid index; `None` for those not stored.
-type DecodedUnits = Vec<(Vec<u64>, Option<UnitData>)>;
 
 /// Where a chunk and a selection overlap: the block's offset inside the chunk, its offset
 /// inside the selection buffer, and its extent.

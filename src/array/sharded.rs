@@ -3,9 +3,7 @@
 
 use super::subset::Selection;
 use super::subset::{checked_product, for_each_index};
-use super::{
-    chunk_indices_in, map_units, with_chunk_context, Array, ChunkOverlap, DecodedUnits, UnitData,
-};
+use super::{chunk_indices_in, map_units, with_chunk_context, Array, ChunkOverlap, UnitData};
 use crate::codec::array_to_bytes::sharding::ShardingCodec;
 use crate::codec::chain::CodecChain;
 use crate::codec::CodecError;
@@ -26,25 +24,6 @@ enum ShardData {
     Indexed { index: Vec<Option<(u64, u64)>> },
 }
 
-/// The decoded inner chunks (in the array-wide inner chunk grid) that `selection`
-/// touches, `None` for those that are not stored.
-///
-/// With `allow_partial`, an inner chunk stored with the plain `bytes` codec of which the
-/// selection needs only a small part is not read whole: only the byte runs of the needed
-/// elements are fetched, and the result holds just the overlap ([`UnitData::Overlap`]).
-pub(super) fn read_inner_chunks(
-    array: &Array,
-    codec: &ShardingCodec,
-    selection: &Selection,
-    allow_partial: bool,
-    parallel: bool,
-) -> Result<DecodedUnits, Error> {
-    let read = ShardedRead::new(array, codec, selection, allow_partial, parallel)?;
-    let inner_chunks = read.inner_chunks();
-    let decoded = map_units(&inner_chunks, parallel, |global| read.decode(global))?;
-    Ok(inner_chunks.into_iter().zip(decoded).collect())
-}
-
 /// A read of a selection of a sharded array, after its first round of store reads (each
 /// shard's index, or the whole shard when the selection covers it): inner chunks can then
 /// be decoded one by one, in any order or in parallel.
@@ -59,7 +38,12 @@ pub(super) struct ShardedRead<'a> {
 
 impl<'a> ShardedRead<'a> {
     /// Fetch what every shard the selection touches needs first (on the worker pool when
-    /// `parallel`). See [`read_inner_chunks`] for `allow_partial`.
+    /// `parallel`).
+    ///
+    /// With `allow_partial`, an inner chunk stored with the plain `bytes` codec of which the
+    /// selection needs only a small part is not read whole: only the byte runs of the
+    /// needed elements are fetched, and the result holds just the overlap
+    /// ([`UnitData::Overlap`]).
     pub(super) fn new(
         array: &'a Array,
         codec: &'a ShardingCodec,
@@ -113,6 +97,40 @@ impl<'a> ShardedRead<'a> {
     /// Decode the inner chunk at `global` (array-wide inner chunk grid coordinates);
     /// `None` when it is not stored.
     pub(super) fn decode(&self, global: &[u64]) -> Result<Option<UnitData>, Error> {
+        match self.fetch(global)? {
+            Fetched::Absent => Ok(None),
+            Fetched::Overlap(block) => Ok(Some(UnitData::Overlap(block))),
+            Fetched::Encoded { key, bytes } => self
+                .codec
+                .inner_chain()
+                .decode(bytes)
+                .map(|decoded| Some(UnitData::Whole(decoded)))
+                .map_err(|e| Error::Codec(with_chunk_context(e, &key))),
+        }
+    }
+
+    /// Decode the whole inner chunk at `global` straight into `out` (exactly its size);
+    /// `false` when it is not stored (`out` untouched). A corrupt inner chunk may leave
+    /// part of `out` written.
+    pub(super) fn decode_into(&self, global: &[u64], out: &mut [u8]) -> Result<bool, Error> {
+        match self.fetch(global)? {
+            Fetched::Absent => Ok(false),
+            Fetched::Overlap(_) => {
+                unreachable!("whole inner chunks are fetched without allow_partial")
+            }
+            Fetched::Encoded { key, bytes } => {
+                self.codec
+                    .inner_chain()
+                    .decode_into(bytes, out)
+                    .map_err(|e| Error::Codec(with_chunk_context(e, &key)))?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// The stored bytes of the inner chunk at `global`, or only the part of them the
+    /// selection needs (see [`ShardedRead::new`] for `allow_partial`).
+    fn fetch(&self, global: &[u64]) -> Result<Fetched, Error> {
         let (array, codec, selection) = (self.array, self.codec, self.selection);
         let inner_shape = codec.inner_chunk_shape();
         let per_shard = codec.chunks_per_shard();
@@ -125,14 +143,14 @@ impl<'a> ShardedRead<'a> {
             .fold(0u64, |acc, (g, n)| acc * n + g % n) as usize;
         let key = array.chunk_key(&shard);
         let encoded = match &self.shards[&shard] {
-            ShardData::Absent => return Ok(None),
+            ShardData::Absent => return Ok(Fetched::Absent),
             ShardData::Whole { bytes, index } => match index[local] {
-                None => return Ok(None),
+                None => return Ok(Fetched::Absent),
                 // Ranges were checked against the shard when its index was decoded.
                 Some((o, n)) => bytes[o as usize..(o + n) as usize].to_vec(),
             },
             ShardData::Indexed { index } => match index[local] {
-                None => return Ok(None),
+                None => return Ok(Fetched::Absent),
                 Some((offset, length))
                     if self.plain_inner && needs_small_part(global, inner_shape, selection) =>
                 {
@@ -146,7 +164,7 @@ impl<'a> ShardedRead<'a> {
                         )));
                     }
                     return read_overlap(array, codec, &key, offset, global, selection)
-                        .map(|block| Some(UnitData::Overlap(block)));
+                        .map(Fetched::Overlap);
                 }
                 Some((offset, length)) => {
                     let range = ByteRange::FromStart { offset, length };
@@ -161,12 +179,21 @@ impl<'a> ShardedRead<'a> {
                 }
             },
         };
-        codec
-            .inner_chain()
-            .decode(encoded)
-            .map(|decoded| Some(UnitData::Whole(decoded)))
-            .map_err(|e| Error::Codec(with_chunk_context(e, &key)))
+        Ok(Fetched::Encoded {
+            key,
+            bytes: encoded,
+        })
     }
+}
+
+/// What [`ShardedRead::fetch`] got for one inner chunk.
+enum Fetched {
+    /// Not stored: fill value.
+    Absent,
+    /// Only the elements the selection needs, already decoded (plain `bytes` inner chunks).
+    Overlap(Vec<u8>),
+    /// The inner chunk's stored bytes, from the shard named `key`.
+    Encoded { key: String, bytes: Vec<u8> },
 }
 
 /// Whether the selection needs at most a quarter of the chunk or inner chunk at `global`

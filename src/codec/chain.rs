@@ -169,20 +169,30 @@ impl CodecChain {
         Ok(data)
     }
 
-    /// Decode a stored chunk into the decoded representation. Every stage checks sizes, so
-    /// a truncated or corrupt chunk is an error, never a wrongly shaped result.
-    pub fn decode(&self, encoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
+    /// The exact size each bytes->bytes decoder must produce, where it is known: the
+    /// array->bytes codec's fixed size, grown by any fixed-size codecs (checksums) after it.
+    fn expected_decoded_lens(&self) -> Vec<Option<usize>> {
         let last = self.representations.last().expect("never empty");
-        // The exact size each bytes->bytes decoder must produce, where it is known: the
-        // array->bytes codec's fixed size, grown by any fixed-size codecs (checksums) after it.
         let mut expected_lens = Vec::with_capacity(self.bytes_to_bytes.len());
         let mut len = self.array_to_bytes.encoded_len(last);
         for codec in &self.bytes_to_bytes {
             expected_lens.push(len);
             len = len.and_then(|n| codec.encoded_len(n));
         }
+        expected_lens
+    }
+
+    /// Decode a stored chunk into the decoded representation. Every stage checks sizes, so
+    /// a truncated or corrupt chunk is an error, never a wrongly shaped result.
+    pub fn decode(&self, encoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
+        let last = self.representations.last().expect("never empty");
         let mut data = encoded;
-        for (codec, expected) in self.bytes_to_bytes.iter().zip(expected_lens).rev() {
+        for (codec, expected) in self
+            .bytes_to_bytes
+            .iter()
+            .zip(self.expected_decoded_lens())
+            .rev()
+        {
             data = codec.decode(data, expected)?;
         }
         data = self.array_to_bytes.decode(data, last)?;
@@ -190,6 +200,41 @@ impl CodecChain {
             data = codec.decode(data, repr)?;
         }
         Ok(data)
+    }
+}
+
+impl CodecChain {
+    /// Decode a stored chunk straight into `out`, which must be exactly the decoded size.
+    ///
+    /// When the chain ends in the plain `bytes` codec (no array->array codecs), the
+    /// innermost bytes->bytes codec decompresses into `out` and the byte order is fixed in
+    /// place: no decoded buffer is allocated or copied. Other chains decode, then copy.
+    /// On error, `out` may hold partial output.
+    pub fn decode_into(&self, encoded: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
+        let last = self.representations.last().expect("never empty");
+        assert_eq!(
+            Some(out.len()),
+            self.representations[0].size_bytes(),
+            "decode_into needs a buffer of exactly the chunk's size"
+        );
+        let direct = self.array_to_array.is_empty()
+            && self.array_to_bytes.is_plain_bytes()
+            && !self.bytes_to_bytes.is_empty();
+        if !direct {
+            out.copy_from_slice(&self.decode(encoded)?);
+            return Ok(());
+        }
+        let mut data = encoded;
+        let expected = self.expected_decoded_lens();
+        // Decoding runs from the outermost codec inwards; the innermost one, whose output
+        // is the chunk's elements, writes into `out`.
+        let (innermost, outer) = self.bytes_to_bytes.split_first().expect("checked above");
+        for (codec, expected) in outer.iter().zip(&expected[1..]).rev() {
+            data = codec.decode(data, *expected)?;
+        }
+        innermost.decode_into(data, out)?;
+        self.array_to_bytes.decode_plain_in_place(out, last);
+        Ok(())
     }
 }
 
@@ -230,6 +275,44 @@ mod tests {
         // Column-major, big-endian: 0, 3, 1, 4, 2, 5.
         assert_eq!(&encoded[..4], &[0, 0, 0, 3]);
         assert_eq!(chain.decode(encoded).unwrap(), data);
+    }
+
+    #[test]
+    fn decode_into_matches_decode_and_rejects_corruption() {
+        let r = repr(&[6, 50], DataType::UInt32);
+        // Smooth values, so that the compressors have something to do.
+        let data: Vec<u8> = (0..300u32).flat_map(|v| (v / 7).to_ne_bytes()).collect();
+        for chain_json in [
+            // Direct: the innermost compressor decodes into the output, swap in place.
+            json!([{"name": "bytes", "configuration": {"endian": "little"}},
+                   {"name": "zstd", "configuration": {"level": 1, "checksum": false}}]),
+            json!([{"name": "bytes", "configuration": {"endian": "big"}},
+                   {"name": "zstd", "configuration": {"level": 3, "checksum": true}},
+                   {"name": "crc32c"}]),
+            // Direct through the default decode-then-copy of a codec.
+            json!([{"name": "bytes", "configuration": {"endian": "big"}},
+                   {"name": "gzip", "configuration": {"level": 1}}]),
+            // Not direct: bytes alone, and an array->array codec.
+            json!([{"name": "bytes", "configuration": {"endian": "big"}}]),
+            json!([{"name": "transpose", "configuration": {"order": [1, 0]}},
+                   {"name": "bytes", "configuration": {"endian": "little"}},
+                   {"name": "zstd", "configuration": {"level": 1, "checksum": false}}]),
+        ] {
+            let chain = CodecChain::from_metadata(&codecs(chain_json.clone()), &r).unwrap();
+            let encoded = chain.encode(data.clone()).unwrap();
+            let mut out = vec![0xAB; data.len()];
+            chain.decode_into(encoded.clone(), &mut out).unwrap();
+            assert_eq!(out, data, "{chain_json}");
+            // Truncated: an error, never a short or garbage success.
+            let truncated = encoded[..encoded.len() - 1].to_vec();
+            assert!(
+                matches!(
+                    chain.decode_into(truncated, &mut out),
+                    Err(CodecError::Corrupt { .. })
+                ),
+                "{chain_json}"
+            );
+        }
     }
 
     #[test]

@@ -416,7 +416,6 @@ pub unsafe extern "C" fn zarr_array_selection_nbytes(
 /// decoded, so that memory use stays small and reading is fast: when a chunk is corrupt or
 /// unreadable, its part of `buf` is left unchanged, but other parts may already hold their
 /// data. Treat the selection's bytes as unspecified after an error.
-/// (`zarr_array_read_chunk` and `zarr_array_read_inner_chunk` write nothing on failure.)
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -502,7 +501,9 @@ pub unsafe extern "C" fn zarr_array_write(
 ///
 /// The chunk is transferred at its full chunk shape, including any part past the array's
 /// edge, dense, C order, host byte order; a chunk never written reads as the fill value.
-/// `buf_len` must be at least `zarr_array_chunk_nbytes`. On failure `buf` is unchanged.
+/// `buf_len` must be at least `zarr_array_chunk_nbytes`. The chunk is decoded straight
+/// into `buf`: argument errors leave `buf` unchanged, but a corrupt chunk may leave its
+/// first `zarr_array_chunk_nbytes` bytes partly written (never any byte past them).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -696,7 +697,9 @@ pub unsafe extern "C" fn zarr_array_inner_chunk_shape(
 /// edge), dense, C order, host byte order; `buf_len` must be at least the product of the
 /// inner chunk shape times the element size. For a sharded array only the shard's index
 /// and the inner chunk's own bytes are read. For an unsharded array this is
-/// `zarr_array_read_chunk`. On failure `buf` is unchanged.
+/// `zarr_array_read_chunk`. The inner chunk is decoded straight into `buf`: argument
+/// errors leave `buf` unchanged, but a corrupt inner chunk may leave its bytes partly
+/// written (never any byte past the inner chunk's size).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such inner chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;

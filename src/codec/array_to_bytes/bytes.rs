@@ -150,6 +150,12 @@ impl ArrayToBytesCodec for BytesCodec {
     fn is_plain_bytes(&self) -> bool {
         true
     }
+
+    fn decode_plain_in_place(&self, data: &mut [u8], repr: &ChunkRepresentation) {
+        if self.needs_swap(repr.data_type) {
+            swap_units(data, repr.data_type.endian_unit());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,13 @@ pub trait ArrayToBytesCodec: Debug + Send + Sync {
         false
     }
 
+    /// Decode in place the bytes of a whole chunk, already in `data`: only for codecs that
+    /// are [`ArrayToBytesCodec::is_plain_bytes`], whose decoding is at most a byte swap.
+    fn decode_plain_in_place(&self, data: &mut [u8], repr: &ChunkRepresentation) {
+        let _ = (data, repr);
+        unreachable!("only the bytes codec decodes in place");
+    }
+
     /// This codec as the sharding codec, when it is one: the array layer then reads
     /// shards piecewise (index first, then only the inner chunks it needs).
     fn as_sharding(&self) -> Option<&sharding::ShardingCodec> {

@@ -35,6 +35,21 @@ pub trait BytesToBytesCodec: Debug + Send + Sync {
     /// `decoded_len` bytes when it is given (protection against decompression bombs).
     fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError>;
 
+    /// Decode `input` into `out`, which is exactly the decoded size. Codecs that can
+    /// decompress in place override this; the default decodes and copies. On error `out`
+    /// may hold partial output.
+    fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
+        let decoded = self.decode(input, Some(out.len()))?;
+        if decoded.len() != out.len() {
+            return Err(CodecError::corrupt(
+                self.name(),
+                format!("decoded {} bytes, expected {}", decoded.len(), out.len()),
+            ));
+        }
+        out.copy_from_slice(&decoded);
+        Ok(())
+    }
+
     /// The encoded size for a given decoded size, when it is fixed (checksums); `None` for
     /// variable-size codecs (compressors).
     fn encoded_len(&self, decoded_len: usize) -> Option<usize> {

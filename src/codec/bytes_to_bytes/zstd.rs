@@ -13,6 +13,7 @@
 use super::BytesToBytesCodec;
 use crate::codec::{try_vec_with_capacity, CodecError};
 use ::zstd::stream::raw::{CParameter, Decoder, InBuffer, Operation, OutBuffer};
+use ::zstd::zstd_safe::WriteBuf;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
@@ -105,6 +106,17 @@ fn corrupt_io(e: std::io::Error) -> CodecError {
 /// without a content size; verifies checksums; rejects trailing bytes.
 fn decode_exact(input: &[u8], expected: usize) -> Result<Vec<u8>, CodecError> {
     let mut out = try_vec_with_capacity(expected)?;
+    decompress_exact(input, &mut out, expected)?;
+    Ok(out)
+}
+
+/// Decompress `input` into `dest` (a `Vec` with room for `expected` bytes, or a slice of
+/// exactly `expected` bytes), which must then hold exactly `expected` bytes.
+fn decompress_exact<C: WriteBuf + ?Sized>(
+    input: &[u8],
+    dest: &mut C,
+    expected: usize,
+) -> Result<(), CodecError> {
     // One decompression context per thread, reused: creating one per chunk costs an
     // allocation of about 100 KiB (and its page faults) each time.
     thread_local! {
@@ -117,10 +129,10 @@ fn decode_exact(input: &[u8], expected: usize) -> Result<Vec<u8>, CodecError> {
             *slot = Some(::zstd::bulk::Decompressor::new().map_err(corrupt_io)?);
         }
         let decompressor = slot.as_mut().expect("set just above");
-        Ok::<_, CodecError>(decompressor.decompress_to_buffer(input, &mut out))
+        Ok::<_, CodecError>(decompressor.decompress_to_buffer(input, dest))
     })?;
     match result {
-        Ok(n) if n == expected && out.len() == expected => Ok(out),
+        Ok(n) if n == expected && dest.as_slice().len() == expected => Ok(()),
         Ok(n) => Err(CodecError::corrupt(
             NAME,
             format!("decoded {n} bytes, expected {expected}"),
@@ -221,6 +233,14 @@ impl BytesToBytesCodec for ZstdCodec {
             Some(expected) => decode_exact(&input, expected),
             None => decode_to_end(&input),
         }
+    }
+
+    fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
+        if input.is_empty() {
+            return Err(CodecError::corrupt(NAME, "empty input is not a zstd frame"));
+        }
+        let expected = out.len();
+        decompress_exact(&input, out, expected)
     }
 }
 
