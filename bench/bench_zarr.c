@@ -7,14 +7,12 @@
  * operation is timed; each run is a fresh process so the peak RSS belongs to one operation.
  * For `write` the array must already exist (created by peers.py with the layout's metadata).
  */
-#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -37,23 +35,6 @@ static uint64_t checksum(const unsigned char *data, size_t len) {
     }
     for (; i < len; i++) sum += data[i];
     return sum;
-}
-
-/* Allocate a buffer the way numpy allocates every array the peers read into or write
- * from: malloc, then, for 4 MiB and more, advise transparent huge pages on the page-aligned
- * part (numpy's default on Linux, see numpy/_core/src/multiarray/alloc.c). Without this the
- * comparison is unequal: first touching 1 GiB of 4 KiB pages costs 262,144 page faults,
- * about 0.3 s on this machine, which the peers' huge-page arrays mostly do not pay.
- * A C program reading large selections gains the same by allocating this way. */
-static void *alloc_like_numpy(size_t nbytes) {
-    unsigned char *p = malloc(nbytes);
-#ifdef MADV_HUGEPAGE
-    if (p && nbytes >= ((size_t)1 << 22)) {
-        size_t offset = 4096 - (size_t)((uintptr_t)p % 4096);
-        (void)madvise(p + offset, nbytes - offset, MADV_HUGEPAGE); /* a hint: errors ignored */
-    }
-#endif
-    return p;
 }
 
 static void die(const char *what) {
@@ -88,7 +69,7 @@ int main(int argc, char **argv) {
         FILE *f;
         if (argc < 7) die("write needs RAW");
         nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
-        buf = alloc_like_numpy(nbytes);
+        buf = malloc(nbytes);
         f = fopen(argv[6], "rb");
         if (!buf || !f || fread(buf, 1, nbytes, f) != nbytes) die("read RAW");
         fclose(f);
@@ -98,7 +79,7 @@ int main(int argc, char **argv) {
         sum = checksum(buf, nbytes);
     } else if (strcmp(op, "read") == 0) {
         nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
-        buf = alloc_like_numpy(nbytes);
+        buf = malloc(nbytes);
         t0 = now();
         if (zarr_array_read(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("read");
         seconds = now() - t0;
@@ -107,7 +88,7 @@ int main(int argc, char **argv) {
         uint64_t inner_shape[3];
         if (zarr_array_inner_chunk_shape(array, 3, inner_shape) != ZARR_OK) die("inner shape");
         nbytes = (size_t)(inner_shape[0] * inner_shape[1] * inner_shape[2] * 4);
-        buf = alloc_like_numpy(nbytes);
+        buf = malloc(nbytes);
         t0 = now();
         if (zarr_array_read_inner_chunk(array, 3, inner, buf, nbytes) != ZARR_OK) die("read_inner");
         seconds = now() - t0;
@@ -115,7 +96,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(op, "read_element") == 0) {
         uint64_t at[3] = {shape[0] / 2, shape[1] / 3, shape[2] / 5};
         nbytes = 4;
-        buf = alloc_like_numpy(nbytes);
+        buf = malloc(nbytes);
         t0 = now();
         if (zarr_array_read(array, 3, at, one, buf, nbytes) != ZARR_OK) die("read_element");
         seconds = now() - t0;

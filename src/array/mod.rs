@@ -5,6 +5,7 @@
 //! chunk equal to the fill value everywhere is not stored (an existing one is erased), as
 //! zarr-python does by default.
 
+mod prefault;
 mod sharded;
 pub mod subset;
 
@@ -482,6 +483,7 @@ impl Array {
         let pool = crate::threads::pool()?;
         let slabs = self.slabs(&selection);
         if slabs.len() <= 1 {
+            prefault::populate_for_write(out);
             return pool.install(|| self.read_slab(&selection, out, SlabMode::Parallel));
         }
         // With enough slabs to keep every worker busy, each reads its slab one unit at a
@@ -501,9 +503,11 @@ impl Array {
             rest = tail;
         }
         pool.install(|| {
-            parts
-                .into_par_iter()
-                .try_for_each(|(slab, part)| self.read_slab(slab, part, mode))
+            parts.into_par_iter().try_for_each(|(slab, part)| {
+                // Each worker faults in its own slab's pages, in parallel.
+                prefault::populate_for_write(part);
+                self.read_slab(slab, part, mode)
+            })
         })
     }
 
