@@ -412,8 +412,23 @@ impl Array {
         Ok(chunk)
     }
 
-    /// Encode and store a whole chunk, or erase it when it is all fill value.
-    fn store_chunk(&self, chunk_indices: &[u64], decoded: Vec<u8>) -> Result<(), Error> {
+    /// Encode and store a whole chunk, or erase it when it is all fill value. A shard's
+    /// inner chunks are encoded in parallel when `inner_parallel` (see
+    /// [`Array::store_shard_from`]).
+    fn store_chunk(
+        &self,
+        chunk_indices: &[u64],
+        decoded: Vec<u8>,
+        inner_parallel: bool,
+    ) -> Result<(), Error> {
+        if self.chain.as_sharding().is_some() {
+            let shape = self.chunk_shape();
+            let whole = BlockView {
+                shape: &shape,
+                offset: &vec![0; shape.len()],
+            };
+            return self.store_shard_from(chunk_indices, &decoded, whole, inner_parallel);
+        }
         let key = self.chunk_key(chunk_indices);
         if self.meta().fill_value.equals_all(&decoded) {
             self.storage.erase(&key)?;
@@ -426,15 +441,25 @@ impl Array {
 
     /// Encode and store the shard at `chunk_indices` whose contents are the block `view`
     /// of `source`, or erase it when every inner chunk is fill value.
+    ///
+    /// With `inner_parallel`, its inner chunks are encoded on the worker pool: for writes
+    /// of fewer shards than workers, which would otherwise leave workers idle. Writes of
+    /// many shards encode each shard on one worker, so that only a few are in flight.
     fn store_shard_from(
         &self,
         chunk_indices: &[u64],
         source: &[u8],
         view: BlockView,
+        inner_parallel: bool,
     ) -> Result<(), Error> {
         let sharding = self.chain.as_sharding().expect("called for sharded arrays");
         let key = self.chunk_key(chunk_indices);
-        let shard = sharding.encode_block(source, view, self.chain.decoded_representation())?;
+        let repr = self.chain.decoded_representation();
+        let shard = if inner_parallel {
+            crate::threads::pool()?.install(|| sharding.encode_block(source, view, repr, true))?
+        } else {
+            sharding.encode_block(source, view, repr, false)?
+        };
         if shard.all_fill {
             self.storage.erase(&key)?;
         } else {
@@ -679,7 +704,9 @@ impl Array {
                 })
                 .collect::<Result<_, Error>>()
         })?;
-        // Second pass: merge, encode and store each chunk (in parallel).
+        // Second pass: merge, encode and store each chunk (in parallel). With fewer shards
+        // than workers, each shard's inner chunks are spread over the pool instead.
+        let inner_parallel = chunks.len() < pool.current_num_threads();
         pool.install(|| {
             chunks
                 .into_par_iter()
@@ -709,7 +736,12 @@ impl Array {
                         // A covered shard is encoded inner chunk by inner chunk straight
                         // from `data`, never gathered whole.
                         None if self.chain.as_sharding().is_some() => {
-                            return self.store_shard_from(&chunk_indices, data, source);
+                            return self.store_shard_from(
+                                &chunk_indices,
+                                data,
+                                source,
+                                inner_parallel,
+                            );
                         }
                         // A covered chunk is gathered straight from `data`.
                         None => {
@@ -724,7 +756,7 @@ impl Array {
                             chunk
                         }
                     };
-                    self.store_chunk(&chunk_indices, chunk)
+                    self.store_chunk(&chunk_indices, chunk, inner_parallel)
                 })
         })
     }
@@ -824,9 +856,18 @@ impl Array {
                 given: data.len(),
             });
         }
+        if self.chain.as_sharding().is_some() {
+            // Encoded straight from `data`, its inner chunks in parallel.
+            let shape = self.chunk_shape();
+            let whole = BlockView {
+                shape: &shape,
+                offset: &vec![0; shape.len()],
+            };
+            return self.store_shard_from(chunk_indices, data, whole, true);
+        }
         let mut chunk = zeroed(data.len())?;
         chunk.copy_from_slice(data);
-        self.store_chunk(chunk_indices, chunk)
+        self.store_chunk(chunk_indices, chunk, false)
     }
 }
 
@@ -1168,7 +1209,27 @@ mod tests {
             let shard: Vec<u8> = (4..8u64)
                 .flat_map(|r| (0..6u64).flat_map(move |c| value(r, c).to_ne_bytes()))
                 .collect();
-            let expected = a.chain.encode(shard).unwrap();
+            let expected = a.chain.encode(shard.clone()).unwrap();
+            assert_eq!(
+                s.get("s/c/1/0").unwrap(),
+                Some(expected.clone()),
+                "{location}"
+            );
+            // Inner chunks encoded in parallel give the same shard, from the same source
+            // or from the shard alone (write_chunk).
+            s.erase("s/c/1/0").unwrap();
+            let view = BlockView {
+                shape: &[6, 12],
+                offset: &[2, 0],
+            };
+            a.store_shard_from(&[1, 0], &data, view, true).unwrap();
+            assert_eq!(
+                s.get("s/c/1/0").unwrap(),
+                Some(expected.clone()),
+                "{location}"
+            );
+            s.erase("s/c/1/0").unwrap();
+            a.write_chunk(&[1, 0], &shard).unwrap();
             assert_eq!(s.get("s/c/1/0").unwrap(), Some(expected), "{location}");
             let mut back = vec![0u8; data.len()];
             a.read_region(&[2, 0], &[6, 12], &mut back).unwrap();

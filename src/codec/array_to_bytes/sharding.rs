@@ -13,6 +13,7 @@ use crate::codec::{try_vec_with_capacity, ChunkRepresentation, CodecError};
 use crate::data_type::{DataType, FillValue};
 use crate::metadata::NamedConfig;
 use crate::storage::ByteRange;
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 const NAME: &str = "sharding_indexed";
@@ -217,11 +218,15 @@ impl ShardingCodec {
     /// `view.offset` of `source`, a C-order buffer of `view.shape`: each inner chunk is
     /// gathered straight from `source`, so a shard inside a larger buffer is encoded
     /// without first being copied out whole. The shard is built in one buffer, in place.
+    ///
+    /// With `parallel`, inner chunks are encoded on the rayon pool the caller runs in, a
+    /// batch at a time (so at most a batch of encoded inner chunks waits to be appended).
     pub fn encode_block(
         &self,
         source: &[u8],
         view: BlockView,
         repr: &ChunkRepresentation,
+        parallel: bool,
     ) -> Result<EncodedShard, CodecError> {
         let element_size = repr.data_type.size();
         let inner_nbytes = self
@@ -242,18 +247,15 @@ impl ShardingCodec {
                 .saturating_add(self.index_len),
         )?;
         shard.resize(index_room, 0);
-        let mut inner = try_vec_with_capacity(inner_nbytes)?;
-        let ranges: Vec<_> = self.chunks_per_shard.iter().map(|&n| 0..n).collect();
-        let mut offset = view.offset.to_vec();
-        for_each_index(&ranges, |inner_indices| {
-            for (d, (i, s)) in inner_indices
+        // The encoded inner chunk at `inner_indices`, `None` when it is all fill value.
+        let encode_one = |inner_indices: &Vec<u64>| -> Result<Option<Vec<u8>>, CodecError> {
+            let offset: Vec<u64> = inner_indices
                 .iter()
                 .zip(&self.inner_chunk_shape)
-                .enumerate()
-            {
-                offset[d] = view.offset[d] + i * s;
-            }
-            inner.clear();
+                .zip(view.offset)
+                .map(|((i, s), o)| o + i * s)
+                .collect();
+            let mut inner = try_vec_with_capacity(inner_nbytes)?;
             extract_block(
                 source,
                 BlockView {
@@ -265,16 +267,37 @@ impl ShardingCodec {
                 &mut inner,
             );
             if repr.fill_value.equals_all(&inner) {
-                index.extend([ABSENT, ABSENT]);
-                return Ok(());
+                return Ok(None);
             }
-            // The inner chain consumes its input: hand it this buffer and start a new one.
-            let input = std::mem::replace(&mut inner, try_vec_with_capacity(inner_nbytes)?);
-            let encoded = self.inner.encode(input)?;
-            index.extend([shard.len() as u64, encoded.len() as u64]);
-            shard.extend_from_slice(&encoded);
+            self.inner.encode(inner).map(Some)
+        };
+        let ranges: Vec<_> = self.chunks_per_shard.iter().map(|&n| 0..n).collect();
+        let mut inner_chunks = Vec::with_capacity(self.inner_chunk_count());
+        for_each_index(&ranges, |inner_indices| {
+            inner_chunks.push(inner_indices.to_vec());
             Ok::<(), CodecError>(())
         })?;
+        let mut append = |piece: Option<Vec<u8>>| match piece {
+            None => index.extend([ABSENT, ABSENT]),
+            Some(bytes) => {
+                index.extend([shard.len() as u64, bytes.len() as u64]);
+                shard.extend_from_slice(&bytes);
+            }
+        };
+        if parallel {
+            // Batches keep every worker busy while bounding what waits to be appended.
+            const BATCH: usize = 64;
+            for batch in inner_chunks.chunks(BATCH) {
+                let encoded: Vec<Option<Vec<u8>>> =
+                    batch.par_iter().map(encode_one).collect::<Result<_, _>>()?;
+                encoded.into_iter().for_each(&mut append);
+            }
+        } else {
+            // One at a time, each appended while still in cache.
+            for inner_indices in &inner_chunks {
+                append(encode_one(inner_indices)?);
+            }
+        }
         let all_fill = index.iter().all(|&v| v == ABSENT);
         let index_bytes: Vec<u8> = index.iter().flat_map(|v| v.to_ne_bytes()).collect();
         let encoded_index = self.index.encode(index_bytes)?;
@@ -386,7 +409,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             shape: &repr.shape,
             offset: &vec![0; repr.shape.len()],
         };
-        Ok(self.encode_block(&decoded, whole, repr)?.bytes)
+        Ok(self.encode_block(&decoded, whole, repr, false)?.bytes)
     }
 
     fn decode(&self, encoded: Vec<u8>, repr: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
