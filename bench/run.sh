@@ -4,6 +4,7 @@
 #
 #   bash bench/run.sh            1024 x 1024 x 256 float32 (1 GiB), 5 repetitions
 #   bash bench/run.sh --quick    256 x 256 x 128, 2 repetitions (a smoke run)
+#   bash bench/run.sh [--quick] --reps N    N repetitions instead
 #
 # Needs about 6 GiB of free disk for the full size. Reads are measured with a warm page
 # cache (dropping it needs privileges this script does not assume).
@@ -14,6 +15,10 @@ reps=5
 if [ "${1:-}" = "--quick" ]; then
   shape=(256 256 128)
   reps=2
+  shift
+fi
+if [ "${1:-}" = "--reps" ]; then
+  reps=${2:?--reps needs a number}
 fi
 out=bench/out
 mkdir -p "$out"
