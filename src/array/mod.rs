@@ -422,12 +422,7 @@ impl Array {
         inner_parallel: bool,
     ) -> Result<(), Error> {
         if self.chain.as_sharding().is_some() {
-            let shape = self.chunk_shape();
-            let whole = BlockView {
-                shape: &shape,
-                offset: &vec![0; shape.len()],
-            };
-            return self.store_shard_from(chunk_indices, &decoded, whole, inner_parallel);
+            return self.store_shard(chunk_indices, &decoded, inner_parallel);
         }
         let key = self.chunk_key(chunk_indices);
         if self.meta().fill_value.equals_all(&decoded) {
@@ -437,6 +432,21 @@ impl Array {
             self.storage.set(&key, &encoded)?;
         }
         Ok(())
+    }
+
+    /// Encode and store the shard at `chunk_indices` from its decoded contents `shard`.
+    fn store_shard(
+        &self,
+        chunk_indices: &[u64],
+        shard: &[u8],
+        inner_parallel: bool,
+    ) -> Result<(), Error> {
+        let shape = self.chunk_shape();
+        let whole = BlockView {
+            shape: &shape,
+            offset: &vec![0; shape.len()],
+        };
+        self.store_shard_from(chunk_indices, shard, whole, inner_parallel)
     }
 
     /// Encode and store the shard at `chunk_indices` whose contents are the block `view`
@@ -858,12 +868,7 @@ impl Array {
         }
         if self.chain.as_sharding().is_some() {
             // Encoded straight from `data`, its inner chunks in parallel.
-            let shape = self.chunk_shape();
-            let whole = BlockView {
-                shape: &shape,
-                offset: &vec![0; shape.len()],
-            };
-            return self.store_shard_from(chunk_indices, data, whole, true);
+            return self.store_shard(chunk_indices, data, true);
         }
         let mut chunk = zeroed(data.len())?;
         chunk.copy_from_slice(data);
