@@ -111,13 +111,13 @@ impl<'a> ShardedRead<'a> {
 
     /// Decode the whole inner chunk at `global` straight into `out` (exactly its size);
     /// `false` when it is not stored (`out` untouched). A corrupt inner chunk may leave
-    /// part of `out` written.
+    /// part of `out` written. The read must have been made without `allow_partial`.
     pub(super) fn decode_into(&self, global: &[u64], out: &mut [u8]) -> Result<bool, Error> {
         match self.fetch(global)? {
             Fetched::Absent => Ok(false),
-            Fetched::Overlap(_) => {
-                unreachable!("whole inner chunks are fetched without allow_partial")
-            }
+            Fetched::Overlap(_) => Err(Error::InvalidArgument(
+                "internal error: part of an inner chunk where a whole one was asked".into(),
+            )),
             Fetched::Encoded { key, bytes } => {
                 self.codec
                     .inner_chain()
