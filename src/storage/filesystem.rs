@@ -6,8 +6,8 @@
 //! power loss a file system may still lose the newest writes, but never tear one.)
 
 use super::{
-    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, ReadableStorage,
-    StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, ByteRange, DirListing,
+    ListableStorage, ReadableStorage, StorageError, WritableStorage,
 };
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
@@ -95,14 +95,7 @@ impl ReadableStorage for FilesystemStore {
         let Some((mut file, size)) = self.open_value(key)? else {
             return Ok(None);
         };
-        let mut data = Vec::new();
-        usize::try_from(size)
-            .ok()
-            .and_then(|n| data.try_reserve_exact(n).ok())
-            .ok_or_else(|| StorageError::OutOfMemory {
-                key: key.to_string(),
-                size,
-            })?;
+        let mut data = value_buffer(key, size)?;
         match file.read_to_end(&mut data) {
             Ok(_) => Ok(Some(data)),
             Err(e) if means_absent(&e) => Ok(None),
@@ -116,16 +109,7 @@ impl ReadableStorage for FilesystemStore {
             return Ok(None);
         };
         let span = range.resolve_in(key, size)?;
-        let length = span.end - span.start;
-        let mut data = Vec::new();
-        usize::try_from(length)
-            .ok()
-            .and_then(|n| data.try_reserve_exact(n).ok().map(|_| n))
-            .map(|n| data.resize(n, 0))
-            .ok_or_else(|| StorageError::OutOfMemory {
-                key: key.to_string(),
-                size: length,
-            })?;
+        let mut data = zeroed_value_buffer(key, span.end - span.start)?;
         file.read_exact_at(&mut data, span.start)
             .map_err(|e| Self::io_error(key, e))?;
         Ok(Some(data))
@@ -147,15 +131,7 @@ impl ReadableStorage for FilesystemStore {
             total += span.end - span.start;
             spans.push(span);
         }
-        let mut data = Vec::new();
-        usize::try_from(total)
-            .ok()
-            .and_then(|n| data.try_reserve_exact(n).ok().map(|_| n))
-            .map(|n| data.resize(n, 0))
-            .ok_or_else(|| StorageError::OutOfMemory {
-                key: key.to_string(),
-                size: total,
-            })?;
+        let mut data = zeroed_value_buffer(key, total)?;
         let mut at = 0usize;
         for span in spans {
             let n = (span.end - span.start) as usize;

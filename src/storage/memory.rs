@@ -1,10 +1,10 @@
 //! An in-memory store, for tests and scratch data.
 
 use super::{
-    validate_key, validate_prefix, DirListing, ListableStorage, ReadableStorage, StorageError,
-    WritableStorage,
+    validate_key, validate_prefix, value_buffer, DirListing, ListableStorage, ReadableStorage,
+    StorageError, WritableStorage,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 /// A store held in a sorted map behind a read-write lock.
@@ -41,12 +41,7 @@ impl ReadableStorage for MemoryStore {
 impl WritableStorage for MemoryStore {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
         validate_key(key)?;
-        let mut copy = Vec::new();
-        copy.try_reserve_exact(value.len())
-            .map_err(|_| StorageError::OutOfMemory {
-                key: key.to_string(),
-                size: value.len() as u64,
-            })?;
+        let mut copy = value_buffer(key, value.len() as u64)?;
         copy.extend_from_slice(value);
         self.write().insert(key.to_string(), Arc::new(copy));
         Ok(())
@@ -63,25 +58,10 @@ impl ListableStorage for MemoryStore {
     fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
         validate_prefix(prefix)?;
         let map = self.read();
-        let mut keys = Vec::new();
-        let mut prefixes = BTreeSet::new();
-        for key in map
-            .range(prefix.to_string()..)
-            .map(|(k, _)| k)
-            .take_while(|k| k.starts_with(prefix))
-        {
-            let rest = &key[prefix.len()..];
-            match rest.split_once('/') {
-                Some((child, _)) => {
-                    prefixes.insert(child.to_string());
-                }
-                None => keys.push(rest.to_string()),
-            }
-        }
-        Ok(DirListing {
-            keys,
-            prefixes: prefixes.into_iter().collect(),
-        })
+        Ok(DirListing::from_sorted_keys(
+            prefix,
+            map.range(prefix.to_string()..).map(|(k, _)| k),
+        ))
     }
 }
 

@@ -154,6 +154,47 @@ pub struct DirListing {
     pub prefixes: Vec<String>,
 }
 
+impl DirListing {
+    /// The level under `prefix` of a store whose keys come in sorted order, starting at
+    /// the first key not below `prefix` (as a sorted map's `range(prefix..)` gives them).
+    pub fn from_sorted_keys<'a>(prefix: &str, keys: impl Iterator<Item = &'a String>) -> Self {
+        let mut listing = DirListing::default();
+        let mut prefixes = std::collections::BTreeSet::new();
+        for key in keys.take_while(|k| k.starts_with(prefix)) {
+            let rest = &key[prefix.len()..];
+            match rest.split_once('/') {
+                Some((child, _)) => {
+                    prefixes.insert(child.to_string());
+                }
+                None => listing.keys.push(rest.to_string()),
+            }
+        }
+        listing.prefixes = prefixes.into_iter().collect();
+        listing
+    }
+}
+
+/// An empty buffer with room for the `size` bytes of the value at `key`: a size that
+/// cannot be allocated is an error, not an abort.
+pub(crate) fn value_buffer(key: &str, size: u64) -> Result<Vec<u8>, StorageError> {
+    let mut data = Vec::new();
+    usize::try_from(size)
+        .ok()
+        .and_then(|n| data.try_reserve_exact(n).ok())
+        .ok_or_else(|| StorageError::OutOfMemory {
+            key: key.to_string(),
+            size,
+        })?;
+    Ok(data)
+}
+
+/// [`value_buffer`] filled with `size` zeros, to read into.
+pub(crate) fn zeroed_value_buffer(key: &str, size: u64) -> Result<Vec<u8>, StorageError> {
+    let mut data = value_buffer(key, size)?;
+    data.resize(size as usize, 0); // fits: the reservation succeeded
+    Ok(data)
+}
+
 /// A full store.
 pub trait Storage: ReadableStorage + WritableStorage + ListableStorage {}
 impl<T: ReadableStorage + WritableStorage + ListableStorage> Storage for T {}

@@ -28,12 +28,12 @@
 //! Every write returns [`StorageError::ReadOnly`].
 
 use super::{
-    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, ReadableStorage,
-    StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, ByteRange, DirListing,
+    ListableStorage, ReadableStorage, StorageError, WritableStorage,
 };
 use ::zip::result::ZipError;
 use ::zip::{CompressionMethod, ZipArchive};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, ErrorKind, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
@@ -303,14 +303,7 @@ impl ZipStore {
                 ),
             ));
         }
-        let mut data = Vec::new();
-        usize::try_from(entry.size)
-            .ok()
-            .and_then(|n| data.try_reserve_exact(n).ok())
-            .ok_or_else(|| StorageError::OutOfMemory {
-                key: label.clone(),
-                size: entry.size,
-            })?;
+        let mut data = value_buffer(&label, entry.size)?;
         let mut archive = self.archive.clone();
         let reader = archive
             .by_index(entry.index)
@@ -490,16 +483,7 @@ impl ReadableStorage for ZipStore {
             let value = self.read_entry(entry)?;
             return Ok(Some(value[span.start as usize..span.end as usize].to_vec()));
         }
-        let length = span.end - span.start;
-        let mut data = Vec::new();
-        usize::try_from(length)
-            .ok()
-            .and_then(|n| data.try_reserve_exact(n).ok().map(|_| n))
-            .map(|n| data.resize(n, 0))
-            .ok_or_else(|| StorageError::OutOfMemory {
-                key: label.clone(),
-                size: length,
-            })?;
+        let mut data = zeroed_value_buffer(&label, span.end - span.start)?;
         // In bounds of the file: checked when the archive was opened.
         self.file
             .file
@@ -522,26 +506,10 @@ impl WritableStorage for ZipStore {
 impl ListableStorage for ZipStore {
     fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
         validate_prefix(prefix)?;
-        let mut keys = Vec::new();
-        let mut prefixes = BTreeSet::new();
-        for key in self
-            .entries
-            .range(prefix.to_string()..)
-            .map(|(k, _)| k)
-            .take_while(|k| k.starts_with(prefix))
-        {
-            let rest = &key[prefix.len()..];
-            match rest.split_once('/') {
-                Some((child, _)) => {
-                    prefixes.insert(child.to_string());
-                }
-                None => keys.push(rest.to_string()),
-            }
-        }
-        Ok(DirListing {
-            keys,
-            prefixes: prefixes.into_iter().collect(),
-        })
+        Ok(DirListing::from_sorted_keys(
+            prefix,
+            self.entries.range(prefix.to_string()..).map(|(k, _)| k),
+        ))
     }
 }
 
