@@ -51,6 +51,30 @@ fn nodes_json(nodes: Vec<Child>) -> String {
     Value::Array(nodes).to_string()
 }
 
+/// The body of the listing functions: the nodes `list` gives for `group`, written to
+/// `json_out` as [`nodes_json`] text (NULL on failure).
+///
+/// # Safety
+/// `group` is NULL or live; `json_out` is NULL or writable.
+unsafe fn list_nodes(
+    function: &str,
+    group: *const zarr_group,
+    json_out: *mut *mut c_char,
+    list: impl FnOnce(&Group) -> Result<Vec<Child>, crate::error::Error>,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run(function, || {
+        // SAFETY: per this function's contract.
+        let group = unsafe { handle(group, "group") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let text = owned_c_string(nodes_json(list(&group.group)?))?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
 /// Parse an optional attributes argument: NULL means no attributes.
 ///
 /// # Safety
@@ -244,17 +268,8 @@ pub unsafe extern "C" fn zarr_group_children_json(
     group: *const zarr_group,
     json_out: *mut *mut c_char,
 ) -> zarr_status {
-    // SAFETY: per this function's contract.
-    unsafe { clear_out(json_out) };
-    run("zarr_group_children_json", || {
-        // SAFETY: per this function's contract.
-        let group = unsafe { handle(group, "group") }?;
-        let out = out_ptr(json_out, "json_out")?;
-        let text = owned_c_string(nodes_json(group.group.children()?))?;
-        // SAFETY: checked non-NULL, writable per the contract.
-        unsafe { write_out(out, text) };
-        Ok(())
-    })
+    // SAFETY: per this function's contract, which is list_nodes's.
+    unsafe { list_nodes("zarr_group_children_json", group, json_out, Group::children) }
 }
 
 /// Every node below the group as JSON text: an array of objects
@@ -276,17 +291,15 @@ pub unsafe extern "C" fn zarr_group_descendants_json(
     group: *const zarr_group,
     json_out: *mut *mut c_char,
 ) -> zarr_status {
-    // SAFETY: per this function's contract.
-    unsafe { clear_out(json_out) };
-    run("zarr_group_descendants_json", || {
-        // SAFETY: per this function's contract.
-        let group = unsafe { handle(group, "group") }?;
-        let out = out_ptr(json_out, "json_out")?;
-        let text = owned_c_string(nodes_json(group.group.descendants()?))?;
-        // SAFETY: checked non-NULL, writable per the contract.
-        unsafe { write_out(out, text) };
-        Ok(())
-    })
+    // SAFETY: per this function's contract, which is list_nodes's.
+    unsafe {
+        list_nodes(
+            "zarr_group_descendants_json",
+            group,
+            json_out,
+            Group::descendants,
+        )
+    }
 }
 
 /// Write consolidated metadata for every node below the group: an inline
