@@ -9,7 +9,7 @@
 //!   must be consumed: trailing bytes that are not a gzip member, a truncated member or a bad
 //!   trailer are [`CodecError::Corrupt`].
 
-use super::{encode_stream, read_decoded, BytesToBytesCodec};
+use super::{deflate_bound, encode_stream, read_decoded, BytesToBytesCodec};
 use crate::codec::{try_vec_with_capacity, CodecError};
 use flate2::bufread::MultiGzDecoder;
 use flate2::write::GzEncoder;
@@ -81,13 +81,10 @@ impl BytesToBytesCodec for GzipCodec {
     }
 
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, CodecError> {
-        // Worst case for deflate is a little over the input size (stored blocks cost 5 bytes
-        // per 64 KiB) plus 18 bytes of gzip header and trailer.
-        let bound = input
-            .len()
-            .saturating_add(input.len() >> 10)
-            .saturating_add(64);
-        let encoder = GzEncoder::new(try_vec_with_capacity(bound)?, Compression::new(self.level));
+        let encoder = GzEncoder::new(
+            try_vec_with_capacity(deflate_bound(input.len()))?,
+            Compression::new(self.level),
+        );
         encode_stream(encoder, &input, NAME, GzEncoder::finish)
     }
 

@@ -58,6 +58,13 @@ pub trait BytesToBytesCodec: Debug + Send + Sync {
     }
 }
 
+/// Room for the deflate stream of `len` bytes, in a zlib or gzip wrapper: the worst case
+/// is a little over the input (stored blocks cost 5 bytes per 64 KiB), plus at most 18
+/// bytes of header and trailer.
+pub(crate) fn deflate_bound(len: usize) -> usize {
+    len.saturating_add(len >> 10).saturating_add(64)
+}
+
 /// Build a bytes->bytes codec from its name and configuration.
 ///
 /// `element_size` is the size in bytes of one element of the array the chain belongs to

@@ -8,7 +8,7 @@
 //!   trailer are [`CodecError::Corrupt`].
 
 use super::numcodecs::{check_keys, get_int, range_error};
-use super::{decode_stream, encode_stream, BytesToBytesCodec};
+use super::{decode_stream, deflate_bound, encode_stream, BytesToBytesCodec};
 use crate::codec::{try_vec_with_capacity, CodecError};
 use flate2::bufread::ZlibDecoder;
 use flate2::write::ZlibEncoder;
@@ -59,12 +59,11 @@ impl BytesToBytesCodec for ZlibCodec {
     }
 
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, CodecError> {
-        let bound = input
-            .len()
-            .saturating_add(input.len() >> 10)
-            .saturating_add(64);
         let level = if self.level < 0 { 6 } else { self.level as u32 };
-        let encoder = ZlibEncoder::new(try_vec_with_capacity(bound)?, Compression::new(level));
+        let encoder = ZlibEncoder::new(
+            try_vec_with_capacity(deflate_bound(input.len()))?,
+            Compression::new(level),
+        );
         encode_stream(encoder, &input, NAME, ZlibEncoder::finish)
     }
 
