@@ -120,15 +120,17 @@ static int apply_damage(const char *path, const struct damage_spec *d) {
 /*
  * Write the whole array through `codecs`, damage chunk 1 on disk, then check that every
  * operation needing that chunk fails with ZARR_ERROR_CORRUPT_DATA and names the chunk,
- * leaving the damaged chunk's part of the caller's buffer untouched (a region read may
- * already have written the intact chunk 0's part: see zarr_array_read), while chunk 0
- * stays readable and a full overwrite of chunk 1 repairs it.
+ * never writing a byte of the caller's buffer past the selection (the selection's own
+ * bytes are unspecified after a failed read: chunks decode straight into them, see
+ * zarr_array_read), while chunk 0 stays readable and a full overwrite of chunk 1
+ * repairs it.
  */
 static void expect_corrupt(const char *codecs, const struct damage_spec *d) {
     const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = NULL;
-    int32_t data[N], buf[N], sentinel[N], fresh[N];
+    /* Four spare elements past the selection of N, which no read may touch. */
+    int32_t data[N], buf[N + 4], sentinel[N + 4], fresh[N];
     uint64_t start = 0, count = N, idx = 1;
     size_t len_before = 0, len_after = 0;
     unsigned char *before, *after;
@@ -148,9 +150,7 @@ static void expect_corrupt(const char *codecs, const struct damage_spec *d) {
                 (unsigned)d->arg, (int)s, zarr_status_str(s), zarr_last_error_message());
     }
     ZT_STATUS(s, ZARR_ERROR_CORRUPT_DATA);
-    ZT_EQ_MEM(buf + CHUNK, sentinel + CHUNK, (N - CHUNK) * sizeof(int32_t));
-    ZT_CHECK(memcmp(buf, sentinel, CHUNK * sizeof(int32_t)) == 0 ||
-             memcmp(buf, data, CHUNK * sizeof(int32_t)) == 0);
+    ZT_EQ_MEM(buf + N, sentinel + N, 4 * sizeof(int32_t));
     memcpy(buf, sentinel, sizeof buf);
     ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_read");
     ZT_STR_CONTAINS(zarr_last_error_message(), "a/c/1");
@@ -193,7 +193,7 @@ static void expect_corrupt(const char *codecs, const struct damage_spec *d) {
         memcpy(buf, sentinel, sizeof buf);
         ZT_OK(zarr_array_open(store, "/a", &b));
         ZT_STATUS(zarr_array_read(b, 1, &start, &count, buf, sizeof buf), ZARR_ERROR_CORRUPT_DATA);
-        ZT_EQ_MEM(buf + CHUNK, sentinel + CHUNK, (N - CHUNK) * sizeof(int32_t));
+        ZT_EQ_MEM(buf + N, sentinel + N, 4 * sizeof(int32_t));
         memcpy(buf, sentinel, sizeof buf);
         zarr_array_free(b);
     }

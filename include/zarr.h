@@ -180,6 +180,10 @@ typedef int32_t zarr_data_type;
 // The store is read-only.
 #define ZARR_ERROR_READ_ONLY -15
 
+// An internal invariant was violated: a bug in libzarr, reported as a status instead of
+// a crash (please report it).
+#define ZARR_ERROR_INTERNAL -16
+
 // A bug inside libzarr was caught before it could unwind into the caller.
 #define ZARR_ERROR_PANIC -99
 

@@ -54,6 +54,17 @@ pub enum Error {
     OutOfMemory(String),
 }
 
+impl From<crate::selection::SelectionError> for Error {
+    fn from(error: crate::selection::SelectionError) -> Error {
+        use crate::selection::SelectionError;
+        match error {
+            SelectionError::Rank(m) => Error::InvalidArgument(m),
+            SelectionError::OutOfBounds(m) => Error::OutOfBounds(m),
+            SelectionError::TooLarge(m) => Error::OutOfMemory(m),
+        }
+    }
+}
+
 impl Error {
     /// A metadata error found in the document stored at (or destined for) `key`.
     pub fn metadata(key: impl Into<String>, source: MetadataError) -> Error {

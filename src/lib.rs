@@ -1,18 +1,25 @@
 //! libzarr: a Zarr storage library with a C API.
 //!
 //! The core modules know nothing of C; `ffi` is the only module with `extern "C"`
-//! functions and it holds no Zarr logic.
+//! functions and it holds no Zarr logic. `unsafe` code lives only in `ffi` and `sys`.
+
+#![deny(unsafe_code)]
 
 pub mod array;
 pub mod chunk_grid;
 pub mod chunk_key_encoding;
-pub mod codec;
+pub(crate) mod codec;
 pub mod consolidated;
 pub mod data_type;
 pub mod error;
+#[allow(unsafe_code)]
 pub mod ffi;
 pub mod group;
+pub mod layout;
 pub mod metadata;
 pub mod node;
+pub mod selection;
 pub mod storage;
+#[allow(unsafe_code)]
+mod sys;
 pub mod threads;

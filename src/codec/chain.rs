@@ -2,11 +2,13 @@
 //! bytes->bytes codecs. Encoding runs the list forwards, decoding backwards.
 
 use super::array_to_array::{self, ArrayToArrayCodec};
-use super::array_to_bytes::sharding::ShardingCodec;
-use super::array_to_bytes::{self, ArrayToBytesCodec};
+use super::array_to_bytes::{self, chunk_layout, fill_chunk, gather, ArrayToBytesCodec};
 use super::bytes_to_bytes::{self, BytesToBytesCodec};
-use super::{ChunkRepresentation, CodecError};
+use super::{ChunkRepresentation, CodecError, DecodedSize, Parallelism};
+use crate::layout::InBlock;
 use crate::metadata::NamedConfig;
+use crate::storage::source::{ByteSource, InMemory};
+use crate::sys::shared_out::OutBlock;
 
 /// A validated codec chain for chunks of one representation.
 #[derive(Debug)]
@@ -79,18 +81,6 @@ impl CodecChain {
         })
     }
 
-    /// A chain of just `bytes` in little-endian order (or without endian for 1-byte types).
-    pub fn default_for(decoded: &ChunkRepresentation) -> CodecChain {
-        let endian =
-            (decoded.data_type.endian_unit() > 1).then_some(array_to_bytes::bytes::Endian::Little);
-        CodecChain {
-            array_to_array: Vec::new(),
-            array_to_bytes: Box::new(array_to_bytes::bytes::BytesCodec::new(endian)),
-            bytes_to_bytes: Vec::new(),
-            representations: vec![decoded.clone()],
-        }
-    }
-
     /// The canonical metadata of the chain (every configuration key spelled out).
     pub fn to_metadata(&self) -> Vec<NamedConfig> {
         let mut out = Vec::new();
@@ -107,42 +97,21 @@ impl CodecChain {
         out
     }
 
+    #[cfg(test)]
     /// The decoded chunk representation this chain was built for.
     pub fn decoded_representation(&self) -> &ChunkRepresentation {
         &self.representations[0]
     }
 
-    /// The sharding codec when the chain is exactly one `sharding_indexed` codec (so a
-    /// stored chunk is a shard whose byte ranges can be read directly).
-    pub fn as_sharding(&self) -> Option<&ShardingCodec> {
-        if self.array_to_array.is_empty() && self.bytes_to_bytes.is_empty() {
-            self.array_to_bytes.as_sharding()
+    /// The shape of the smallest parts of a chunk that decode on their own, when smaller
+    /// than the chunk: the inner chunks of a shard (when no array->array codec reorders
+    /// the elements before the shard).
+    pub fn inner_chunk_shape(&self) -> Option<&[u64]> {
+        if self.array_to_array.is_empty() {
+            self.array_to_bytes.inner_chunk_shape()
         } else {
             None
         }
-    }
-
-    /// Whether the chain is just the `bytes` codec, so that the bytes of any run of
-    /// elements can be read from a stored chunk and decoded on their own.
-    pub fn is_plain_bytes(&self) -> bool {
-        self.array_to_array.is_empty()
-            && self.bytes_to_bytes.is_empty()
-            && self.array_to_bytes.is_plain_bytes()
-    }
-
-    /// Decode a C-order block of `shape` whose bytes were cut out of stored chunks of a
-    /// plain-bytes chain (see [`CodecChain::is_plain_bytes`]).
-    pub fn decode_plain_block(
-        &self,
-        encoded: Vec<u8>,
-        shape: &[u64],
-    ) -> Result<Vec<u8>, CodecError> {
-        debug_assert!(self.is_plain_bytes());
-        let repr = ChunkRepresentation {
-            shape: shape.to_vec(),
-            ..self.representations[0].clone()
-        };
-        self.array_to_bytes.decode(encoded, &repr)
     }
 
     /// The encoded size of a chunk when every codec has a fixed size (no compressor).
@@ -155,6 +124,45 @@ impl CodecChain {
         Some(len)
     }
 
+    /// The most bytes a chunk can be encoded into; `None` when nothing bounds it.
+    pub fn max_encoded_len(&self) -> Option<usize> {
+        let last = self.representations.last().expect("never empty");
+        let mut len = self.array_to_bytes.max_encoded_len(last)?;
+        for codec in &self.bytes_to_bytes {
+            len = codec.max_encoded_len(len);
+        }
+        Some(len)
+    }
+
+    /// What each bytes->bytes decoder must produce: exactly the size the codecs before it
+    /// fix (the array->bytes codec's fixed size, grown by fixed-size codecs such as
+    /// checksums), or else at most what they can produce in the worst case.
+    fn decoded_sizes(&self) -> Vec<DecodedSize> {
+        let last = self.representations.last().expect("never empty");
+        let mut exact = self.array_to_bytes.encoded_len(last);
+        let mut max = self.array_to_bytes.max_encoded_len(last);
+        let mut sizes = Vec::with_capacity(self.bytes_to_bytes.len());
+        for codec in &self.bytes_to_bytes {
+            sizes.push(match (exact, max) {
+                (Some(n), _) => DecodedSize::Exact(n),
+                (None, Some(n)) => DecodedSize::AtMost(n),
+                (None, None) => DecodedSize::AtMost(usize::MAX),
+            });
+            exact = exact.and_then(|n| codec.encoded_len(n));
+            max = max.map(|n| codec.max_encoded_len(n));
+        }
+        sizes
+    }
+
+    /// Undo the bytes->bytes codecs, giving what the array->bytes codec encoded.
+    fn decode_bytes(&self, encoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
+        let mut data = encoded;
+        for (codec, size) in self.bytes_to_bytes.iter().zip(self.decoded_sizes()).rev() {
+            data = codec.decode(data, size)?;
+        }
+        Ok(data)
+    }
+
     /// Encode a decoded chunk (C order, host byte order, exactly the chunk's size).
     pub fn encode(&self, decoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
         let mut data = decoded;
@@ -163,78 +171,185 @@ impl CodecChain {
         }
         let last = self.representations.last().expect("never empty");
         data = self.array_to_bytes.encode(data, last)?;
+        self.encode_bytes(data)
+    }
+
+    /// Apply the bytes->bytes codecs to what the array->bytes codec encoded.
+    fn encode_bytes(&self, mut data: Vec<u8>) -> Result<Vec<u8>, CodecError> {
         for codec in &self.bytes_to_bytes {
             data = codec.encode(data)?;
         }
         Ok(data)
     }
 
-    /// The exact size each bytes->bytes decoder must produce, where it is known: the
-    /// array->bytes codec's fixed size, grown by any fixed-size codecs (checksums) after it.
-    fn expected_decoded_lens(&self) -> Vec<Option<usize>> {
-        let last = self.representations.last().expect("never empty");
-        let mut expected_lens = Vec::with_capacity(self.bytes_to_bytes.len());
-        let mut len = self.array_to_bytes.encoded_len(last);
-        for codec in &self.bytes_to_bytes {
-            expected_lens.push(len);
-            len = len.and_then(|n| codec.encoded_len(n));
-        }
-        expected_lens
-    }
-
     /// Decode a stored chunk into the decoded representation. Every stage checks sizes, so
     /// a truncated or corrupt chunk is an error, never a wrongly shaped result.
     pub fn decode(&self, encoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
         let last = self.representations.last().expect("never empty");
-        let mut data = encoded;
-        for (codec, expected) in self
-            .bytes_to_bytes
-            .iter()
-            .zip(self.expected_decoded_lens())
-            .rev()
-        {
-            data = codec.decode(data, expected)?;
-        }
+        let mut data = self.decode_bytes(encoded)?;
         data = self.array_to_bytes.decode(data, last)?;
         for (codec, repr) in self.array_to_array.iter().zip(&self.representations).rev() {
             data = codec.decode(data, repr)?;
         }
         Ok(data)
     }
-}
 
-impl CodecChain {
-    /// Decode a stored chunk straight into `out`, which must be exactly the decoded size.
+    /// Decode a stored chunk straight into `out`, which is exactly the decoded size.
     ///
-    /// When the chain ends in the plain `bytes` codec (no array->array codecs), the
-    /// innermost bytes->bytes codec decompresses into `out` and the byte order is fixed in
-    /// place: no decoded buffer is allocated or copied. Other chains decode, then copy.
-    /// On error, `out` may hold partial output.
+    /// When the array->bytes codec decodes in place (`bytes`: at most a byte swap) and no
+    /// array->array codec follows, the innermost bytes->bytes codec decompresses into `out`
+    /// and the array->bytes codec finishes there: no decoded buffer is allocated or copied.
+    /// Other chains decode, then copy. On error, `out` may hold partial output.
     pub fn decode_into(&self, encoded: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
         let last = self.representations.last().expect("never empty");
-        assert_eq!(
-            Some(out.len()),
-            self.representations[0].size_bytes(),
-            "decode_into needs a buffer of exactly the chunk's size"
-        );
-        let direct = self.array_to_array.is_empty()
-            && self.array_to_bytes.is_plain_bytes()
-            && !self.bytes_to_bytes.is_empty();
-        if !direct {
-            out.copy_from_slice(&self.decode(encoded)?);
+        if Some(out.len()) != self.representations[0].size_bytes() {
+            return Err(CodecError::Internal {
+                codec: self.array_to_bytes.name().to_string(),
+                message: format!("decode_into a buffer of {} bytes", out.len()),
+            });
+        }
+        if self.array_to_array.is_empty() && !self.bytes_to_bytes.is_empty() {
+            // Decoding runs from the outermost codec inwards; the innermost one writes the
+            // array->bytes codec's encoding into `out`.
+            let sizes = self.decoded_sizes();
+            let (innermost, outer) = self.bytes_to_bytes.split_first().expect("checked above");
+            let mut data = encoded;
+            for (codec, size) in outer.iter().zip(&sizes[1..]).rev() {
+                data = codec.decode(data, *size)?;
+            }
+            if sizes[0] == DecodedSize::Exact(out.len()) {
+                innermost.decode_into(data, out)?;
+                if self.array_to_bytes.decode_in_place(out, last)? {
+                    return Ok(());
+                }
+                // Not an in-place codec after all: decode what was decompressed.
+                let decoded = self.array_to_bytes.decode(out.to_vec(), last)?;
+                out.copy_from_slice(&decoded);
+                return Ok(());
+            }
+            let data = innermost.decode(data, sizes[0])?;
+            out.copy_from_slice(&self.array_to_bytes.decode(data, last)?);
             return Ok(());
         }
-        let mut data = encoded;
-        let expected = self.expected_decoded_lens();
-        // Decoding runs from the outermost codec inwards; the innermost one, whose output
-        // is the chunk's elements, writes into `out`.
-        let (innermost, outer) = self.bytes_to_bytes.split_first().expect("checked above");
-        for (codec, expected) in outer.iter().zip(&expected[1..]).rev() {
-            data = codec.decode(data, *expected)?;
-        }
-        innermost.decode_into(data, out)?;
-        self.array_to_bytes.decode_plain_in_place(out, last);
+        out.copy_from_slice(&self.decode(encoded)?);
         Ok(())
+    }
+
+    /// Decode the block of the chunk stored in `source` that starts at `offset` and has
+    /// `out`'s extent into `out`; `Ok(false)` when the chunk is not stored (`out` untouched).
+    ///
+    /// A chain of only an array->bytes codec decodes the block itself (reading only what
+    /// the block needs); with bytes->bytes codecs the stored chunk is read whole and
+    /// decompressed, then the array->bytes codec decodes the block from memory (a shard
+    /// behind a compressor still decodes only the inner chunks needed); with array->array
+    /// codecs the whole chunk is decoded and the block copied. A whole chunk whose place in
+    /// `out` is one run of bytes is decoded straight into it. On error, `out` may be partly
+    /// written.
+    pub fn decode_region(
+        &self,
+        source: &dyn ByteSource,
+        offset: &[u64],
+        out: &mut OutBlock,
+        parallelism: Parallelism,
+    ) -> Result<bool, CodecError> {
+        let first = &self.representations[0];
+        let last = self.representations.last().expect("never empty");
+        if self.array_to_array.is_empty() && self.bytes_to_bytes.is_empty() {
+            return self
+                .array_to_bytes
+                .decode_region(source, last, offset, out, parallelism);
+        }
+        let Some(encoded) = source.read_all()? else {
+            return Ok(false);
+        };
+        let whole = offset.iter().all(|&o| o == 0) && out.extent() == first.shape.as_slice();
+        if whole {
+            if let Some(dst) = out.contiguous() {
+                self.decode_into(encoded, dst)?;
+                return Ok(true);
+            }
+        }
+        if self.array_to_array.is_empty() {
+            let bytes = self.decode_bytes(encoded)?;
+            let memory = InMemory {
+                name: source.name(),
+                bytes: &bytes,
+            };
+            return self
+                .array_to_bytes
+                .decode_region(&memory, last, offset, out, parallelism);
+        }
+        let decoded = self.decode(encoded)?;
+        out.copy_from(&decoded, &chunk_layout(first)?, offset);
+        Ok(true)
+    }
+
+    /// Whether [`CodecChain::decode_region`] of this block reads less than the whole
+    /// stored chunk.
+    pub fn reads_part(&self, offset: &[u64], extent: &[u64]) -> bool {
+        self.array_to_array.is_empty()
+            && self.bytes_to_bytes.is_empty()
+            && self
+                .array_to_bytes
+                .reads_part(&self.representations[0], offset, extent)
+    }
+
+    /// Encode the chunk whose contents are `input` (of the chunk's shape); `Ok(None)` when
+    /// every element is the fill value (such a chunk is not stored).
+    pub fn encode_block(
+        &self,
+        input: &InBlock,
+        parallelism: Parallelism,
+    ) -> Result<Option<Vec<u8>>, CodecError> {
+        let first = &self.representations[0];
+        if self.array_to_array.is_empty() {
+            let last = self.representations.last().expect("never empty");
+            return match self.array_to_bytes.encode_block(input, last, parallelism)? {
+                Some(bytes) => self.encode_bytes(bytes).map(Some),
+                None => Ok(None),
+            };
+        }
+        let decoded = gather(input)?;
+        if first.fill_value.equals_all(&decoded) {
+            return Ok(None);
+        }
+        self.encode(decoded).map(Some)
+    }
+
+    /// Encode the chunk stored as `existing` (`None`: not stored) with `input` written at
+    /// `offset`; `Ok(None)` when the result is all fill value. A shard re-encodes only the
+    /// inner chunks the block touches.
+    pub fn encode_update(
+        &self,
+        existing: Option<Vec<u8>>,
+        offset: &[u64],
+        input: &InBlock,
+        parallelism: Parallelism,
+    ) -> Result<Option<Vec<u8>>, CodecError> {
+        let first = &self.representations[0];
+        if self.array_to_array.is_empty() {
+            let last = self.representations.last().expect("never empty");
+            let existing = existing.map(|e| self.decode_bytes(e)).transpose()?;
+            return match self.array_to_bytes.encode_update(
+                existing,
+                last,
+                offset,
+                input,
+                parallelism,
+            )? {
+                Some(bytes) => self.encode_bytes(bytes).map(Some),
+                None => Ok(None),
+            };
+        }
+        let mut chunk = match existing {
+            Some(encoded) => self.decode(encoded)?,
+            None => fill_chunk(first)?,
+        };
+        input.copy_to(&mut chunk, &chunk_layout(first)?, offset);
+        if first.fill_value.equals_all(&chunk) {
+            return Ok(None);
+        }
+        self.encode(chunk).map(Some)
     }
 }
 
@@ -363,7 +478,8 @@ mod tests {
         let zlib = crate::codec::bytes_to_bytes::zlib::ZlibCodec::new(1).unwrap();
         use crate::codec::bytes_to_bytes::BytesToBytesCodec;
         assert_eq!(
-            zlib.decode(encoded.clone(), None).unwrap(),
+            zlib.decode(encoded.clone(), DecodedSize::AtMost(usize::MAX))
+                .unwrap(),
             vec![0, 1, 105, 255, 0, 123]
         );
         assert_eq!(chain.decode(encoded).unwrap(), data);

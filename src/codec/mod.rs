@@ -42,6 +42,12 @@ pub enum CodecError {
     /// An allocation sized by the data could not be satisfied.
     #[error("out of memory allocating {0} bytes")]
     OutOfMemory(usize),
+    /// Reading the encoded bytes from their source failed.
+    #[error(transparent)]
+    Storage(#[from] crate::storage::StorageError),
+    /// A broken internal invariant: a bug in this library, reported instead of a panic.
+    #[error("internal error in codec '{codec}': {message}")]
+    Internal { codec: String, message: String },
 }
 
 impl CodecError {
@@ -66,6 +72,70 @@ pub(crate) fn try_vec_with_capacity(capacity: usize) -> Result<Vec<u8>, CodecErr
     v.try_reserve_exact(capacity)
         .map_err(|_| CodecError::OutOfMemory(capacity))?;
     Ok(v)
+}
+
+/// What a bytes->bytes decoder may produce: exactly the given size (when the codecs before
+/// it fix it) or at most it (a bound derived from the codecs' worst-case expansion, so that
+/// a decompression bomb is refused rather than decoded until memory runs out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodedSize {
+    Exact(usize),
+    AtMost(usize),
+}
+
+impl DecodedSize {
+    /// The exact size, when known.
+    pub fn exact(self) -> Option<usize> {
+        match self {
+            DecodedSize::Exact(n) => Some(n),
+            DecodedSize::AtMost(_) => None,
+        }
+    }
+
+    /// The largest acceptable size.
+    pub fn max(self) -> usize {
+        match self {
+            DecodedSize::Exact(n) | DecodedSize::AtMost(n) => n,
+        }
+    }
+
+    /// Whether `len` bytes of output are acceptable.
+    pub fn accepts(self, len: usize) -> bool {
+        match self {
+            DecodedSize::Exact(n) => len == n,
+            DecodedSize::AtMost(n) => len <= n,
+        }
+    }
+
+    /// The error for output of `len` bytes that is not acceptable.
+    pub fn mismatch(self, codec: &str, len: usize) -> CodecError {
+        match self {
+            DecodedSize::Exact(n) => {
+                CodecError::corrupt(codec, format!("decoded {len} bytes, expected {n}"))
+            }
+            DecodedSize::AtMost(n) => CodecError::corrupt(
+                codec,
+                format!("decoded more than the {n} bytes the codecs before it can produce"),
+            ),
+        }
+    }
+}
+
+/// How many tasks a codec may run at once for the parts of one chunk (the inner chunks of a
+/// shard). More than one only when the caller runs on the library's worker pool, whose
+/// workers then share the parts; one means everything runs on the calling thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parallelism {
+    pub tasks: usize,
+}
+
+impl Parallelism {
+    /// Everything on the calling thread.
+    pub const SERIAL: Parallelism = Parallelism { tasks: 1 };
+
+    pub fn is_parallel(self) -> bool {
+        self.tasks > 1
+    }
 }
 
 /// What a codec chain encodes: a chunk of `shape` elements of `data_type`, in C order and

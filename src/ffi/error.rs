@@ -36,15 +36,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
         FfiError::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
         FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
         FfiError::Core(error) => match error {
-            Error::Storage(e) => match e {
-                StorageError::Io { .. } => ZARR_ERROR_IO,
-                StorageError::InvalidKey { .. } => ZARR_ERROR_INVALID_PATH,
-                StorageError::RangeOutOfBounds { .. } => ZARR_ERROR_CORRUPT_DATA,
-                StorageError::ReadOnly => ZARR_ERROR_READ_ONLY,
-                StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
-                StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
-                StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
-            },
+            Error::Storage(e) => storage_status(e),
             Error::Codec(e) => match e {
                 CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
                 CodecError::InvalidConfiguration { .. } | CodecError::InvalidChain(_) => {
@@ -53,6 +45,8 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
                 CodecError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
                 CodecError::EncodeFailed { .. } => ZARR_ERROR_INVALID_ARGUMENT,
                 CodecError::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
+                CodecError::Storage(e) => storage_status(e),
+                CodecError::Internal { .. } => ZARR_ERROR_INTERNAL,
             },
             Error::Metadata { source, .. } => match source {
                 MetadataError::Json(_) | MetadataError::Invalid(_) => ZARR_ERROR_INVALID_METADATA,
@@ -69,6 +63,18 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
             Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
             Error::Threads(_) => ZARR_ERROR_OUT_OF_MEMORY,
         },
+    }
+}
+
+fn storage_status(error: &StorageError) -> zarr_status {
+    match error {
+        StorageError::Io { .. } => ZARR_ERROR_IO,
+        StorageError::InvalidKey { .. } => ZARR_ERROR_INVALID_PATH,
+        StorageError::RangeOutOfBounds { .. } => ZARR_ERROR_CORRUPT_DATA,
+        StorageError::ReadOnly => ZARR_ERROR_READ_ONLY,
+        StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
+        StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
+        StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
     }
 }
 

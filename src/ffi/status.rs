@@ -43,6 +43,9 @@ pub const ZARR_ERROR_INVALID_PATH: zarr_status = -13;
 pub const ZARR_ERROR_OUT_OF_MEMORY: zarr_status = -14;
 /// The store is read-only.
 pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
+/// An internal invariant was violated: a bug in libzarr, reported as a status instead of
+/// a crash (please report it).
+pub const ZARR_ERROR_INTERNAL: zarr_status = -16;
 /// A bug inside libzarr was caught before it could unwind into the caller.
 pub const ZARR_ERROR_PANIC: zarr_status = -99;
 
@@ -65,6 +68,7 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_INVALID_PATH => c"invalid node path or store key",
         ZARR_ERROR_OUT_OF_MEMORY => c"out of memory",
         ZARR_ERROR_READ_ONLY => c"store is read-only",
+        ZARR_ERROR_INTERNAL => c"internal error: an invariant was violated (a bug in libzarr)",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }

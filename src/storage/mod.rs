@@ -5,6 +5,7 @@
 
 pub mod filesystem;
 pub mod memory;
+pub mod source;
 pub mod zip;
 
 pub use filesystem::FilesystemStore;
@@ -116,8 +117,6 @@ pub trait ReadableStorage: Debug + Send + Sync {
     }
 }
 
-/// Write access to a store. A `set` is atomic: readers see the old or the new value, never
-/// a mixture, and a crash leaves one or the other.
 /// The bytes of `ranges` of a value held in memory, one after another, with its size (the
 /// default [`ReadableStorage::read_ranges`]).
 pub fn ranges_of(
@@ -134,10 +133,19 @@ pub fn ranges_of(
     Ok((size, out))
 }
 
+/// Write access to a store. A `set` is atomic: readers see the old or the new value, never
+/// a mixture.
 pub trait WritableStorage: Debug + Send + Sync {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError>;
     /// Remove `key`; removing a missing key is not an error.
     fn erase(&self, key: &str) -> Result<(), StorageError>;
+
+    /// A name that every handle of this store on the same data shares (a file system
+    /// store's canonical root), so that writers in one process serialise their updates of
+    /// a chunk whichever handle they use. `None`: each handle stands for itself.
+    fn lock_scope(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Listing of a store, one level at a time.

@@ -1,8 +1,12 @@
 //! `bytes`: elements in C order, each in the configured byte order.
 
-use super::ArrayToBytesCodec;
-use crate::codec::{ChunkRepresentation, CodecError};
+use super::{chunk_layout, ArrayToBytesCodec};
+use crate::codec::{ChunkRepresentation, CodecError, Parallelism};
 use crate::data_type::DataType;
+use crate::layout::{for_each_run, Layout};
+use crate::storage::source::ByteSource;
+use crate::storage::ByteRange;
+use crate::sys::shared_out::OutBlock;
 use serde_json::{Map, Value};
 
 const NAME: &str = "bytes";
@@ -30,6 +34,7 @@ pub struct BytesCodec {
 }
 
 impl BytesCodec {
+    #[cfg(test)]
     pub fn new(endian: Option<Endian>) -> BytesCodec {
         BytesCodec { endian }
     }
@@ -112,9 +117,7 @@ impl ArrayToBytesCodec for BytesCodec {
         mut decoded: Vec<u8>,
         repr: &ChunkRepresentation,
     ) -> Result<Vec<u8>, CodecError> {
-        if self.needs_swap(repr.data_type) {
-            swap_units(&mut decoded, repr.data_type.endian_unit());
-        }
+        self.swap_if_needed(&mut decoded, repr.data_type);
         Ok(decoded)
     }
 
@@ -126,20 +129,8 @@ impl ArrayToBytesCodec for BytesCodec {
         let expected = repr
             .size_bytes()
             .ok_or(CodecError::OutOfMemory(usize::MAX))?;
-        if encoded.len() != expected {
-            return Err(CodecError::corrupt(
-                NAME,
-                format!(
-                    "chunk holds {} bytes but a chunk of shape {:?} of {} needs {expected}",
-                    encoded.len(),
-                    repr.shape,
-                    repr.data_type.name()
-                ),
-            ));
-        }
-        if self.needs_swap(repr.data_type) {
-            swap_units(&mut encoded, repr.data_type.endian_unit());
-        }
+        self.check_size(encoded.len() as u64, expected, repr)?;
+        self.swap_if_needed(&mut encoded, repr.data_type);
         Ok(encoded)
     }
 
@@ -147,14 +138,105 @@ impl ArrayToBytesCodec for BytesCodec {
         repr.size_bytes()
     }
 
-    fn is_plain_bytes(&self) -> bool {
-        true
+    /// Reads only the byte runs of the block's elements when they are at most a quarter of
+    /// the chunk (one run per contiguous stretch, from one opening of the value); otherwise
+    /// the whole chunk. Either way the stored value must have the chunk's exact size.
+    fn decode_region(
+        &self,
+        source: &dyn ByteSource,
+        repr: &ChunkRepresentation,
+        offset: &[u64],
+        out: &mut OutBlock,
+        _parallelism: Parallelism,
+    ) -> Result<bool, CodecError> {
+        let chunk = chunk_layout(repr)?;
+        let expected = chunk
+            .span()
+            .map_err(|_| CodecError::OutOfMemory(usize::MAX))?;
+        let extent = out.extent().to_vec();
+        let element_size = repr.data_type.size();
+        if self.reads_part(repr, offset, &extent) {
+            let block = Layout::c_order(&extent, element_size)
+                .map_err(|_| CodecError::OutOfMemory(usize::MAX))?;
+            let zero = vec![0; extent.len()];
+            let mut ranges = Vec::new();
+            for_each_run(&chunk, offset, &block, &zero, &extent, |s, _, n| {
+                ranges.push(ByteRange::FromStart {
+                    offset: s as u64,
+                    length: n as u64,
+                })
+            });
+            let Some((size, mut bytes)) = source.read_ranges(&ranges)? else {
+                return Ok(false);
+            };
+            self.check_size(size, expected, repr)?;
+            self.swap_if_needed(&mut bytes, repr.data_type);
+            out.copy_from(&bytes, &block, &zero);
+            return Ok(true);
+        }
+        let Some(mut bytes) = source.read_all()? else {
+            return Ok(false);
+        };
+        self.check_size(bytes.len() as u64, expected, repr)?;
+        let whole = offset.iter().all(|&o| o == 0) && extent == repr.shape;
+        match out.contiguous() {
+            Some(dst) if whole => {
+                dst.copy_from_slice(&bytes);
+                self.swap_if_needed(dst, repr.data_type);
+            }
+            _ => {
+                self.swap_if_needed(&mut bytes, repr.data_type);
+                out.copy_from(&bytes, &chunk, offset);
+            }
+        }
+        Ok(true)
     }
 
-    fn decode_plain_in_place(&self, data: &mut [u8], repr: &ChunkRepresentation) {
-        if self.needs_swap(repr.data_type) {
-            swap_units(data, repr.data_type.endian_unit());
+    fn reads_part(&self, repr: &ChunkRepresentation, _offset: &[u64], extent: &[u64]) -> bool {
+        // A 0-d chunk is one element: nothing to save.
+        if extent.is_empty() {
+            return false;
         }
+        let needed = extent.iter().try_fold(1u64, |a, &n| a.checked_mul(n));
+        let whole = repr.num_elements();
+        matches!((needed, whole), (Some(n), Some(w)) if n.saturating_mul(4) <= w)
+    }
+
+    fn decode_in_place(
+        &self,
+        data: &mut [u8],
+        repr: &ChunkRepresentation,
+    ) -> Result<bool, CodecError> {
+        self.swap_if_needed(data, repr.data_type);
+        Ok(true)
+    }
+}
+
+impl BytesCodec {
+    fn swap_if_needed(&self, data: &mut [u8], data_type: DataType) {
+        if self.needs_swap(data_type) {
+            swap_units(data, data_type.endian_unit());
+        }
+    }
+
+    /// A stored chunk must hold exactly the chunk's bytes.
+    fn check_size(
+        &self,
+        size: u64,
+        expected: usize,
+        repr: &ChunkRepresentation,
+    ) -> Result<(), CodecError> {
+        if size != expected as u64 {
+            return Err(CodecError::corrupt(
+                NAME,
+                format!(
+                    "chunk holds {size} bytes but a chunk of shape {:?} of {} needs {expected}",
+                    repr.shape,
+                    repr.data_type.name()
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 

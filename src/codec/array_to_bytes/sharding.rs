@@ -5,14 +5,25 @@
 //! offsets from the shard's first byte, encoded with `index_codecs` and placed at the
 //! `index_location` ("start" or "end"). An inner chunk equal to the fill value everywhere
 //! is not stored: its pair is (2^64-1, 2^64-1).
+//!
+//! Reading a region of a shard fetches the index, then only the inner chunks the region
+//! touches: neighbours are fetched together in one range (up to [`MAX_BATCH`] bytes, across
+//! gaps of at most [`MAX_GAP`]), and an inner chunk of which little is needed is read
+//! through its own chain's partial decoder (a few byte runs of an uncompressed one). Writing
+//! encodes inner chunks as they come, straight from the caller's buffer, and an update of
+//! part of a stored shard re-encodes only the inner chunks it touches, copying the others'
+//! encoded bytes as they are.
 
-use super::ArrayToBytesCodec;
-use crate::array::subset::{checked_product, copy_block, extract_block, for_each_index, BlockView};
+use super::{chunk_layout, ArrayToBytesCodec};
 use crate::codec::chain::CodecChain;
-use crate::codec::{try_vec_with_capacity, ChunkRepresentation, CodecError};
+use crate::codec::{ChunkRepresentation, CodecError, Parallelism};
 use crate::data_type::{DataType, FillValue};
+use crate::layout::InBlock;
 use crate::metadata::NamedConfig;
+use crate::selection::{checked_product, RegularCuts};
+use crate::storage::source::{ByteSource, InMemory, Slice};
 use crate::storage::ByteRange;
+use crate::sys::shared_out::{OutBlock, OutBuffer};
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
@@ -21,17 +32,19 @@ const NAME: &str = "sharding_indexed";
 /// The (offset, nbytes) value of an inner chunk that is not stored.
 const ABSENT: u64 = u64::MAX;
 
+/// Neighbouring inner chunks are fetched in one range when the gap between them is at most
+/// this many bytes (reading a gap costs less than another request)...
+const MAX_GAP: u64 = 256 << 10;
+/// ...and the range stays at most this long (what a reader holds in memory at once).
+const MAX_BATCH: u64 = 32 << 20;
+/// Inner chunks are visited in windows of this many, so that nothing proportional to the
+/// number of inner chunks in a shard is held besides the index itself.
+const WINDOW: usize = 4096;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexLocation {
     Start,
     End,
-}
-
-/// An encoded shard, and whether every inner chunk in it is fill value (such a shard need
-/// not be stored at all).
-pub struct EncodedShard {
-    pub bytes: Vec<u8>,
-    pub all_fill: bool,
 }
 
 /// The sharding codec for shards of one representation.
@@ -45,6 +58,38 @@ pub struct ShardingCodec {
     index_location: IndexLocation,
     /// Encoded size of the index (index codecs must have a fixed size).
     index_len: usize,
+}
+
+/// The decoded index of one shard: (offset, nbytes) per inner chunk in C order, every
+/// stored range checked to lie inside the shard.
+struct ShardIndex {
+    pairs: Vec<u64>,
+}
+
+impl ShardIndex {
+    fn get(&self, inner: usize) -> Option<(u64, u64)> {
+        let (offset, nbytes) = (self.pairs[2 * inner], self.pairs[2 * inner + 1]);
+        (offset != ABSENT || nbytes != ABSENT).then_some((offset, nbytes))
+    }
+}
+
+/// One inner chunk of a shard being assembled.
+enum Piece<'e> {
+    /// Not stored: all fill value.
+    Absent,
+    /// Newly encoded bytes.
+    New(Vec<u8>),
+    /// Bytes kept from the shard being updated.
+    Kept(&'e [u8]),
+}
+
+/// An inner chunk to decode: where it is stored, which part of it is wanted, and where the
+/// part goes.
+struct InnerRead<'o> {
+    offset: u64,
+    nbytes: u64,
+    offset_in_inner: Vec<u64>,
+    out: OutBlock<'o>,
 }
 
 fn parse_codec_list(value: Option<&Value>, what: &str) -> Result<Vec<NamedConfig>, CodecError> {
@@ -166,22 +211,34 @@ impl ShardingCodec {
         })
     }
 
-    pub fn inner_chunk_shape(&self) -> &[u64] {
-        &self.inner_chunk_shape
+    /// The number of inner chunks in a shard (its product fits in memory: checked when the
+    /// index representation was built).
+    fn inner_count(&self) -> usize {
+        checked_product(&self.chunks_per_shard).unwrap_or(0) as usize
     }
 
-    /// Inner chunks along each dimension of a shard.
-    pub fn chunks_per_shard(&self) -> &[u64] {
-        &self.chunks_per_shard
+    /// The coordinates in the shard's inner chunk grid of the inner chunk at C-order
+    /// position `linear`.
+    fn inner_coords(&self, mut linear: usize) -> Vec<u64> {
+        let mut coords = vec![0; self.chunks_per_shard.len()];
+        for d in (0..coords.len()).rev() {
+            let n = self.chunks_per_shard[d] as usize;
+            coords[d] = (linear % n) as u64;
+            linear /= n;
+        }
+        coords
     }
 
-    /// The chain that encodes each inner chunk.
-    pub fn inner_chain(&self) -> &CodecChain {
-        &self.inner
+    /// The C-order position of the inner chunk at `coords` of the shard's grid.
+    fn inner_linear(&self, coords: &[u64]) -> usize {
+        coords
+            .iter()
+            .zip(&self.chunks_per_shard)
+            .fold(0usize, |acc, (&c, &n)| acc * n as usize + c as usize)
     }
 
     /// Where the encoded index lies in a shard.
-    pub fn index_range(&self) -> ByteRange {
+    fn index_range(&self) -> ByteRange {
         let length = self.index_len as u64;
         match self.index_location {
             IndexLocation::Start => ByteRange::FromStart { offset: 0, length },
@@ -189,120 +246,129 @@ impl ShardingCodec {
         }
     }
 
-    /// Decode an encoded index read on its own: one (offset, nbytes) pair per inner chunk
-    /// in C order, `None` for inner chunks that are not stored. Offsets are checked later,
-    /// by the range reads themselves.
-    pub fn decode_index_bytes(
-        &self,
-        index: Vec<u8>,
-    ) -> Result<Vec<Option<(u64, u64)>>, CodecError> {
-        if index.len() != self.index_len {
+    /// Read and decode the index of the shard in `source`; `None` when it is not stored.
+    fn read_index(&self, source: &dyn ByteSource) -> Result<Option<ShardIndex>, CodecError> {
+        let Some((shard_size, encoded)) = source.read_ranges(&[self.index_range()])? else {
+            return Ok(None);
+        };
+        self.decode_index(encoded, shard_size).map(Some)
+    }
+
+    /// The index of a whole shard held in memory.
+    fn index_of(&self, shard: &[u8]) -> Result<ShardIndex, CodecError> {
+        let range = self
+            .index_range()
+            .resolve(shard.len() as u64)
+            .ok_or_else(|| {
+                CodecError::corrupt(
+                    NAME,
+                    format!(
+                        "shard of {} bytes is shorter than its {}-byte index",
+                        shard.len(),
+                        self.index_len
+                    ),
+                )
+            })?;
+        let encoded = shard[range.start as usize..range.end as usize].to_vec();
+        self.decode_index(encoded, shard.len() as u64)
+    }
+
+    /// Decode an encoded index of a shard of `shard_size` bytes, checking that every stored
+    /// inner chunk lies inside the shard.
+    fn decode_index(&self, encoded: Vec<u8>, shard_size: u64) -> Result<ShardIndex, CodecError> {
+        if encoded.len() != self.index_len {
             return Err(CodecError::corrupt(
                 NAME,
                 format!(
                     "index of {} bytes, expected {}",
-                    index.len(),
+                    encoded.len(),
                     self.index_len
                 ),
             ));
         }
-        let decoded = self.index.decode(index)?;
-        Ok(index_pairs(&decoded)
-            .map(|(offset, nbytes)| {
-                (offset != ABSENT || nbytes != ABSENT).then_some((offset, nbytes))
-            })
-            .collect())
-    }
-
-    /// Encode the shard whose decoded contents (of `repr`'s shape) are the block at
-    /// `view.offset` of `source`, a C-order buffer of `view.shape`: each inner chunk is
-    /// gathered straight from `source`, so a shard inside a larger buffer is encoded
-    /// without first being copied out whole. The shard is built in one buffer, in place.
-    ///
-    /// With `parallel`, inner chunks are encoded on the rayon pool the caller runs in, a
-    /// batch at a time (so at most a batch of encoded inner chunks waits to be appended).
-    pub fn encode_block(
-        &self,
-        source: &[u8],
-        view: BlockView,
-        repr: &ChunkRepresentation,
-        parallel: bool,
-    ) -> Result<EncodedShard, CodecError> {
-        let element_size = repr.data_type.size();
-        let inner_nbytes = self
-            .inner
-            .decoded_representation()
-            .size_bytes()
-            .expect("checked at construction");
-        let mut index: Vec<u64> = Vec::with_capacity(self.inner_chunk_count() * 2);
-        // Room for the index and every inner chunk stored uncompressed: compressed shards
-        // never grow the buffer, and the part left unused is never touched.
-        let index_room = match self.index_location {
-            IndexLocation::Start => self.index_len,
-            IndexLocation::End => 0,
-        };
-        let mut shard = try_vec_with_capacity(
-            repr.size_bytes()
-                .ok_or(CodecError::OutOfMemory(usize::MAX))?
-                .saturating_add(self.index_len),
-        )?;
-        shard.resize(index_room, 0);
-        // The encoded inner chunk at `inner_indices`, `None` when it is all fill value.
-        let encode_one = |inner_indices: &Vec<u64>| -> Result<Option<Vec<u8>>, CodecError> {
-            let offset: Vec<u64> = inner_indices
-                .iter()
-                .zip(&self.inner_chunk_shape)
-                .zip(view.offset)
-                .map(|((i, s), o)| o + i * s)
-                .collect();
-            let mut inner = try_vec_with_capacity(inner_nbytes)?;
-            extract_block(
-                source,
-                BlockView {
-                    shape: view.shape,
-                    offset: &offset,
-                },
-                &self.inner_chunk_shape,
-                element_size,
-                &mut inner,
-            );
-            if repr.fill_value.equals_all(&inner) {
-                return Ok(None);
-            }
-            self.inner.encode(inner).map(Some)
-        };
-        let ranges: Vec<_> = self.chunks_per_shard.iter().map(|&n| 0..n).collect();
-        let mut inner_chunks = Vec::with_capacity(self.inner_chunk_count());
-        for_each_index(&ranges, |inner_indices| {
-            inner_chunks.push(inner_indices.to_vec());
-            Ok::<(), CodecError>(())
-        })?;
-        let mut append = |piece: Option<Vec<u8>>| match piece {
-            None => index.extend([ABSENT, ABSENT]),
-            Some(bytes) => {
-                index.extend([shard.len() as u64, bytes.len() as u64]);
-                shard.extend_from_slice(&bytes);
-            }
-        };
-        if parallel {
-            // Batches keep every worker busy while bounding what waits to be appended.
-            const BATCH: usize = 64;
-            for batch in inner_chunks.chunks(BATCH) {
-                let encoded: Vec<Option<Vec<u8>>> =
-                    batch.par_iter().map(encode_one).collect::<Result<_, _>>()?;
-                encoded.into_iter().for_each(&mut append);
-            }
-        } else {
-            // One at a time, each appended while still in cache.
-            for inner_indices in &inner_chunks {
-                append(encode_one(inner_indices)?);
+        let decoded = self.index.decode(encoded)?;
+        let pairs: Vec<u64> = decoded
+            .chunks_exact(8)
+            .map(|b| u64::from_ne_bytes(b.try_into().expect("8 bytes")))
+            .collect();
+        let index = ShardIndex { pairs };
+        for i in 0..self.inner_count() {
+            if let Some((offset, nbytes)) = index.get(i) {
+                if offset
+                    .checked_add(nbytes)
+                    .is_none_or(|end| end > shard_size)
+                {
+                    return Err(CodecError::corrupt(
+                        NAME,
+                        format!(
+                            "inner chunk {i} at offset {offset} with {nbytes} bytes lies outside the {shard_size}-byte shard"
+                        ),
+                    ));
+                }
             }
         }
-        let all_fill = index.iter().all(|&v| v == ABSENT);
+        Ok(index)
+    }
+
+    /// Build a shard from its inner chunks, produced in C order by `piece(linear)` (in
+    /// parallel batches when `parallelism` allows). Returns the shard, and whether every
+    /// inner chunk is absent.
+    fn assemble<'e>(
+        &self,
+        parallelism: Parallelism,
+        piece: impl Fn(usize) -> Result<Piece<'e>, CodecError> + Sync,
+    ) -> Result<(Vec<u8>, bool), CodecError> {
+        let count = self.inner_count();
+        let mut index: Vec<u64> = Vec::new();
+        index
+            .try_reserve_exact(count * 2)
+            .map_err(|_| CodecError::OutOfMemory(count.saturating_mul(16)))?;
+        let mut shard: Vec<u8> = Vec::new();
+        if self.index_location == IndexLocation::Start {
+            shard.resize(self.index_len, 0); // rewritten below, once the offsets are known
+        }
+        let mut append = |piece: Piece| -> Result<(), CodecError> {
+            let bytes: &[u8] = match &piece {
+                Piece::Absent => {
+                    index.extend([ABSENT, ABSENT]);
+                    return Ok(());
+                }
+                Piece::New(bytes) => bytes,
+                Piece::Kept(bytes) => bytes,
+            };
+            shard
+                .try_reserve(bytes.len())
+                .map_err(|_| CodecError::OutOfMemory(shard.len().saturating_add(bytes.len())))?;
+            index.extend([shard.len() as u64, bytes.len() as u64]);
+            shard.extend_from_slice(bytes);
+            Ok(())
+        };
+        // Batches keep every worker busy while bounding what waits to be appended.
+        let batch = if parallelism.is_parallel() { 64 } else { 1 };
+        let mut start = 0;
+        while start < count {
+            let end = (start + batch).min(count);
+            if parallelism.is_parallel() && end - start > 1 {
+                let pieces: Vec<Piece> = (start..end)
+                    .into_par_iter()
+                    .map(&piece)
+                    .collect::<Result<_, _>>()?;
+                for p in pieces {
+                    append(p)?;
+                }
+            } else {
+                for linear in start..end {
+                    append(piece(linear)?)?;
+                }
+            }
+            start = end;
+        }
+        let all_absent = index.iter().all(|&v| v == ABSENT);
         let index_bytes: Vec<u8> = index.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        drop(index);
         let encoded_index = self.index.encode(index_bytes)?;
         if encoded_index.len() != self.index_len {
-            return Err(CodecError::EncodeFailed {
+            return Err(CodecError::Internal {
                 codec: NAME.to_string(),
                 message: format!(
                     "index codecs produced {} bytes, expected {}",
@@ -314,64 +380,67 @@ impl ShardingCodec {
         match self.index_location {
             // Offsets were taken after the room left for the index: they already count it.
             IndexLocation::Start => shard[..self.index_len].copy_from_slice(&encoded_index),
-            IndexLocation::End => shard.extend_from_slice(&encoded_index),
-        }
-        Ok(EncodedShard {
-            bytes: shard,
-            all_fill,
-        })
-    }
-
-    fn inner_chunk_count(&self) -> usize {
-        // Validated to fit in memory (as the index size) at construction.
-        checked_product(&self.chunks_per_shard).unwrap_or(0) as usize
-    }
-
-    /// The decoded index of a whole stored shard: one pair per inner chunk in C order,
-    /// `None` for inner chunks that are not stored, every range checked against the shard.
-    pub fn decode_index(&self, shard: &[u8]) -> Result<Vec<Option<(u64, u64)>>, CodecError> {
-        if shard.len() < self.index_len {
-            return Err(CodecError::corrupt(
-                NAME,
-                format!(
-                    "shard of {} bytes is shorter than its {}-byte index",
-                    shard.len(),
-                    self.index_len
-                ),
-            ));
-        }
-        let index_bytes = match self.index_location {
-            IndexLocation::Start => &shard[..self.index_len],
-            IndexLocation::End => &shard[shard.len() - self.index_len..],
-        };
-        let pairs = self.decode_index_bytes(index_bytes.to_vec())?;
-        for (i, &(offset, nbytes)) in pairs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| Some((i, p.as_ref()?)))
-        {
-            let end = offset.checked_add(nbytes);
-            if end.is_none_or(|end| end > shard.len() as u64) {
-                return Err(CodecError::corrupt(
-                    NAME,
-                    format!(
-                        "inner chunk {i} at offset {offset} with {nbytes} bytes lies outside the {}-byte shard",
-                        shard.len()
-                    ),
-                ));
+            IndexLocation::End => {
+                shard
+                    .try_reserve_exact(self.index_len)
+                    .map_err(|_| CodecError::OutOfMemory(shard.len() + self.index_len))?;
+                shard.extend_from_slice(&encoded_index);
             }
         }
-        Ok(pairs)
+        Ok((shard, all_absent))
+    }
+
+    /// The box `start .. start + inner_chunk_shape` of the inner chunk at `coords`.
+    fn inner_box(&self, coords: &[u64]) -> Vec<u64> {
+        coords
+            .iter()
+            .zip(&self.inner_chunk_shape)
+            .map(|(c, s)| c * s)
+            .collect()
     }
 }
 
-/// The (offset, nbytes) pairs of a decoded index (host-order uint64 values).
-fn index_pairs(decoded: &[u8]) -> impl Iterator<Item = (u64, u64)> + '_ {
-    decoded.chunks_exact(16).map(|pair| {
-        let offset = u64::from_ne_bytes(pair[..8].try_into().expect("8 bytes"));
-        let nbytes = u64::from_ne_bytes(pair[8..].try_into().expect("8 bytes"));
-        (offset, nbytes)
-    })
+/// Run `task` on every item: on the worker pool when `parallelism` allows and there is
+/// more than one, else in order on the calling thread. Stops at the first error.
+fn run_all<T: Send>(
+    parallelism: Parallelism,
+    items: Vec<T>,
+    task: impl Fn(T) -> Result<(), CodecError> + Sync + Send,
+) -> Result<(), CodecError> {
+    if parallelism.is_parallel() && items.len() > 1 {
+        items.into_par_iter().try_for_each(task)
+    } else {
+        items.into_iter().try_for_each(task)
+    }
+}
+
+/// Group inner chunk reads (sorted by offset) into ranges of neighbours.
+fn coalesce(reads: Vec<InnerRead<'_>>) -> Vec<(ByteRange, Vec<InnerRead<'_>>)> {
+    let mut batches: Vec<(u64, u64, Vec<InnerRead>)> = Vec::new();
+    for read in reads {
+        let end = read.offset + read.nbytes; // checked against the shard size
+        match batches.last_mut() {
+            Some((start, batch_end, items))
+                if read.offset >= *batch_end
+                    && read.offset - *batch_end <= MAX_GAP
+                    && end.max(*batch_end) - *start <= MAX_BATCH =>
+            {
+                *batch_end = end.max(*batch_end);
+                items.push(read);
+            }
+            _ => batches.push((read.offset, end, vec![read])),
+        }
+    }
+    batches
+        .into_iter()
+        .map(|(start, end, items)| {
+            let range = ByteRange::FromStart {
+                offset: start,
+                length: end - start,
+            };
+            (range, items)
+        })
+        .collect()
 }
 
 impl ArrayToBytesCodec for ShardingCodec {
@@ -405,54 +474,33 @@ impl ArrayToBytesCodec for ShardingCodec {
     }
 
     fn encode(&self, decoded: Vec<u8>, repr: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let whole = BlockView {
-            shape: &repr.shape,
-            offset: &vec![0; repr.shape.len()],
-        };
-        Ok(self.encode_block(&decoded, whole, repr, false)?.bytes)
+        let layout = chunk_layout(repr)?;
+        let input = InBlock::whole(&decoded, &layout).map_err(|e| CodecError::Internal {
+            codec: NAME.to_string(),
+            message: e.to_string(),
+        })?;
+        let (shard, _) = self.assemble(Parallelism::SERIAL, |linear| {
+            self.encode_piece(&input, &vec![0; repr.shape.len()], linear)
+        })?;
+        Ok(shard)
     }
 
     fn decode(&self, encoded: Vec<u8>, repr: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let element_size = repr.data_type.size();
-        let shard_nbytes = repr
-            .size_bytes()
-            .ok_or(CodecError::OutOfMemory(usize::MAX))?;
-        let pairs = self.decode_index(&encoded)?;
-        let mut shard = try_vec_with_capacity(shard_nbytes)?;
-        shard.resize(shard_nbytes, 0);
-        if pairs.iter().any(Option::is_none) {
-            repr.fill_value.fill(&mut shard);
-        }
-        let ranges: Vec<_> = self.chunks_per_shard.iter().map(|&n| 0..n).collect();
-        let mut pairs = pairs.into_iter();
-        for_each_index(&ranges, |inner_indices| {
-            let Some((offset, nbytes)) = pairs.next().expect("one pair per inner chunk") else {
-                return Ok(());
-            };
-            // Bounds were checked when the index was decoded.
-            let bytes = encoded[offset as usize..(offset + nbytes) as usize].to_vec();
-            let inner = self.inner.decode(bytes)?;
-            let at: Vec<u64> = inner_indices
-                .iter()
-                .zip(&self.inner_chunk_shape)
-                .map(|(i, s)| i * s)
-                .collect();
-            copy_block(
-                &inner,
-                BlockView {
-                    shape: &self.inner_chunk_shape,
-                    offset: &vec![0; at.len()],
-                },
-                &mut shard,
-                BlockView {
-                    shape: &repr.shape,
-                    offset: &at,
-                },
-                &self.inner_chunk_shape,
-                element_size,
-            );
-            Ok::<(), CodecError>(())
+        let layout = chunk_layout(repr)?;
+        let len = layout
+            .span()
+            .map_err(|_| CodecError::OutOfMemory(usize::MAX))?;
+        let mut shard = crate::sys::alloc::zeroed_vec(len).ok_or(CodecError::OutOfMemory(len))?;
+        let mut out = OutBuffer::new(&mut shard, layout).map_err(|e| CodecError::Internal {
+            codec: NAME.to_string(),
+            message: e.to_string(),
         })?;
+        let source = InMemory {
+            name: "shard",
+            bytes: &encoded,
+        };
+        let zero = vec![0; repr.shape.len()];
+        self.decode_region(&source, repr, &zero, &mut out.whole(), Parallelism::SERIAL)?;
         Ok(shard)
     }
 
@@ -460,8 +508,201 @@ impl ArrayToBytesCodec for ShardingCodec {
         None
     }
 
-    fn as_sharding(&self) -> Option<&ShardingCodec> {
-        Some(self)
+    fn max_encoded_len(&self, _repr: &ChunkRepresentation) -> Option<usize> {
+        self.inner
+            .max_encoded_len()?
+            .checked_mul(self.inner_count())?
+            .checked_add(self.index_len)
+    }
+
+    fn inner_chunk_shape(&self) -> Option<&[u64]> {
+        Some(&self.inner_chunk_shape)
+    }
+
+    fn decode_region(
+        &self,
+        source: &dyn ByteSource,
+        repr: &ChunkRepresentation,
+        offset: &[u64],
+        out: &mut OutBlock,
+        parallelism: Parallelism,
+    ) -> Result<bool, CodecError> {
+        let Some(index) = self.read_index(source)? else {
+            return Ok(false);
+        };
+        let fill = repr.fill_value.as_bytes();
+        let cuts = RegularCuts::new(offset, out.extent(), &self.inner_chunk_shape);
+        let mut cells = out.cells(&cuts);
+        loop {
+            let window: Vec<_> = cells.by_ref().take(WINDOW).collect();
+            if window.is_empty() {
+                return Ok(true);
+            }
+            let mut whole = Vec::new();
+            let mut parts = Vec::new();
+            for mut cell in window {
+                let inner = cuts.grid_index(&cell.coords);
+                let offset_in_inner = cuts.offset_in_cell(&inner, &cell.offset);
+                let Some((at, nbytes)) = index.get(self.inner_linear(&inner)) else {
+                    cell.block.fill(fill);
+                    continue;
+                };
+                let read = InnerRead {
+                    offset: at,
+                    nbytes,
+                    offset_in_inner,
+                    out: cell.block,
+                };
+                let extent = read.out.extent().to_vec();
+                if self.inner.reads_part(&read.offset_in_inner, &extent) {
+                    parts.push(read);
+                } else {
+                    whole.push(read);
+                }
+            }
+            // Inner chunks of which little is needed: through their chain's own partial
+            // decoder, straight from the shard's source.
+            run_all(parallelism, parts, |mut read| {
+                let slice = Slice {
+                    parent: source,
+                    offset: read.offset,
+                    length: read.nbytes,
+                };
+                self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
+            })?;
+            // The others: fetched whole, neighbours together.
+            whole.sort_by_key(|read| read.offset);
+            for (range, reads) in coalesce(whole) {
+                let Some((_, bytes)) = source.read_ranges(&[range])? else {
+                    return Err(CodecError::Storage(crate::storage::StorageError::Io {
+                        key: source.name().to_string(),
+                        source: std::io::Error::new(
+                            std::io::ErrorKind::NotFound,
+                            "the shard disappeared while it was being read",
+                        ),
+                    }));
+                };
+                let start = match range {
+                    ByteRange::FromStart { offset, .. } => offset,
+                    ByteRange::Suffix { .. } => unreachable!("coalesce makes FromStart ranges"),
+                };
+                let batch = InMemory {
+                    name: source.name(),
+                    bytes: &bytes,
+                };
+                run_all(parallelism, reads, |mut read| {
+                    let slice = Slice {
+                        parent: &batch,
+                        offset: read.offset - start,
+                        length: read.nbytes,
+                    };
+                    self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
+                })?;
+            }
+        }
+    }
+
+    fn encode_block(
+        &self,
+        input: &InBlock,
+        repr: &ChunkRepresentation,
+        parallelism: Parallelism,
+    ) -> Result<Option<Vec<u8>>, CodecError> {
+        let zero = vec![0; repr.shape.len()];
+        let (shard, all_absent) = self.assemble(parallelism, |linear| {
+            self.encode_piece(input, &zero, linear)
+        })?;
+        Ok((!all_absent).then_some(shard))
+    }
+
+    fn encode_update(
+        &self,
+        existing: Option<Vec<u8>>,
+        _repr: &ChunkRepresentation,
+        offset: &[u64],
+        input: &InBlock,
+        parallelism: Parallelism,
+    ) -> Result<Option<Vec<u8>>, CodecError> {
+        let existing = match &existing {
+            Some(shard) => Some((shard.as_slice(), self.index_of(shard)?)),
+            None => None,
+        };
+        let end: Vec<u64> = offset
+            .iter()
+            .zip(input.extent())
+            .map(|(o, e)| o + e)
+            .collect();
+        let (shard, all_absent) = self.assemble(parallelism, |linear| {
+            let coords = self.inner_coords(linear);
+            let start = self.inner_box(&coords);
+            let stored = existing.as_ref().and_then(|(shard, index)| {
+                index
+                    .get(linear)
+                    .map(|(at, n)| &shard[at as usize..(at + n) as usize])
+            });
+            // The part of the inner chunk the write covers.
+            let mut lo = Vec::with_capacity(coords.len());
+            let mut hi = Vec::with_capacity(coords.len());
+            for d in 0..coords.len() {
+                lo.push(start[d].max(offset[d]));
+                hi.push((start[d] + self.inner_chunk_shape[d]).min(end[d]));
+            }
+            if lo.iter().zip(&hi).any(|(l, h)| l >= h) {
+                return Ok(stored.map_or(Piece::Absent, Piece::Kept));
+            }
+            let in_input: Vec<u64> = lo.iter().zip(offset).map(|(l, o)| l - o).collect();
+            let extent: Vec<u64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
+            let part = input.sub(&in_input, &extent);
+            let encoded = if extent == self.inner_chunk_shape {
+                self.inner.encode_block(&part, Parallelism::SERIAL)?
+            } else {
+                let in_inner: Vec<u64> = lo.iter().zip(&start).map(|(l, s)| l - s).collect();
+                let stored = stored.map(<[u8]>::to_vec);
+                self.inner
+                    .encode_update(stored, &in_inner, &part, Parallelism::SERIAL)?
+            };
+            Ok(encoded.map_or(Piece::Absent, Piece::New))
+        })?;
+        Ok((!all_absent).then_some(shard))
+    }
+}
+
+impl ShardingCodec {
+    /// Encode the inner chunk at C-order position `linear` of a shard whose contents are
+    /// the block of `input` at `shard_offset`.
+    fn encode_piece<'e>(
+        &self,
+        input: &InBlock,
+        shard_offset: &[u64],
+        linear: usize,
+    ) -> Result<Piece<'e>, CodecError> {
+        let start = self.inner_box(&self.inner_coords(linear));
+        let at: Vec<u64> = start.iter().zip(shard_offset).map(|(s, o)| s + o).collect();
+        let part = input.sub(&at, &self.inner_chunk_shape);
+        Ok(match self.inner.encode_block(&part, Parallelism::SERIAL)? {
+            Some(bytes) => Piece::New(bytes),
+            None => Piece::Absent,
+        })
+    }
+
+    /// Decode part of one stored inner chunk; it must be there (the index says so).
+    fn decode_inner(
+        &self,
+        source: &dyn ByteSource,
+        offset_in_inner: &[u64],
+        out: &mut OutBlock,
+    ) -> Result<(), CodecError> {
+        if self
+            .inner
+            .decode_region(source, offset_in_inner, out, Parallelism::SERIAL)?
+        {
+            Ok(())
+        } else {
+            Err(CodecError::Internal {
+                codec: NAME.to_string(),
+                message: "an inner chunk read from memory was absent".into(),
+            })
+        }
     }
 }
 

@@ -18,14 +18,15 @@
 //! [`CodecError::Unsupported`], and so is decoding a snappy-compressed frame.
 
 use super::BytesToBytesCodec;
-use crate::codec::CodecError;
+use crate::codec::{CodecError, DecodedSize};
+use crate::sys::blosc as ffi;
 use serde_json::{Map, Value};
 use std::ffi::CStr;
 
 const NAME: &str = "blosc";
 
 /// Size of a blosc frame header, and the most a frame can exceed its input by.
-pub const MAX_OVERHEAD: usize = blosc_src::BLOSC_MAX_OVERHEAD as usize;
+pub const MAX_OVERHEAD: usize = ffi::MAX_OVERHEAD;
 /// The largest buffer c-blosc1 can compress.
 pub const MAX_BUFFER_SIZE: usize = blosc_src::BLOSC_MAX_BUFFERSIZE as usize;
 /// The largest compression level.
@@ -271,26 +272,31 @@ impl BloscCodec {
         Self::new(cname, clevel, shuffle, typesize, blocksize)
     }
 
+    #[cfg(test)]
     /// The compressor.
     pub fn cname(&self) -> BloscCompressor {
         self.cname
     }
 
+    #[cfg(test)]
     /// The compression level.
     pub fn clevel(&self) -> u8 {
         self.clevel
     }
 
+    #[cfg(test)]
     /// The shuffle mode.
     pub fn shuffle(&self) -> BloscShuffle {
         self.shuffle
     }
 
+    #[cfg(test)]
     /// The shuffle stride in bytes.
     pub fn typesize(&self) -> usize {
         self.typesize
     }
 
+    #[cfg(test)]
     /// The requested block size (0 = automatic).
     pub fn blocksize(&self) -> usize {
         self.blocksize
@@ -299,7 +305,7 @@ impl BloscCodec {
 
 /// Check a frame's header against its length (and the expected decoded size, if known) before
 /// anything is allocated or handed to c-blosc. Returns the decoded size.
-fn check_header(input: &[u8], decoded_len: Option<usize>) -> Result<usize, CodecError> {
+fn check_header(input: &[u8], size: DecodedSize) -> Result<usize, CodecError> {
     if input.len() < MAX_OVERHEAD {
         return Err(CodecError::corrupt(
             NAME,
@@ -351,13 +357,19 @@ fn check_header(input: &[u8], decoded_len: Option<usize>) -> Result<usize, Codec
         )
     })?;
     debug_assert_eq!(validated, nbytes);
-    if let Some(expected) = decoded_len {
-        if nbytes != expected {
-            return Err(CodecError::corrupt(
-                NAME,
-                format!("header says {nbytes} decoded bytes, expected {expected}"),
-            ));
-        }
+    if !size.accepts(nbytes) {
+        return Err(CodecError::corrupt(
+            NAME,
+            format!(
+                "header says {nbytes} decoded bytes, expected {}{}",
+                if size.exact().is_some() {
+                    ""
+                } else {
+                    "at most "
+                },
+                size.max()
+            ),
+        ));
     }
     if flags & FLAG_MEMCPYED != 0 {
         if Some(cbytes) != nbytes.checked_add(MAX_OVERHEAD) {
@@ -415,166 +427,24 @@ impl BytesToBytesCodec for BloscCodec {
             &input,
             self.cname.c_name(),
             blocksize,
-        )?;
+        )
+        .map_err(|e| match e {
+            ffi::BloscError::OutOfMemory(n) => CodecError::OutOfMemory(n),
+            ffi::BloscError::Failed(message) => CodecError::EncodeFailed {
+                codec: NAME.to_string(),
+                message,
+            },
+        })?;
         super::shrink_if_loose(&mut out);
         Ok(out)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
-        let nbytes = check_header(&input, decoded_len)?;
-        ffi::decompress(&input, nbytes)
-    }
-}
-
-/// All calls into c-blosc, and the only `unsafe` code of the codec.
-mod ffi {
-    use crate::codec::CodecError;
-    use std::alloc::Layout;
-    use std::ffi::CStr;
-    use std::os::raw::{c_int, c_void};
-
-    /// A vector of `len` zero bytes, or `OutOfMemory`. Zeroed memory comes from the
-    /// allocator's `alloc_zeroed` (fresh pages for large sizes), so a buffer sized from a
-    /// header that then fails to decode costs no page touching, unlike `resize(len, 0)`.
-    fn zeroed_vec(len: usize) -> Result<Vec<u8>, CodecError> {
-        if len == 0 {
-            return Ok(Vec::new());
-        }
-        let layout = Layout::array::<u8>(len).map_err(|_| CodecError::OutOfMemory(len))?;
-        // SAFETY: `layout` has a non-zero size (`len > 0`).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(CodecError::OutOfMemory(len));
-        }
-        // SAFETY: `ptr` was allocated by the global allocator with the layout of `[u8; len]`
-        // (the layout `Vec<u8>` uses for capacity `len`), and all `len` bytes are initialised
-        // (to zero).
-        Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
-    }
-
-    /// Whether the bundled c-blosc was built with the named compressor.
-    pub(super) fn compressor_available(cname: &CStr) -> bool {
-        // SAFETY: `cname` is a valid NUL-terminated string that outlives the call; the
-        // function only compares it with static strings.
-        unsafe { blosc_src::blosc_compname_to_compcode(cname.as_ptr()) >= 0 }
-    }
-
-    /// The decoded size and total frame size recorded in a frame header.
-    ///
-    /// Panics if `frame` is shorter than the 16-byte header (callers check first).
-    pub(super) fn cbuffer_sizes(frame: &[u8]) -> (usize, usize) {
-        assert!(frame.len() >= super::MAX_OVERHEAD);
-        let (mut nbytes, mut cbytes, mut blocksize) = (0usize, 0usize, 0usize);
-        // SAFETY: `blosc_cbuffer_sizes` reads the first 16 bytes of `frame` (checked above)
-        // and writes the three `size_t` out-parameters, which are valid local variables.
-        unsafe {
-            blosc_src::blosc_cbuffer_sizes(
-                frame.as_ptr().cast::<c_void>(),
-                &mut nbytes,
-                &mut cbytes,
-                &mut blocksize,
-            );
-        }
-        (nbytes, cbytes)
-    }
-
-    /// c-blosc's own header check: the frame is exactly `frame.len()` bytes and decodes to at
-    /// most BLOSC_MAX_BUFFERSIZE bytes. Returns the decoded size.
-    pub(super) fn cbuffer_validate(frame: &[u8]) -> Option<usize> {
-        let mut nbytes = 0usize;
-        // SAFETY: `frame` is valid for `frame.len()` bytes and the function reads at most the
-        // 16-byte header, and only when `frame.len()` is at least 16; `nbytes` is a valid
-        // out-parameter.
-        let rc = unsafe {
-            blosc_src::blosc_cbuffer_validate(
-                frame.as_ptr().cast::<c_void>(),
-                frame.len(),
-                &mut nbytes,
-            )
-        };
-        (rc == 0).then_some(nbytes)
-    }
-
-    /// Compress `src` into a new blosc frame. `src.len()` must be at most
-    /// BLOSC_MAX_BUFFERSIZE.
-    pub(super) fn compress(
-        clevel: u8,
-        shuffle: c_int,
-        typesize: usize,
-        src: &[u8],
-        cname: &CStr,
-        blocksize: usize,
-    ) -> Result<Vec<u8>, CodecError> {
-        let mut dest = zeroed_vec(src.len() + super::MAX_OVERHEAD)?;
-        // SAFETY: `src` is valid for reads of `src.len()` bytes, the `nbytes` passed; `dest`
-        // is an initialised buffer of `dest.len()` bytes, the `destsize` passed, and c-blosc
-        // never writes past `destsize`; the two do not overlap. `cname` is NUL-terminated. With
-        // one internal thread no thread pool is created, and the context API touches no global
-        // state, so concurrent calls are safe.
-        let rc = unsafe {
-            blosc_src::blosc_compress_ctx(
-                c_int::from(clevel),
-                shuffle,
-                typesize,
-                src.len(),
-                src.as_ptr().cast::<c_void>(),
-                dest.as_mut_ptr().cast::<c_void>(),
-                dest.len(),
-                cname.as_ptr(),
-                blocksize,
-                1,
-            )
-        };
-        match usize::try_from(rc) {
-            Ok(written) if written > 0 && written <= dest.len() => {
-                dest.truncate(written);
-                Ok(dest)
-            }
-            // 0 means "did not fit", which cannot happen with MAX_OVERHEAD spare bytes;
-            // negative values are errors.
-            _ => Err(CodecError::EncodeFailed {
-                codec: super::NAME.to_string(),
-                message: format!("blosc_compress_ctx returned {rc}"),
-            }),
-        }
-    }
-
-    /// Decompress a frame of `nbytes` decoded bytes (the header's value, which the caller has
-    /// checked against what it expects; checked again here against the frame).
-    pub(super) fn decompress(frame: &[u8], nbytes: usize) -> Result<Vec<u8>, CodecError> {
-        // Re-establish the invariants the unsafe call relies on, whatever the caller did:
-        // the header's compressed size is exactly `frame.len()` (at least 16) and its decoded
-        // size is `nbytes`, at most BLOSC_MAX_BUFFERSIZE.
-        if cbuffer_validate(frame) != Some(nbytes) {
-            return Err(CodecError::corrupt(super::NAME, "invalid blosc header"));
-        }
-        let mut dest = zeroed_vec(nbytes)?;
-        // SAFETY: `frame` is valid for reads of `frame.len()` bytes, and c-blosc bounds every
-        // read by the compressed size recorded in the header, which was just checked to equal
-        // `frame.len()`. `dest` is an initialised buffer of `nbytes` bytes, the `destsize`
-        // passed; c-blosc never writes past `destsize`. The buffers do not overlap. One
-        // internal thread: no thread pool, no global state.
-        let rc = unsafe {
-            blosc_src::blosc_decompress_ctx(
-                frame.as_ptr().cast::<c_void>(),
-                dest.as_mut_ptr().cast::<c_void>(),
-                dest.len(),
-                1,
-            )
-        };
-        if usize::try_from(rc) == Ok(nbytes) {
-            Ok(dest)
-        } else if rc < 0 {
-            Err(CodecError::corrupt(
-                super::NAME,
-                format!("blosc_decompress_ctx failed with code {rc}"),
-            ))
-        } else {
-            Err(CodecError::corrupt(
-                super::NAME,
-                format!("decoded {rc} bytes, header says {nbytes}"),
-            ))
-        }
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
+        let nbytes = check_header(&input, size)?;
+        ffi::decompress(&input, nbytes).map_err(|e| match e {
+            ffi::BloscError::OutOfMemory(n) => CodecError::OutOfMemory(n),
+            ffi::BloscError::Failed(message) => CodecError::corrupt(NAME, message),
+        })
     }
 }
 
@@ -629,12 +499,15 @@ mod tests {
                         let enc = c.encode(input.clone()).unwrap();
                         assert!(enc.len() <= len + MAX_OVERHEAD, "{cname} {shuffle} {len}");
                         assert_eq!(enc[0], 2, "blosc format version");
-                        let dec = c.decode(enc.clone(), Some(len)).unwrap();
+                        let dec = c.decode(enc.clone(), DecodedSize::Exact(len)).unwrap();
                         assert!(
                             dec == input,
                             "{cname} {shuffle} {typesize} {blocksize} {len}"
                         );
-                        assert_eq!(c.decode(enc, None).unwrap(), input);
+                        assert_eq!(
+                            c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                            input
+                        );
                     }
                 }
             }
@@ -652,7 +525,10 @@ mod tests {
             } else {
                 assert!(enc.len() < input.len() / 4, "clevel {clevel}");
             }
-            assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+            assert_eq!(
+                c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+                input
+            );
         }
         // c-blosc treats a typesize above 255 as 1; it must still round-trip, also for sizes
         // that do not fit c-blosc's 32-bit int.
@@ -661,16 +537,25 @@ mod tests {
                 let c = codec("lz4", 5, shuffle, typesize, 0);
                 let enc = c.encode(input.clone()).unwrap();
                 assert_eq!(enc[3], 1, "typesize byte for {typesize}");
-                assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+                assert_eq!(
+                    c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+                    input
+                );
             }
         }
         // A block size beyond what c-blosc supports is clamped, not wrapped.
         let c = codec("lz4", 5, "shuffle", 4, usize::MAX);
         let enc = c.encode(input.clone()).unwrap();
-        assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+        assert_eq!(
+            c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+            input
+        );
         let c = codec("lz4", 5, "shuffle", 4, (1usize << 32) + 4096);
         let enc = c.encode(input.clone()).unwrap();
-        assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+        assert_eq!(
+            c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+            input
+        );
     }
 
     /// Frames written by numcodecs 0.16.6 (c-blosc 1.21.7.dev):
@@ -749,11 +634,16 @@ mod tests {
         for (what, want, enc) in numcodecs_vectors() {
             let c = any_codec();
             assert_eq!(
-                c.decode(enc.clone(), Some(want.len())).unwrap(),
+                c.decode(enc.clone(), DecodedSize::Exact(want.len()))
+                    .unwrap(),
                 want,
                 "{what}"
             );
-            assert_eq!(c.decode(enc, None).unwrap(), want, "{what}");
+            assert_eq!(
+                c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                want,
+                "{what}"
+            );
         }
     }
 
@@ -891,14 +781,17 @@ mod tests {
         // 5-7) is reported as unsupported rather than as corrupt.
         let (_, _, mut enc) = numcodecs_vectors().swap_remove(0);
         enc[2] = (enc[2] & 0x1f) | (2 << 5);
-        match any_codec().decode(enc, Some(2048)) {
+        match any_codec().decode(enc, DecodedSize::Exact(2048)) {
             Err(CodecError::Unsupported(m)) => assert!(m.contains("snappy"), "{m}"),
             other => panic!("{other:?}"),
         }
         // An uncompressed (memcpy) frame labelled snappy needs no snappy to decode.
         let (_, want, mut enc) = numcodecs_vectors().swap_remove(4);
         enc[2] = (enc[2] & 0x1f) | (2 << 5);
-        assert_eq!(any_codec().decode(enc, Some(32)).unwrap(), want);
+        assert_eq!(
+            any_codec().decode(enc, DecodedSize::Exact(32)).unwrap(),
+            want
+        );
     }
 
     #[test]
@@ -909,21 +802,26 @@ mod tests {
         for cut in (0..64).chain((64..enc.len()).step_by(13)) {
             let t = enc[..cut].to_vec();
             assert!(
-                is_corrupt(c.decode(t.clone(), Some(input.len()))),
+                is_corrupt(c.decode(t.clone(), DecodedSize::Exact(input.len()))),
                 "cut {cut}"
             );
-            assert!(is_corrupt(c.decode(t, None)), "cut {cut}");
+            assert!(
+                is_corrupt(c.decode(t, DecodedSize::AtMost(usize::MAX))),
+                "cut {cut}"
+            );
         }
         for tail in [&b"\0"[..], &b"garbage"[..]] {
             let mut t = enc.clone();
             t.extend_from_slice(tail);
-            assert!(is_corrupt(c.decode(t.clone(), Some(input.len()))));
-            assert!(is_corrupt(c.decode(t, None)));
+            assert!(is_corrupt(
+                c.decode(t.clone(), DecodedSize::Exact(input.len()))
+            ));
+            assert!(is_corrupt(c.decode(t, DecodedSize::AtMost(usize::MAX))));
         }
         // Two concatenated frames are not a blosc frame either.
         let mut two = enc.clone();
         two.extend_from_slice(&enc);
-        assert!(is_corrupt(c.decode(two, None)));
+        assert!(is_corrupt(c.decode(two, DecodedSize::AtMost(usize::MAX))));
     }
 
     #[test]
@@ -931,17 +829,23 @@ mod tests {
         let c = any_codec();
         let enc = c.encode(ramp_i32(100)).unwrap();
         for wrong in [0, 399, 401, 1 << 30] {
-            assert!(is_corrupt(c.decode(enc.clone(), Some(wrong))), "{wrong}");
+            assert!(
+                is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(wrong))),
+                "{wrong}"
+            );
         }
         // A header claiming ~2 GiB: rejected from the header alone when 64 bytes are expected.
         let mut bomb = enc.clone();
         bomb[4..8].copy_from_slice(&0x7fff_ff00u32.to_le_bytes());
-        assert!(is_corrupt(c.decode(bomb, Some(64))));
+        assert!(is_corrupt(c.decode(bomb, DecodedSize::Exact(64))));
         // Over c-blosc's limit, or a negative int32: rejected even without a decoded size.
         for nbytes in [0x7fff_fff0u32, 0x8000_0000, 0xffff_ffff] {
             let mut bad = enc.clone();
             bad[4..8].copy_from_slice(&nbytes.to_le_bytes());
-            assert!(is_corrupt(c.decode(bad, None)), "{nbytes:#x}");
+            assert!(
+                is_corrupt(c.decode(bad, DecodedSize::AtMost(usize::MAX))),
+                "{nbytes:#x}"
+            );
         }
     }
 
@@ -954,21 +858,21 @@ mod tests {
             let mut bad = enc.clone();
             bad[0] = version;
             assert!(
-                is_corrupt(c.decode(bad, Some(want.len()))),
+                is_corrupt(c.decode(bad, DecodedSize::Exact(want.len()))),
                 "version {version}"
             );
         }
         // Reserved flag.
         let mut bad = enc.clone();
         bad[2] |= 0x08;
-        assert!(is_corrupt(c.decode(bad, Some(want.len()))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(want.len()))));
         // Unknown compressor format (7) and compressor version.
         let mut bad = enc.clone();
         bad[2] |= 7 << 5;
-        assert!(is_corrupt(c.decode(bad, Some(want.len()))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(want.len()))));
         let mut bad = enc.clone();
         bad[1] = 9;
-        assert!(is_corrupt(c.decode(bad, Some(want.len()))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(want.len()))));
         // Typesize 0 and block sizes 0 / larger than the data.
         for (pos, value) in [(3usize, 0u32), (8, 0), (8, 1 << 20)] {
             let mut bad = enc.clone();
@@ -977,13 +881,16 @@ mod tests {
             } else {
                 bad[pos..pos + 4].copy_from_slice(&value.to_le_bytes());
             }
-            assert!(is_corrupt(c.decode(bad, Some(want.len()))), "{pos} {value}");
+            assert!(
+                is_corrupt(c.decode(bad, DecodedSize::Exact(want.len()))),
+                "{pos} {value}"
+            );
         }
         // A memcpy frame whose size does not match its header.
         let (_, want, enc) = numcodecs_vectors().swap_remove(4);
         let mut bad = enc.clone();
         bad[4..8].copy_from_slice(&31u32.to_le_bytes());
-        assert!(is_corrupt(c.decode(bad, Some(31))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(31))));
         let _ = want;
     }
 
@@ -1003,8 +910,8 @@ mod tests {
                     junk[8..12].copy_from_slice(&((seed as u32 * 11) % 1024).to_le_bytes());
                 }
             }
-            let _ = c.decode(junk.clone(), None);
-            let _ = c.decode(junk, Some(len));
+            let _ = c.decode(junk.clone(), DecodedSize::AtMost(usize::MAX));
+            let _ = c.decode(junk, DecodedSize::Exact(len));
         }
     }
 
@@ -1021,10 +928,10 @@ mod tests {
                     for i in 0..enc.len() {
                         let mut bad = enc.clone();
                         bad[i] ^= 1 << (i % 8);
-                        if let Ok(out) = c.decode(bad.clone(), Some(input.len())) {
+                        if let Ok(out) = c.decode(bad.clone(), DecodedSize::Exact(input.len())) {
                             assert_eq!(out.len(), input.len());
                         }
-                        let _ = c.decode(bad, None);
+                        let _ = c.decode(bad, DecodedSize::AtMost(usize::MAX));
                     }
                 }
             }
@@ -1041,7 +948,10 @@ mod tests {
                     for i in 0..20 {
                         let input = data(10_000 + i * 100, t * 100 + i as u64, 30);
                         let enc = c.encode(input.clone()).unwrap();
-                        assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+                        assert_eq!(
+                            c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+                            input
+                        );
                     }
                 });
             }

@@ -6,7 +6,7 @@
 
 use super::numcodecs::{check_keys, get_int, range_error};
 use super::{decode_stream, encode_stream, BytesToBytesCodec};
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use bzip2::bufread::MultiBzDecoder;
 use bzip2::write::BzEncoder;
 use bzip2::Compression;
@@ -64,11 +64,11 @@ impl BytesToBytesCodec for Bz2Codec {
         encode_stream(encoder, &input, NAME, BzEncoder::finish)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         let decoder = MultiBzDecoder::new(&input[..]);
         decode_stream(
             &input,
-            decoded_len,
+            size,
             NAME,
             "bzip2",
             decoder,
@@ -100,8 +100,15 @@ mod tests {
     fn matches_numcodecs() {
         let c = Bz2Codec::new(1).unwrap();
         assert_eq!(c.encode(sample()).unwrap(), hex(LEVEL1));
-        assert_eq!(c.decode(hex(LEVEL1), Some(70)).unwrap(), sample());
-        assert_eq!(c.decode(hex(LEVEL1), None).unwrap(), sample());
+        assert_eq!(
+            c.decode(hex(LEVEL1), DecodedSize::Exact(70)).unwrap(),
+            sample()
+        );
+        assert_eq!(
+            c.decode(hex(LEVEL1), DecodedSize::AtMost(usize::MAX))
+                .unwrap(),
+            sample()
+        );
         // Level 9 differs only in the block-size digit of the header.
         let mut nine = hex(LEVEL1);
         nine[3] = b'9';
@@ -114,12 +121,18 @@ mod tests {
         for len in [0usize, 1, 5000, 400_000] {
             let input = data(len, 7, 20);
             let enc = c.encode(input.clone()).unwrap();
-            assert_eq!(c.decode(enc.clone(), Some(len)).unwrap(), input);
-            assert_eq!(c.decode(enc, None).unwrap(), input);
+            assert_eq!(
+                c.decode(enc.clone(), DecodedSize::Exact(len)).unwrap(),
+                input
+            );
+            assert_eq!(
+                c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                input
+            );
         }
         let mut two = c.encode(b"ab".to_vec()).unwrap();
         two.extend(c.encode(b"cd".to_vec()).unwrap());
-        assert_eq!(c.decode(two, Some(4)).unwrap(), b"abcd");
+        assert_eq!(c.decode(two, DecodedSize::Exact(4)).unwrap(), b"abcd");
     }
 
     #[test]
@@ -127,28 +140,37 @@ mod tests {
         let c = Bz2Codec::new(1).unwrap();
         let enc = hex(LEVEL1);
         for cut in 0..enc.len() {
-            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), Some(70))), "{cut}");
-            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), None)), "{cut}");
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::Exact(70))),
+                "{cut}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::AtMost(usize::MAX))),
+                "{cut}"
+            );
         }
         let mut bad = enc.clone();
         bad.extend_from_slice(b"xyz");
-        assert!(is_corrupt(c.decode(bad, None)));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::AtMost(usize::MAX))));
         // Bytes 10..14 are the block CRC.
         let mut bad = enc.clone();
         bad[11] ^= 0x10;
-        assert!(is_corrupt(c.decode(bad, Some(70))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(70))));
         for i in 0..enc.len() {
             let mut bad = enc.clone();
             bad[i] ^= 1 << (i % 8);
-            if let Ok(out) = c.decode(bad, Some(70)) {
+            if let Ok(out) = c.decode(bad, DecodedSize::Exact(70)) {
                 assert_eq!(out.len(), 70);
             }
         }
-        assert!(is_corrupt(c.decode(enc, Some(69))));
+        assert!(is_corrupt(c.decode(enc, DecodedSize::Exact(69))));
         let bomb = c.encode(vec![0; 1 << 20]).unwrap();
-        assert!(is_corrupt(c.decode(bomb, Some(10))));
+        assert!(is_corrupt(c.decode(bomb, DecodedSize::Exact(10))));
         for seed in 1..100 {
-            let _ = c.decode(data(seed as usize, seed, 255), None);
+            let _ = c.decode(
+                data(seed as usize, seed, 255),
+                DecodedSize::AtMost(usize::MAX),
+            );
         }
     }
 

@@ -16,7 +16,7 @@
 
 use super::numcodecs::check_keys;
 use super::BytesToBytesCodec;
-use crate::codec::CodecError;
+use crate::codec::{CodecError, DecodedSize};
 use serde_json::{Map, Value};
 
 const SIZE: usize = 4;
@@ -156,11 +156,7 @@ impl BytesToBytesCodec for Checksum32Codec {
         Ok(out)
     }
 
-    fn decode(
-        &self,
-        mut input: Vec<u8>,
-        decoded_len: Option<usize>,
-    ) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, mut input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         let name = self.checksum.name();
         let Some(payload_len) = input.len().checked_sub(SIZE) else {
             return Err(CodecError::corrupt(
@@ -171,13 +167,8 @@ impl BytesToBytesCodec for Checksum32Codec {
                 ),
             ));
         };
-        if let Some(expected) = decoded_len {
-            if payload_len != expected {
-                return Err(CodecError::corrupt(
-                    name,
-                    format!("decoded size is {payload_len} bytes, expected {expected}"),
-                ));
-            }
+        if !size.accepts(payload_len) {
+            return Err(size.mismatch(name, payload_len));
         }
         let (stored, payload) = if self.at_start {
             (&input[..SIZE], &input[SIZE..])
@@ -238,7 +229,11 @@ mod tests {
                 want.extend(hex(sum));
             }
             assert_eq!(c.encode(sample()).unwrap(), want, "{id}");
-            assert_eq!(c.decode(want, Some(70)).unwrap(), sample(), "{id}");
+            assert_eq!(
+                c.decode(want, DecodedSize::Exact(70)).unwrap(),
+                sample(),
+                "{id}"
+            );
         }
         // Fletcher32().encode(b"abcde"): an odd length.
         assert_eq!(
@@ -296,16 +291,21 @@ mod tests {
             for bit in 0..enc.len() * 8 {
                 let mut bad = enc.clone();
                 bad[bit / 8] ^= 1 << (bit % 8);
-                match c.decode(bad, None) {
+                match c.decode(bad, DecodedSize::AtMost(usize::MAX)) {
                     Err(CodecError::Corrupt { codec, .. }) => assert_eq!(codec, c.name()),
                     other => panic!("{id} bit {bit}: {other:?}"),
                 }
             }
             for len in 0..4 {
-                assert!(is_corrupt(c.decode(vec![0; len], None)));
+                assert!(is_corrupt(
+                    c.decode(vec![0; len], DecodedSize::AtMost(usize::MAX))
+                ));
             }
-            assert!(is_corrupt(c.decode(enc.clone(), Some(69))));
-            assert_eq!(c.decode(enc, None).unwrap(), sample());
+            assert!(is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(69))));
+            assert_eq!(
+                c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                sample()
+            );
         }
     }
 

@@ -7,7 +7,7 @@
 //! * Decoding: checks and strips the 4-byte checksum, in place.
 
 use super::BytesToBytesCodec;
-use crate::codec::CodecError;
+use crate::codec::{CodecError, DecodedSize};
 use serde_json::{Map, Value};
 
 const NAME: &str = "crc32c";
@@ -20,6 +20,7 @@ pub const CHECKSUM_SIZE: usize = 4;
 pub struct Crc32cCodec;
 
 impl Crc32cCodec {
+    #[cfg(test)]
     /// A crc32c codec.
     pub fn new() -> Self {
         Crc32cCodec
@@ -55,11 +56,7 @@ impl BytesToBytesCodec for Crc32cCodec {
         Ok(input)
     }
 
-    fn decode(
-        &self,
-        mut input: Vec<u8>,
-        decoded_len: Option<usize>,
-    ) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, mut input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         let Some(payload_len) = input.len().checked_sub(CHECKSUM_SIZE) else {
             return Err(CodecError::corrupt(
                 NAME,
@@ -69,13 +66,8 @@ impl BytesToBytesCodec for Crc32cCodec {
                 ),
             ));
         };
-        if let Some(expected) = decoded_len {
-            if payload_len != expected {
-                return Err(CodecError::corrupt(
-                    NAME,
-                    format!("decoded size is {payload_len} bytes, expected {expected}"),
-                ));
-            }
+        if !size.accepts(payload_len) {
+            return Err(size.mismatch(NAME, payload_len));
         }
         let (payload, stored) = input.split_at(payload_len);
         let stored = u32::from_le_bytes([stored[0], stored[1], stored[2], stored[3]]);
@@ -126,10 +118,17 @@ mod tests {
         let enc = Crc32cCodec.encode(Vec::new()).unwrap();
         assert_eq!(enc, vec![0, 0, 0, 0]);
         assert_eq!(
-            Crc32cCodec.decode(enc.clone(), Some(0)).unwrap(),
+            Crc32cCodec
+                .decode(enc.clone(), DecodedSize::Exact(0))
+                .unwrap(),
             Vec::<u8>::new()
         );
-        assert_eq!(Crc32cCodec.decode(enc, None).unwrap(), Vec::<u8>::new());
+        assert_eq!(
+            Crc32cCodec
+                .decode(enc, DecodedSize::AtMost(usize::MAX))
+                .unwrap(),
+            Vec::<u8>::new()
+        );
     }
 
     #[test]
@@ -137,9 +136,17 @@ mod tests {
         // zarr-python 3.1.6: Crc32cCodec encoding of bytes(range(10)) and of b"zarr".
         let enc = hex("0001020304050607080931212c02");
         let want: Vec<u8> = (0..10).collect();
-        assert_eq!(Crc32cCodec.decode(enc, Some(10)).unwrap(), want);
+        assert_eq!(
+            Crc32cCodec.decode(enc, DecodedSize::Exact(10)).unwrap(),
+            want
+        );
         let enc = hex("7a617272d1d87c1f");
-        assert_eq!(Crc32cCodec.decode(enc.clone(), None).unwrap(), b"zarr");
+        assert_eq!(
+            Crc32cCodec
+                .decode(enc.clone(), DecodedSize::AtMost(usize::MAX))
+                .unwrap(),
+            b"zarr"
+        );
         assert_eq!(Crc32cCodec.encode(b"zarr".to_vec()).unwrap(), enc);
     }
 
@@ -150,8 +157,18 @@ mod tests {
             let enc = Crc32cCodec.encode(input.clone()).unwrap();
             assert_eq!(enc.len(), len + 4);
             assert_eq!(Crc32cCodec.encoded_len(len), Some(enc.len()));
-            assert_eq!(Crc32cCodec.decode(enc.clone(), Some(len)).unwrap(), input);
-            assert_eq!(Crc32cCodec.decode(enc, None).unwrap(), input);
+            assert_eq!(
+                Crc32cCodec
+                    .decode(enc.clone(), DecodedSize::Exact(len))
+                    .unwrap(),
+                input
+            );
+            assert_eq!(
+                Crc32cCodec
+                    .decode(enc, DecodedSize::AtMost(usize::MAX))
+                    .unwrap(),
+                input
+            );
         }
     }
 
@@ -159,7 +176,9 @@ mod tests {
     fn decode_strips_in_place() {
         let enc = Crc32cCodec.encode(vec![5u8; 1000]).unwrap();
         let ptr = enc.as_ptr();
-        let dec = Crc32cCodec.decode(enc, None).unwrap();
+        let dec = Crc32cCodec
+            .decode(enc, DecodedSize::AtMost(usize::MAX))
+            .unwrap();
         assert_eq!(dec.as_ptr(), ptr, "decode must not copy");
         assert_eq!(dec.len(), 1000);
     }
@@ -167,18 +186,22 @@ mod tests {
     #[test]
     fn truncated_input() {
         for len in 0..4 {
-            let msg = corrupt_message(Crc32cCodec.decode(vec![0u8; len], None));
+            let msg = corrupt_message(
+                Crc32cCodec.decode(vec![0u8; len], DecodedSize::AtMost(usize::MAX)),
+            );
             assert!(msg.contains("truncated"), "{msg}");
         }
         // Four zero bytes are a valid encoding of nothing.
-        assert!(Crc32cCodec.decode(vec![0u8; 4], Some(0)).is_ok());
+        assert!(Crc32cCodec
+            .decode(vec![0u8; 4], DecodedSize::Exact(0))
+            .is_ok());
     }
 
     #[test]
     fn checksum_mismatch_names_both_values() {
         let mut enc = Crc32cCodec.encode(b"123456789".to_vec()).unwrap();
         enc[0] = b'0';
-        let msg = corrupt_message(Crc32cCodec.decode(enc, None));
+        let msg = corrupt_message(Crc32cCodec.decode(enc, DecodedSize::AtMost(usize::MAX)));
         assert!(msg.contains("0xe3069283"), "{msg}");
         let actual = crc32c::crc32c(b"023456789");
         assert!(msg.contains(&format!("{actual:#010x}")), "{msg}");
@@ -187,17 +210,17 @@ mod tests {
         for bit in 0..enc.len() * 8 {
             let mut bad = enc.clone();
             bad[bit / 8] ^= 1 << (bit % 8);
-            corrupt_message(Crc32cCodec.decode(bad, None));
+            corrupt_message(Crc32cCodec.decode(bad, DecodedSize::AtMost(usize::MAX)));
         }
     }
 
     #[test]
     fn decoded_len_mismatch() {
         let enc = Crc32cCodec.encode(vec![1u8; 10]).unwrap();
-        corrupt_message(Crc32cCodec.decode(enc.clone(), Some(9)));
-        corrupt_message(Crc32cCodec.decode(enc.clone(), Some(11)));
-        corrupt_message(Crc32cCodec.decode(enc.clone(), Some(14)));
-        assert!(Crc32cCodec.decode(enc, Some(10)).is_ok());
+        corrupt_message(Crc32cCodec.decode(enc.clone(), DecodedSize::Exact(9)));
+        corrupt_message(Crc32cCodec.decode(enc.clone(), DecodedSize::Exact(11)));
+        corrupt_message(Crc32cCodec.decode(enc.clone(), DecodedSize::Exact(14)));
+        assert!(Crc32cCodec.decode(enc, DecodedSize::Exact(10)).is_ok());
     }
 
     #[test]
@@ -227,8 +250,8 @@ mod tests {
                     x as u8
                 })
                 .collect();
-            let _ = Crc32cCodec.decode(junk.clone(), None);
-            let _ = Crc32cCodec.decode(junk, Some(len.saturating_sub(4)));
+            let _ = Crc32cCodec.decode(junk.clone(), DecodedSize::AtMost(usize::MAX));
+            let _ = Crc32cCodec.decode(junk, DecodedSize::Exact(len.saturating_sub(4)));
         }
     }
 }

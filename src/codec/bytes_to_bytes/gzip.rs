@@ -10,7 +10,7 @@
 //!   trailer are [`CodecError::Corrupt`].
 
 use super::{deflate_bound, encode_stream, read_decoded, BytesToBytesCodec};
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use flate2::bufread::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -63,6 +63,7 @@ impl GzipCodec {
         Self::new(level)
     }
 
+    #[cfg(test)]
     /// The compression level.
     pub fn level(&self) -> u32 {
         self.level
@@ -88,7 +89,7 @@ impl BytesToBytesCodec for GzipCodec {
         encode_stream(encoder, &input, NAME, GzEncoder::finish)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         if input.is_empty() {
             return Err(CodecError::corrupt(
                 NAME,
@@ -98,12 +99,7 @@ impl BytesToBytesCodec for GzipCodec {
         let mut decoder = MultiGzDecoder::new(&input[..]);
         // Reading to the exact size also checks the last member's trailer and rejects
         // trailing bytes (see `read_decoded`).
-        read_decoded(
-            &mut decoder,
-            decoded_len,
-            input.len().saturating_mul(4),
-            NAME,
-        )
+        read_decoded(&mut decoder, size, input.len().saturating_mul(4), NAME)
     }
 }
 
@@ -125,8 +121,14 @@ mod tests {
                 let input = data(len, len as u64 + 7, 16);
                 let enc = c.encode(input.clone()).unwrap();
                 assert_eq!(&enc[..3], &[0x1f, 0x8b, 0x08], "gzip magic + deflate");
-                assert_eq!(c.decode(enc.clone(), Some(len)).unwrap(), input);
-                assert_eq!(c.decode(enc, None).unwrap(), input);
+                assert_eq!(
+                    c.decode(enc.clone(), DecodedSize::Exact(len)).unwrap(),
+                    input
+                );
+                assert_eq!(
+                    c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                    input
+                );
             }
         }
     }
@@ -137,7 +139,10 @@ mod tests {
         let input = data(300_000, 99, 255);
         let enc = c.encode(input.clone()).unwrap();
         assert!(enc.len() > input.len());
-        assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+        assert_eq!(
+            c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+            input
+        );
     }
 
     #[test]
@@ -181,10 +186,17 @@ mod tests {
         let enc = hex("1f8b0800000000000203cb48cdc9c957a84a2c2a52c8a026130036f3587858000000");
         let want = b"hello zarr ".repeat(8);
         assert_eq!(
-            codec(5).decode(enc.clone(), Some(want.len())).unwrap(),
+            codec(5)
+                .decode(enc.clone(), DecodedSize::Exact(want.len()))
+                .unwrap(),
             want
         );
-        assert_eq!(codec(5).decode(enc, None).unwrap(), want);
+        assert_eq!(
+            codec(5)
+                .decode(enc, DecodedSize::AtMost(usize::MAX))
+                .unwrap(),
+            want
+        );
     }
 
     #[test]
@@ -192,7 +204,10 @@ mod tests {
         // A member with FNAME "a.txt" and mtime set, as the gzip command line writes:
         // python3 -c "import gzip,io; b=io.BytesIO(); f=gzip.GzipFile('a.txt','wb',9,b,mtime=1700000000); f.write(b'abcabcabc'); f.close(); print(b.getvalue().hex())"
         let enc = hex("1f8b080800f1536502ff612e747874004b4c4a4e04230018482d4609000000");
-        assert_eq!(codec(1).decode(enc, Some(9)).unwrap(), b"abcabcabc");
+        assert_eq!(
+            codec(1).decode(enc, DecodedSize::Exact(9)).unwrap(),
+            b"abcabcabc"
+        );
     }
 
     #[test]
@@ -200,7 +215,12 @@ mod tests {
         // numcodecs.GZip(level=5).encode(b'numcodecs gzip' * 3) (numcodecs 0.16.6)
         let enc = hex("1f8b0800e1cf026b00ffcb2bcd4dce4f494d2e5648afca2cc8c3c303002204b4e42a000000");
         let want = b"numcodecs gzip".repeat(3);
-        assert_eq!(codec(5).decode(enc, Some(want.len())).unwrap(), want);
+        assert_eq!(
+            codec(5)
+                .decode(enc, DecodedSize::Exact(want.len()))
+                .unwrap(),
+            want
+        );
     }
 
     #[test]
@@ -210,8 +230,15 @@ mod tests {
         enc.extend(c.encode(Vec::new()).unwrap());
         enc.extend(c.encode(b"second member".to_vec()).unwrap());
         let want = b"first member, second member".to_vec();
-        assert_eq!(c.decode(enc.clone(), Some(want.len())).unwrap(), want);
-        assert_eq!(c.decode(enc, None).unwrap(), want);
+        assert_eq!(
+            c.decode(enc.clone(), DecodedSize::Exact(want.len()))
+                .unwrap(),
+            want
+        );
+        assert_eq!(
+            c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+            want
+        );
     }
 
     #[test]
@@ -226,8 +253,14 @@ mod tests {
         ] {
             let mut enc = good.clone();
             enc.extend_from_slice(tail);
-            assert!(is_corrupt(c.decode(enc.clone(), Some(7))), "tail {tail:?}");
-            assert!(is_corrupt(c.decode(enc, None)), "tail {tail:?}");
+            assert!(
+                is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(7))),
+                "tail {tail:?}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc, DecodedSize::AtMost(usize::MAX))),
+                "tail {tail:?}"
+            );
         }
     }
 
@@ -243,10 +276,13 @@ mod tests {
         for cut in cuts {
             let t = enc[..cut].to_vec();
             assert!(
-                is_corrupt(c.decode(t.clone(), Some(input.len()))),
+                is_corrupt(c.decode(t.clone(), DecodedSize::Exact(input.len()))),
                 "cut {cut}"
             );
-            assert!(is_corrupt(c.decode(t, None)), "cut {cut}");
+            assert!(
+                is_corrupt(c.decode(t, DecodedSize::AtMost(usize::MAX))),
+                "cut {cut}"
+            );
         }
     }
 
@@ -259,8 +295,14 @@ mod tests {
         for pos in [n - 8, n - 1] {
             let mut bad = enc.clone();
             bad[pos] ^= 0x01;
-            assert!(is_corrupt(c.decode(bad.clone(), Some(21))), "pos {pos}");
-            assert!(is_corrupt(c.decode(bad, None)), "pos {pos}");
+            assert!(
+                is_corrupt(c.decode(bad.clone(), DecodedSize::Exact(21))),
+                "pos {pos}"
+            );
+            assert!(
+                is_corrupt(c.decode(bad, DecodedSize::AtMost(usize::MAX))),
+                "pos {pos}"
+            );
         }
     }
 
@@ -268,10 +310,13 @@ mod tests {
     fn rejects_decoded_len_mismatch() {
         let c = codec(6);
         let enc = c.encode(vec![7u8; 1000]).unwrap();
-        assert!(is_corrupt(c.decode(enc.clone(), Some(999))));
-        assert!(is_corrupt(c.decode(enc.clone(), Some(1001))));
-        assert!(is_corrupt(c.decode(enc.clone(), Some(0))));
-        assert_eq!(c.decode(enc, Some(1000)).unwrap(), vec![7u8; 1000]);
+        assert!(is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(999))));
+        assert!(is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(1001))));
+        assert!(is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(0))));
+        assert_eq!(
+            c.decode(enc, DecodedSize::Exact(1000)).unwrap(),
+            vec![7u8; 1000]
+        );
     }
 
     #[test]
@@ -281,14 +326,16 @@ mod tests {
         let c = codec(1);
         let enc = c.encode(vec![0u8; 4 << 20]).unwrap();
         assert!(enc.len() < 100_000);
-        assert!(is_corrupt(c.decode(enc, Some(10))));
+        assert!(is_corrupt(c.decode(enc, DecodedSize::Exact(10))));
     }
 
     #[test]
     fn rejects_empty_and_garbage_without_panicking() {
         let c = codec(1);
-        assert!(is_corrupt(c.decode(Vec::new(), None)));
-        assert!(is_corrupt(c.decode(Vec::new(), Some(0))));
+        assert!(is_corrupt(
+            c.decode(Vec::new(), DecodedSize::AtMost(usize::MAX))
+        ));
+        assert!(is_corrupt(c.decode(Vec::new(), DecodedSize::Exact(0))));
         for seed in 1..300u64 {
             let len = (seed as usize * 7) % 200;
             let mut junk = data(len, seed, 255);
@@ -296,8 +343,8 @@ mod tests {
                 // Start with a valid magic so that the header parser goes further.
                 junk[..3].copy_from_slice(&[0x1f, 0x8b, 0x08]);
             }
-            let _ = c.decode(junk.clone(), None);
-            let _ = c.decode(junk, Some(len));
+            let _ = c.decode(junk.clone(), DecodedSize::AtMost(usize::MAX));
+            let _ = c.decode(junk, DecodedSize::Exact(len));
         }
         // Bit flips in a valid stream: any outcome but a panic, and a successful decode
         // must have the requested length.
@@ -306,10 +353,10 @@ mod tests {
         for i in (0..enc.len()).step_by(3) {
             let mut bad = enc.clone();
             bad[i] ^= 1 << (i % 8);
-            if let Ok(out) = c.decode(bad.clone(), Some(input.len())) {
+            if let Ok(out) = c.decode(bad.clone(), DecodedSize::Exact(input.len())) {
                 assert_eq!(out.len(), input.len());
             }
-            let _ = c.decode(bad, None);
+            let _ = c.decode(bad, DecodedSize::AtMost(usize::MAX));
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use super::numcodecs::{check_keys, get_int, range_error};
 use super::BytesToBytesCodec;
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use ::lz4::block::{self, CompressionMode};
 use serde_json::{Map, Value};
 
@@ -65,7 +65,7 @@ impl BytesToBytesCodec for Lz4Codec {
         Ok(out)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, expected: DecodedSize) -> Result<Vec<u8>, CodecError> {
         if input.len() < 4 {
             return Err(CodecError::corrupt(
                 NAME,
@@ -84,13 +84,19 @@ impl BytesToBytesCodec for Lz4Codec {
             ));
         }
         let size = size as usize;
-        if let Some(expected) = decoded_len {
-            if size != expected {
-                return Err(CodecError::corrupt(
-                    NAME,
-                    format!("header says {size} decoded bytes, expected {expected}"),
-                ));
-            }
+        if !expected.accepts(size) {
+            return Err(CodecError::corrupt(
+                NAME,
+                format!(
+                    "header says {size} decoded bytes, expected {}{}",
+                    if expected.exact().is_some() {
+                        ""
+                    } else {
+                        "at most "
+                    },
+                    expected.max()
+                ),
+            ));
         }
         if size > body.len().saturating_mul(MAX_RATIO).saturating_add(16) {
             return Err(CodecError::corrupt(
@@ -143,8 +149,15 @@ mod tests {
         for a in [1, 10] {
             let c = Lz4Codec::new(a);
             assert_eq!(c.encode(sample()).unwrap(), hex(VECTOR));
-            assert_eq!(c.decode(hex(VECTOR), Some(70)).unwrap(), sample());
-            assert_eq!(c.decode(hex(VECTOR), None).unwrap(), sample());
+            assert_eq!(
+                c.decode(hex(VECTOR), DecodedSize::Exact(70)).unwrap(),
+                sample()
+            );
+            assert_eq!(
+                c.decode(hex(VECTOR), DecodedSize::AtMost(usize::MAX))
+                    .unwrap(),
+                sample()
+            );
         }
         // LZ4().encode(b"")
         assert_eq!(
@@ -152,7 +165,9 @@ mod tests {
             hex("0000000000")
         );
         assert_eq!(
-            Lz4Codec::new(1).decode(hex("0000000000"), Some(0)).unwrap(),
+            Lz4Codec::new(1)
+                .decode(hex("0000000000"), DecodedSize::Exact(0))
+                .unwrap(),
             b""
         );
     }
@@ -164,8 +179,14 @@ mod tests {
             for len in [1usize, 100, 70_000, 1 << 20] {
                 let input = data(len, 11, 12);
                 let enc = c.encode(input.clone()).unwrap();
-                assert_eq!(c.decode(enc.clone(), Some(len)).unwrap(), input);
-                assert_eq!(c.decode(enc, None).unwrap(), input);
+                assert_eq!(
+                    c.decode(enc.clone(), DecodedSize::Exact(len)).unwrap(),
+                    input
+                );
+                assert_eq!(
+                    c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                    input
+                );
             }
         }
     }
@@ -175,25 +196,30 @@ mod tests {
         let c = Lz4Codec::new(1);
         let enc = hex(VECTOR);
         for cut in 0..enc.len() {
-            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), None)), "{cut}");
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::AtMost(usize::MAX))),
+                "{cut}"
+            );
         }
         let mut tail = enc.clone();
         tail.push(0);
-        assert!(is_corrupt(c.decode(tail, None)));
-        assert!(is_corrupt(c.decode(enc.clone(), Some(71))));
+        assert!(is_corrupt(c.decode(tail, DecodedSize::AtMost(usize::MAX))));
+        assert!(is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(71))));
         // A header claiming 2 GiB is refused before allocating.
         let mut bomb = enc.clone();
         bomb[..4].copy_from_slice(&0x7fff_0000u32.to_le_bytes());
-        assert!(is_corrupt(c.decode(bomb.clone(), None)));
+        assert!(is_corrupt(
+            c.decode(bomb.clone(), DecodedSize::AtMost(usize::MAX))
+        ));
         bomb[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(is_corrupt(c.decode(bomb, None)));
+        assert!(is_corrupt(c.decode(bomb, DecodedSize::AtMost(usize::MAX))));
         let mut big = enc.clone();
         big[..4].copy_from_slice(&100u32.to_le_bytes());
-        assert!(is_corrupt(c.decode(big, None)));
+        assert!(is_corrupt(c.decode(big, DecodedSize::AtMost(usize::MAX))));
         for seed in 1..300u64 {
             let mut junk = data((seed % 90) as usize + 4, seed, 255);
             junk[..4].copy_from_slice(&((seed * 13) as u32 % 2000).to_le_bytes());
-            let _ = c.decode(junk, None);
+            let _ = c.decode(junk, DecodedSize::AtMost(usize::MAX));
         }
     }
 

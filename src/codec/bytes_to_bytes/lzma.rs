@@ -20,7 +20,7 @@
 
 use super::numcodecs::{check_keys, get_int, range_error};
 use super::{decode_stream, BytesToBytesCodec};
-use crate::codec::CodecError;
+use crate::codec::{CodecError, DecodedSize};
 use liblzma::bufread::{XzDecoder, XzEncoder};
 use liblzma::stream::{
     Check, Filters, LzmaOptions, MatchFinder, Mode, Stream, CONCATENATED, PRESET_EXTREME,
@@ -432,16 +432,9 @@ impl BytesToBytesCodec for LzmaCodec {
         Ok(out)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         let decoder = XzDecoder::new_stream(&input[..], self.decoder()?);
-        decode_stream(
-            &input,
-            decoded_len,
-            NAME,
-            "lzma",
-            decoder,
-            XzDecoder::into_inner,
-        )
+        decode_stream(&input, size, NAME, "lzma", decoder, XzDecoder::into_inner)
     }
 }
 
@@ -511,13 +504,25 @@ mod tests {
         for (conf, vector) in vectors() {
             let c = codec(conf.clone());
             assert_eq!(c.encode(sample()).unwrap(), hex(vector), "{conf}");
-            assert_eq!(c.decode(hex(vector), Some(70)).unwrap(), sample(), "{conf}");
-            assert_eq!(c.decode(hex(vector), None).unwrap(), sample(), "{conf}");
+            assert_eq!(
+                c.decode(hex(vector), DecodedSize::Exact(70)).unwrap(),
+                sample(),
+                "{conf}"
+            );
+            assert_eq!(
+                c.decode(hex(vector), DecodedSize::AtMost(usize::MAX))
+                    .unwrap(),
+                sample(),
+                "{conf}"
+            );
         }
         // Format 0 (auto) decodes .xz and .lzma.
         let auto = codec(json!({"format": 0}));
         for (_, vector) in vectors().into_iter().take(3) {
-            assert_eq!(auto.decode(hex(vector), Some(70)).unwrap(), sample());
+            assert_eq!(
+                auto.decode(hex(vector), DecodedSize::Exact(70)).unwrap(),
+                sample()
+            );
         }
         assert!(auto.encode(sample()).is_err());
     }
@@ -536,18 +541,22 @@ mod tests {
                 let input = data(len, 9, 30);
                 let enc = c.encode(input.clone()).unwrap();
                 assert_eq!(
-                    c.decode(enc.clone(), Some(len)).unwrap(),
+                    c.decode(enc.clone(), DecodedSize::Exact(len)).unwrap(),
                     input,
                     "{conf} {len}"
                 );
-                assert_eq!(c.decode(enc, None).unwrap(), input, "{conf} {len}");
+                assert_eq!(
+                    c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                    input,
+                    "{conf} {len}"
+                );
             }
         }
         // Concatenated .xz streams.
         let c = codec(json!({}));
         let mut two = c.encode(b"ab".to_vec()).unwrap();
         two.extend(c.encode(b"cd".to_vec()).unwrap());
-        assert_eq!(c.decode(two, Some(4)).unwrap(), b"abcd");
+        assert_eq!(c.decode(two, DecodedSize::Exact(4)).unwrap(), b"abcd");
     }
 
     #[test]
@@ -557,23 +566,32 @@ mod tests {
             let enc = hex(vector);
             for cut in 0..enc.len() {
                 assert!(
-                    is_corrupt(c.decode(enc[..cut].to_vec(), Some(70))),
+                    is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::Exact(70))),
                     "{conf} cut {cut}"
                 );
                 assert!(
-                    is_corrupt(c.decode(enc[..cut].to_vec(), None)),
+                    is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::AtMost(usize::MAX))),
                     "{conf} cut {cut}"
                 );
             }
             let mut tail = enc.clone();
             tail.extend_from_slice(b"garbage");
-            assert!(is_corrupt(c.decode(tail, None)), "{conf}");
-            assert!(is_corrupt(c.decode(enc.clone(), Some(69))), "{conf}");
-            assert!(is_corrupt(c.decode(enc.clone(), Some(71))), "{conf}");
+            assert!(
+                is_corrupt(c.decode(tail, DecodedSize::AtMost(usize::MAX))),
+                "{conf}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(69))),
+                "{conf}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(71))),
+                "{conf}"
+            );
             for i in 0..enc.len() {
                 let mut bad = enc.clone();
                 bad[i] ^= 1 << (i % 8);
-                if let Ok(out) = c.decode(bad, Some(70)) {
+                if let Ok(out) = c.decode(bad, DecodedSize::Exact(70)) {
                     assert_eq!(out.len(), 70);
                 }
             }
@@ -582,9 +600,9 @@ mod tests {
         let c = codec(json!({}));
         let mut bad = hex(vectors()[0].1);
         bad[40] ^= 0x01;
-        assert!(is_corrupt(c.decode(bad, Some(70))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(70))));
         let bomb = c.encode(vec![0; 1 << 22]).unwrap();
-        assert!(is_corrupt(c.decode(bomb, Some(64))));
+        assert!(is_corrupt(c.decode(bomb, DecodedSize::Exact(64))));
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod shuffle;
 pub mod zlib;
 pub mod zstd;
 
-use super::{try_vec_with_capacity, CodecError};
+use super::{try_vec_with_capacity, CodecError, DecodedSize};
 use serde_json::{Map, Value};
 use std::fmt::Debug;
 use std::io::{ErrorKind, Read, Write};
@@ -29,17 +29,17 @@ pub trait BytesToBytesCodec: Debug + Send + Sync {
     /// Encode `input`.
     fn encode(&self, input: Vec<u8>) -> Result<Vec<u8>, CodecError>;
 
-    /// Decode `input`. `decoded_len` is the exact decoded size when the caller knows it
-    /// (it always does for the last bytes->bytes codec before the array->bytes codec); a
-    /// decoder must reject output of another size and must never allocate more than
-    /// `decoded_len` bytes when it is given (protection against decompression bombs).
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError>;
+    /// Decode `input` into exactly `size` bytes, or at most `size` (see [`DecodedSize`]).
+    /// A decoder rejects output of another size and never allocates more than the size
+    /// allows (protection against decompression bombs); an exact size it may allocate up
+    /// front, without touching the memory before it is written.
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError>;
 
     /// Decode `input` into `out`, which is exactly the decoded size. Codecs that can
     /// decompress in place override this; the default decodes and copies. On error `out`
     /// may hold partial output.
     fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
-        let decoded = self.decode(input, Some(out.len()))?;
+        let decoded = self.decode(input, DecodedSize::Exact(out.len()))?;
         if decoded.len() != out.len() {
             return Err(CodecError::corrupt(
                 self.name(),
@@ -55,6 +55,19 @@ pub trait BytesToBytesCodec: Debug + Send + Sync {
     fn encoded_len(&self, decoded_len: usize) -> Option<usize> {
         let _ = decoded_len;
         None
+    }
+
+    /// The most bytes this codec can encode `decoded_len` bytes into, as any writer of the
+    /// format produces them: it bounds what the codec after it in a chain may decode to.
+    /// The default suits compressors (their worst case adds a small fraction and a header)
+    /// with room to spare; fixed-size codecs return their exact size.
+    fn max_encoded_len(&self, decoded_len: usize) -> usize {
+        match self.encoded_len(decoded_len) {
+            Some(n) => n,
+            None => decoded_len
+                .saturating_add(decoded_len / 8)
+                .saturating_add(1 << 16),
+        }
     }
 }
 
@@ -118,10 +131,10 @@ pub(crate) fn encode_stream<W: Write>(
 
 /// Decode one whole compressed stream held in `input` with `decoder` (a reader over
 /// `input`): empty input, and bytes left after the stream ends (`remaining` gives them
-/// back), are [`CodecError::Corrupt`]; see [`read_decoded`] for `decoded_len`.
+/// back), are [`CodecError::Corrupt`]; see [`read_decoded`] for `size`.
 pub(crate) fn decode_stream<'a, R: Read>(
     input: &'a [u8],
-    decoded_len: Option<usize>,
+    size: DecodedSize,
     codec: &str,
     stream: &str,
     mut decoder: R,
@@ -133,12 +146,7 @@ pub(crate) fn decode_stream<'a, R: Read>(
             format!("empty input is not a {stream} stream"),
         ));
     }
-    let out = read_decoded(
-        &mut decoder,
-        decoded_len,
-        input.len().saturating_mul(4),
-        codec,
-    )?;
+    let out = read_decoded(&mut decoder, size, input.len().saturating_mul(4), codec)?;
     if !remaining(decoder).is_empty() {
         return Err(CodecError::corrupt(
             codec,
@@ -150,13 +158,14 @@ pub(crate) fn decode_stream<'a, R: Read>(
 
 /// Read a decoder's whole output.
 ///
-/// With `decoded_len`, exactly that many bytes are allocated and the stream must end there
-/// (shorter or longer output is [`CodecError::Corrupt`]); without it the buffer grows from
-/// `size_hint` as needed. I/O errors (corrupt or truncated streams) become `Corrupt` naming
-/// `codec`.
+/// With an exact `size`, a buffer of that many bytes is allocated up front without being
+/// touched (a chunk declaring gigabytes costs nothing until its data decodes), and the
+/// stream must end there; with a bound, the buffer grows from `size_hint` as the data
+/// decodes, up to the bound. Output of another size is [`CodecError::Corrupt`]; so are I/O
+/// errors (corrupt or truncated streams), naming `codec`.
 pub(crate) fn read_decoded(
     reader: &mut impl Read,
-    decoded_len: Option<usize>,
+    size: DecodedSize,
     size_hint: usize,
     codec: &str,
 ) -> Result<Vec<u8>, CodecError> {
@@ -172,10 +181,16 @@ pub(crate) fn read_decoded(
         }
         Ok(filled)
     }
-    match decoded_len {
-        Some(expected) => {
-            let mut out = try_vec_with_capacity(expected)?;
-            out.resize(expected, 0);
+    let longer = |max: usize| {
+        CodecError::corrupt(
+            codec,
+            format!("decoded data is longer than the expected {max} bytes"),
+        )
+    };
+    match size {
+        DecodedSize::Exact(expected) => {
+            let mut out =
+                crate::sys::alloc::zeroed_vec(expected).ok_or(CodecError::OutOfMemory(expected))?;
             let got = fill(reader, &mut out, codec)?;
             if got < expected {
                 return Err(CodecError::corrupt(
@@ -185,26 +200,32 @@ pub(crate) fn read_decoded(
             }
             let mut probe = [0u8; 1];
             if fill(reader, &mut probe, codec)? != 0 {
-                return Err(CodecError::corrupt(
-                    codec,
-                    format!("decoded data is longer than the expected {expected} bytes"),
-                ));
+                return Err(longer(expected));
             }
             Ok(out)
         }
-        None => {
-            let mut out = try_vec_with_capacity(size_hint.clamp(64, 1 << 20))?;
+        DecodedSize::AtMost(max) => {
+            let mut out = try_vec_with_capacity(size_hint.clamp(64, 1 << 20).min(max.max(1)))?;
             loop {
+                if out.len() >= max {
+                    // Full at the bound: any further byte is too many.
+                    let mut probe = [0u8; 1];
+                    if fill(reader, &mut probe, codec)? != 0 {
+                        return Err(longer(max));
+                    }
+                    return Ok(out);
+                }
                 if out.len() == out.capacity() {
-                    let extra = out.capacity().max(64);
-                    out.try_reserve(extra)
+                    let extra = out.capacity().max(64).min(max - out.len());
+                    out.try_reserve_exact(extra)
                         .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
                 }
                 let start = out.len();
-                out.resize(out.capacity(), 0);
+                let room = out.capacity().min(max);
+                out.resize(room, 0);
                 let got = fill(reader, &mut out[start..], codec)?;
                 out.truncate(start + got);
-                if out.len() < out.capacity() {
+                if out.len() < room {
                     return Ok(out);
                 }
             }

@@ -24,7 +24,7 @@ use super::blosc::{BloscCodec, BloscCompressor, BloscShuffle};
 use super::gzip::GzipCodec;
 use super::zstd::ZstdCodec;
 use super::{bz2, checksum32, lz4, lzma, shuffle, zlib, BytesToBytesCodec};
-use crate::codec::CodecError;
+use crate::codec::{CodecError, DecodedSize};
 use serde_json::{Map, Value};
 
 /// Build the bytes->bytes codec for numcodecs id `id` (the part after `numcodecs.`), or
@@ -157,11 +157,6 @@ impl<C> Renamed<C> {
         }
     }
 
-    /// The wrapped codec.
-    pub fn inner(&self) -> &C {
-        &self.inner
-    }
-
     /// Errors name the codec as the metadata does.
     fn rename(&self, e: CodecError) -> CodecError {
         match e {
@@ -188,14 +183,22 @@ impl<C: BytesToBytesCodec> BytesToBytesCodec for Renamed<C> {
         self.inner.encode(input).map_err(|e| self.rename(e))
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
+        self.inner.decode(input, size).map_err(|e| self.rename(e))
+    }
+
+    fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
         self.inner
-            .decode(input, decoded_len)
+            .decode_into(input, out)
             .map_err(|e| self.rename(e))
     }
 
     fn encoded_len(&self, decoded_len: usize) -> Option<usize> {
         self.inner.encoded_len(decoded_len)
+    }
+
+    fn max_encoded_len(&self, decoded_len: usize) -> usize {
+        self.inner.max_encoded_len(decoded_len)
     }
 }
 
@@ -254,9 +257,15 @@ mod tests {
         );
         // numcodecs 0.16.6: GZip(1).encode(b'x' * 10)
         let enc = hex("1f8b0800b856046b04ffaba88001007747df8e0a000000");
-        assert_eq!(c.decode(enc, Some(10)).unwrap(), b"x".repeat(10));
+        assert_eq!(
+            c.decode(enc, DecodedSize::Exact(10)).unwrap(),
+            b"x".repeat(10)
+        );
         let round = c.encode(b"abc".to_vec()).unwrap();
-        assert_eq!(c.decode(round, None).unwrap(), b"abc");
+        assert_eq!(
+            c.decode(round, DecodedSize::AtMost(usize::MAX)).unwrap(),
+            b"abc"
+        );
         assert!(from_numcodecs("gzip", &config(json!({"level": 10})), 1).is_err());
         assert!(from_numcodecs("gzip", &config(json!({"level": 1, "x": 1})), 1).is_err());
         assert!(build("gzip", json!({"level": -1}), 1)
@@ -279,8 +288,8 @@ mod tests {
         ));
         let mut want = b"numcodecs ".repeat(5);
         want.extend(0u8..20);
-        assert_eq!(c.decode(enc.clone(), Some(70)).unwrap(), want);
-        match c.decode(enc, Some(71)) {
+        assert_eq!(c.decode(enc.clone(), DecodedSize::Exact(70)).unwrap(), want);
+        match c.decode(enc, DecodedSize::Exact(71)) {
             Err(CodecError::Corrupt { codec, .. }) => assert_eq!(codec, "numcodecs.zstd"),
             other => panic!("{other:?}"),
         }
@@ -305,7 +314,7 @@ mod tests {
             1,
         );
         assert_eq!(auto.encode(want.clone()).unwrap(), enc);
-        assert_eq!(auto.decode(enc, Some(64)).unwrap(), want);
+        assert_eq!(auto.decode(enc, DecodedSize::Exact(64)).unwrap(), want);
         // Blosc(cname='lz4', clevel=5, shuffle=-1).encode(np.arange(16, dtype='<i4')): byte shuffle.
         let want: Vec<u8> = (0..16i32).flat_map(|v| v.to_le_bytes()).collect();
         let mut enc = hex("02013304400000004000000050000000");
@@ -325,7 +334,10 @@ mod tests {
         let input = data(10_000, 3, 8);
         let enc = c.encode(input.clone()).unwrap();
         assert_eq!(enc[3], 2, "typesize in the header");
-        assert_eq!(c.decode(enc, Some(input.len())).unwrap(), input);
+        assert_eq!(
+            c.decode(enc, DecodedSize::Exact(input.len())).unwrap(),
+            input
+        );
         for bad in [
             json!({"shuffle": 3}),
             json!({"shuffle": "shuffle"}),
@@ -396,8 +408,8 @@ mod tests {
                 let magic = magics[(seed % 6) as usize];
                 let mut junk = magic.to_vec();
                 junk.extend(data((seed as usize * 7) % 150, seed, 255));
-                let _ = c.decode(junk.clone(), None);
-                if let Ok(out) = c.decode(junk, Some(64)) {
+                let _ = c.decode(junk.clone(), DecodedSize::AtMost(usize::MAX));
+                if let Ok(out) = c.decode(junk, DecodedSize::Exact(64)) {
                     assert_eq!(out.len(), 64, "{id}");
                 }
             }
@@ -409,7 +421,7 @@ mod tests {
             for i in (0..enc.len()).step_by(3) {
                 let mut bad = enc.clone();
                 bad[i] ^= 1 << (i % 8);
-                if let Ok(out) = c.decode(bad, Some(input.len())) {
+                if let Ok(out) = c.decode(bad, DecodedSize::Exact(input.len())) {
                     assert_eq!(out.len(), input.len(), "{id}");
                 }
             }

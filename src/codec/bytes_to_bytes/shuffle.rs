@@ -8,7 +8,7 @@
 
 use super::numcodecs::{check_keys, get_int, range_error};
 use super::BytesToBytesCodec;
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use serde_json::{Map, Value};
 
 const NAME: &str = "numcodecs.shuffle";
@@ -86,14 +86,9 @@ impl BytesToBytesCodec for ShuffleCodec {
         shuffle(&input, self.elementsize, false)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
-        if let Some(expected) = decoded_len {
-            if input.len() != expected {
-                return Err(CodecError::corrupt(
-                    NAME,
-                    format!("{} bytes, expected {expected}", input.len()),
-                ));
-            }
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
+        if !size.accepts(input.len()) {
+            return Err(size.mismatch(NAME, input.len()));
         }
         self.check(input.len())
             .map_err(|message| CodecError::corrupt(NAME, message))?;
@@ -121,7 +116,7 @@ mod tests {
         let want = hex("000102030405000000000000000000000000000000000000");
         let c = ShuffleCodec::new(4);
         assert_eq!(c.encode(input.clone()).unwrap(), want);
-        assert_eq!(c.decode(want, Some(24)).unwrap(), input);
+        assert_eq!(c.decode(want, DecodedSize::Exact(24)).unwrap(), input);
         // Shuffle(2).encode(b'abcdef')
         assert_eq!(
             ShuffleCodec::new(2).encode(b"abcdef".to_vec()).unwrap(),
@@ -136,12 +131,14 @@ mod tests {
             let len = size.max(1) * 37;
             let input = data(len, size as u64 + 1, 255);
             let enc = c.encode(input.clone()).unwrap();
-            assert_eq!(c.decode(enc, Some(len)).unwrap(), input);
+            assert_eq!(c.decode(enc, DecodedSize::Exact(len)).unwrap(), input);
         }
         let c = ShuffleCodec::new(4);
         assert!(c.encode(vec![0; 7]).is_err());
-        assert!(is_corrupt(c.decode(vec![0; 7], None)));
-        assert!(is_corrupt(c.decode(vec![0; 8], Some(12))));
+        assert!(is_corrupt(
+            c.decode(vec![0; 7], DecodedSize::AtMost(usize::MAX))
+        ));
+        assert!(is_corrupt(c.decode(vec![0; 8], DecodedSize::Exact(12))));
         assert_eq!(c.encoded_len(12), Some(12));
     }
 

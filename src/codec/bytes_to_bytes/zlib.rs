@@ -9,7 +9,7 @@
 
 use super::numcodecs::{check_keys, get_int, range_error};
 use super::{decode_stream, deflate_bound, encode_stream, BytesToBytesCodec};
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use flate2::bufread::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
@@ -67,16 +67,9 @@ impl BytesToBytesCodec for ZlibCodec {
         encode_stream(encoder, &input, NAME, ZlibEncoder::finish)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         let decoder = ZlibDecoder::new(&input[..]);
-        decode_stream(
-            &input,
-            decoded_len,
-            NAME,
-            "zlib",
-            decoder,
-            ZlibDecoder::into_inner,
-        )
+        decode_stream(&input, size, NAME, "zlib", decoder, ZlibDecoder::into_inner)
     }
 }
 
@@ -106,9 +99,16 @@ mod tests {
             // differ; the zlib header (level flags) matches and the stream decodes.
             let ours = c.encode(sample()).unwrap();
             assert_eq!(ours[..2], hex(vector)[..2], "level {level}");
-            assert_eq!(c.decode(ours, Some(70)).unwrap(), sample());
-            assert_eq!(c.decode(hex(vector), Some(70)).unwrap(), sample());
-            assert_eq!(c.decode(hex(vector), None).unwrap(), sample());
+            assert_eq!(c.decode(ours, DecodedSize::Exact(70)).unwrap(), sample());
+            assert_eq!(
+                c.decode(hex(vector), DecodedSize::Exact(70)).unwrap(),
+                sample()
+            );
+            assert_eq!(
+                c.decode(hex(vector), DecodedSize::AtMost(usize::MAX))
+                    .unwrap(),
+                sample()
+            );
         }
     }
 
@@ -119,8 +119,14 @@ mod tests {
             for len in [0usize, 1, 1000, 100_000] {
                 let input = data(len, 5, 9);
                 let enc = c.encode(input.clone()).unwrap();
-                assert_eq!(c.decode(enc.clone(), Some(len)).unwrap(), input);
-                assert_eq!(c.decode(enc, None).unwrap(), input);
+                assert_eq!(
+                    c.decode(enc.clone(), DecodedSize::Exact(len)).unwrap(),
+                    input
+                );
+                assert_eq!(
+                    c.decode(enc, DecodedSize::AtMost(usize::MAX)).unwrap(),
+                    input
+                );
             }
         }
     }
@@ -130,22 +136,31 @@ mod tests {
         let c = ZlibCodec::new(1).unwrap();
         let enc = hex(LEVEL1);
         for cut in 0..enc.len() {
-            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), Some(70))), "{cut}");
-            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), None)), "{cut}");
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::Exact(70))),
+                "{cut}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::AtMost(usize::MAX))),
+                "{cut}"
+            );
         }
         let mut bad = enc.clone();
         bad.push(0);
-        assert!(is_corrupt(c.decode(bad, None)));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::AtMost(usize::MAX))));
         let mut bad = enc.clone();
         *bad.last_mut().unwrap() ^= 1; // Adler-32 trailer
-        assert!(is_corrupt(c.decode(bad, Some(70))));
-        assert!(is_corrupt(c.decode(enc.clone(), Some(69))));
-        assert!(is_corrupt(c.decode(enc, Some(71))));
+        assert!(is_corrupt(c.decode(bad, DecodedSize::Exact(70))));
+        assert!(is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(69))));
+        assert!(is_corrupt(c.decode(enc, DecodedSize::Exact(71))));
         // A bomb is cut off at the expected size.
         let bomb = c.encode(vec![0; 1 << 22]).unwrap();
-        assert!(is_corrupt(c.decode(bomb, Some(100))));
+        assert!(is_corrupt(c.decode(bomb, DecodedSize::Exact(100))));
         for seed in 1..100 {
-            let _ = c.decode(data(seed as usize, seed, 255), None);
+            let _ = c.decode(
+                data(seed as usize, seed, 255),
+                DecodedSize::AtMost(usize::MAX),
+            );
         }
     }
 

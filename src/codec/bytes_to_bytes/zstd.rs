@@ -11,7 +11,7 @@
 //!   always verified. The whole input must be consumed.
 
 use super::BytesToBytesCodec;
-use crate::codec::{try_vec_with_capacity, CodecError};
+use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use ::zstd::stream::raw::{CParameter, Decoder, InBuffer, Operation, OutBuffer};
 use ::zstd::zstd_safe::WriteBuf;
 use serde_json::{Map, Value};
@@ -72,11 +72,13 @@ impl ZstdCodec {
         Self::new(level, checksum)
     }
 
+    #[cfg(test)]
     /// The compression level.
     pub fn level(&self) -> i32 {
         self.level
     }
 
+    #[cfg(test)]
     /// Whether encoded frames carry a content checksum.
     pub fn checksum(&self) -> bool {
         self.checksum
@@ -145,20 +147,28 @@ fn decompress_exact<C: WriteBuf + ?Sized>(
     }
 }
 
-/// Decode data of unknown decoded size by streaming into a growing buffer.
-fn decode_to_end(input: &[u8]) -> Result<Vec<u8>, CodecError> {
+/// Decode data of unknown decoded size, at most `max` bytes, by streaming into a growing
+/// buffer.
+fn decode_to_end(input: &[u8], max: usize) -> Result<Vec<u8>, CodecError> {
     // Start from the first frame's content size when it has one (not trusted beyond 64 MiB),
     // otherwise from a guess; the buffer doubles as needed.
     let initial = match ::zstd::zstd_safe::get_frame_content_size(input) {
         Ok(Some(size)) => usize::try_from(size.min(64 << 20)).unwrap_or(64 << 20),
         _ => input.len().saturating_mul(4).clamp(4096, 1 << 20),
     };
-    let mut out = try_vec_with_capacity(initial)?;
+    let mut out = try_vec_with_capacity(initial.min(max).max(1))?;
     let mut decoder = Decoder::new().map_err(corrupt_io)?;
     let mut in_buf = InBuffer::around(input);
     loop {
         if out.len() == out.capacity() {
-            let extra = out.capacity().max(4096);
+            if out.len() > max {
+                return Err(DecodedSize::AtMost(max).mismatch(NAME, out.len()));
+            }
+            // One byte past the bound is room enough to notice data that exceeds it.
+            let extra = out
+                .capacity()
+                .max(4096)
+                .min(max.saturating_add(1) - out.len());
             out.try_reserve(extra)
                 .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
         }
@@ -170,6 +180,9 @@ fn decode_to_end(input: &[u8]) -> Result<Vec<u8>, CodecError> {
             let hint = decoder.run(&mut in_buf, &mut out_buf).map_err(corrupt_io)?;
             (hint, out_buf.pos() == out_buf.capacity())
         };
+        if out.len() > max {
+            return Err(DecodedSize::AtMost(max).mismatch(NAME, out.len()));
+        }
         if in_buf.pos() == input.len() {
             if hint == 0 {
                 return Ok(out);
@@ -225,13 +238,13 @@ impl BytesToBytesCodec for ZstdCodec {
         Ok(out)
     }
 
-    fn decode(&self, input: Vec<u8>, decoded_len: Option<usize>) -> Result<Vec<u8>, CodecError> {
+    fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         if input.is_empty() {
             return Err(CodecError::corrupt(NAME, "empty input is not a zstd frame"));
         }
-        match decoded_len {
-            Some(expected) => decode_exact(&input, expected),
-            None => decode_to_end(&input),
+        match size {
+            DecodedSize::Exact(expected) => decode_exact(&input, expected),
+            DecodedSize::AtMost(max) => decode_to_end(&input, max),
         }
     }
 
@@ -257,8 +270,16 @@ mod tests {
 
     /// Both decode paths must agree.
     fn decode_both(c: &ZstdCodec, enc: &[u8], want: &[u8]) {
-        assert_eq!(c.decode(enc.to_vec(), Some(want.len())).unwrap(), want);
-        assert_eq!(c.decode(enc.to_vec(), None).unwrap(), want);
+        assert_eq!(
+            c.decode(enc.to_vec(), DecodedSize::Exact(want.len()))
+                .unwrap(),
+            want
+        );
+        assert_eq!(
+            c.decode(enc.to_vec(), DecodedSize::AtMost(usize::MAX))
+                .unwrap(),
+            want
+        );
     }
 
     const TEXT: &[u8] = b"zarr zstd test zarr zstd test zarr zstd test \
@@ -327,8 +348,12 @@ zarr zstd test zarr zstd test zarr zstd test ";
         // The same frame with a wrong checksum.
         let mut bad = enc.clone();
         *bad.last_mut().unwrap() ^= 0x40;
-        assert!(is_corrupt(codec(0, false).decode(bad.clone(), Some(60))));
-        assert!(is_corrupt(codec(0, false).decode(bad, None)));
+        assert!(is_corrupt(
+            codec(0, false).decode(bad.clone(), DecodedSize::Exact(60))
+        ));
+        assert!(is_corrupt(
+            codec(0, false).decode(bad, DecodedSize::AtMost(usize::MAX))
+        ));
         // An empty frame without content size.
         decode_both(&codec(0, false), &hex("28b52ffd0000010000"), b"");
     }
@@ -358,8 +383,10 @@ zarr zstd test zarr zstd test zarr zstd test ";
         for pos in n - 4..n {
             let mut bad = enc.clone();
             bad[pos] ^= 0x10;
-            assert!(is_corrupt(c.decode(bad.clone(), Some(input.len()))));
-            assert!(is_corrupt(c.decode(bad, None)));
+            assert!(is_corrupt(
+                c.decode(bad.clone(), DecodedSize::Exact(input.len()))
+            ));
+            assert!(is_corrupt(c.decode(bad, DecodedSize::AtMost(usize::MAX))));
         }
     }
 
@@ -375,8 +402,14 @@ zarr zstd test zarr zstd test zarr zstd test ";
         ] {
             let mut enc = good.clone();
             enc.extend_from_slice(tail);
-            assert!(is_corrupt(c.decode(enc.clone(), Some(7))), "tail {tail:?}");
-            assert!(is_corrupt(c.decode(enc, None)), "tail {tail:?}");
+            assert!(
+                is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(7))),
+                "tail {tail:?}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc, DecodedSize::AtMost(usize::MAX))),
+                "tail {tail:?}"
+            );
         }
     }
 
@@ -392,19 +425,25 @@ zarr zstd test zarr zstd test zarr zstd test ";
             for cut in cuts {
                 let t = enc[..cut].to_vec();
                 assert!(
-                    is_corrupt(c.decode(t.clone(), Some(input.len()))),
+                    is_corrupt(c.decode(t.clone(), DecodedSize::Exact(input.len()))),
                     "cut {cut}"
                 );
-                assert!(is_corrupt(c.decode(t, None)), "cut {cut}");
+                assert!(
+                    is_corrupt(c.decode(t, DecodedSize::AtMost(usize::MAX))),
+                    "cut {cut}"
+                );
             }
         }
         // Truncated frames without a content size (the streaming path must notice too).
         let enc = hex("28b52ffd04584d0000186162630100f67443384b202f");
         for cut in 0..enc.len() {
             let c = codec(0, false);
-            assert!(is_corrupt(c.decode(enc[..cut].to_vec(), None)), "cut {cut}");
             assert!(
-                is_corrupt(c.decode(enc[..cut].to_vec(), Some(60))),
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::AtMost(usize::MAX))),
+                "cut {cut}"
+            );
+            assert!(
+                is_corrupt(c.decode(enc[..cut].to_vec(), DecodedSize::Exact(60))),
                 "cut {cut}"
             );
         }
@@ -415,12 +454,18 @@ zarr zstd test zarr zstd test zarr zstd test ";
         let c = codec(1, false);
         let enc = c.encode(vec![3u8; 1000]).unwrap();
         for wrong in [0, 1, 999, 1001, 1 << 20] {
-            assert!(is_corrupt(c.decode(enc.clone(), Some(wrong))), "{wrong}");
+            assert!(
+                is_corrupt(c.decode(enc.clone(), DecodedSize::Exact(wrong))),
+                "{wrong}"
+            );
         }
         // Same for a frame without content size, which cannot be checked up front.
         let nocs = hex("28b52ffd0000b50000787a617272207a737464207465737420010028e8ac03");
         for wrong in [0, TEXT.len() - 1, TEXT.len() + 1] {
-            assert!(is_corrupt(c.decode(nocs.clone(), Some(wrong))), "{wrong}");
+            assert!(
+                is_corrupt(c.decode(nocs.clone(), DecodedSize::Exact(wrong))),
+                "{wrong}"
+            );
         }
     }
 
@@ -429,7 +474,7 @@ zarr zstd test zarr zstd test zarr zstd test ";
         let c = codec(1, false);
         let enc = c.encode(vec![0u8; 8 << 20]).unwrap();
         assert!(enc.len() < 10_000);
-        assert!(is_corrupt(c.decode(enc, Some(16))));
+        assert!(is_corrupt(c.decode(enc, DecodedSize::Exact(16))));
     }
 
     #[test]
@@ -485,26 +530,28 @@ zarr zstd test zarr zstd test zarr zstd test ";
     #[test]
     fn garbage_never_panics() {
         let c = codec(3, true);
-        assert!(is_corrupt(c.decode(Vec::new(), None)));
-        assert!(is_corrupt(c.decode(Vec::new(), Some(0))));
+        assert!(is_corrupt(
+            c.decode(Vec::new(), DecodedSize::AtMost(usize::MAX))
+        ));
+        assert!(is_corrupt(c.decode(Vec::new(), DecodedSize::Exact(0))));
         for seed in 1..300u64 {
             let len = (seed as usize * 7) % 200;
             let mut junk = data(len, seed, 255);
             if seed % 2 == 0 && len >= 4 {
                 junk[..4].copy_from_slice(&[0x28, 0xb5, 0x2f, 0xfd]);
             }
-            let _ = c.decode(junk.clone(), None);
-            let _ = c.decode(junk, Some(len * 3));
+            let _ = c.decode(junk.clone(), DecodedSize::AtMost(usize::MAX));
+            let _ = c.decode(junk, DecodedSize::Exact(len * 3));
         }
         let input = data(5000, 12, 16);
         let enc = c.encode(input.clone()).unwrap();
         for i in 0..enc.len() {
             let mut bad = enc.clone();
             bad[i] ^= 1 << (i % 8);
-            if let Ok(out) = c.decode(bad.clone(), Some(input.len())) {
+            if let Ok(out) = c.decode(bad.clone(), DecodedSize::Exact(input.len())) {
                 assert_eq!(out.len(), input.len());
             }
-            let _ = c.decode(bad, None);
+            let _ = c.decode(bad, DecodedSize::AtMost(usize::MAX));
         }
     }
 }

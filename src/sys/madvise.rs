@@ -13,7 +13,7 @@ const MIN_BYTES: usize = 1 << 20;
 /// Fault in, writable, the pages lying entirely inside `out`. A hint: any failure (an
 /// older kernel, memory that cannot be populated) is ignored, and the read's own writes
 /// fault the pages in as usual.
-pub(super) fn populate_for_write(out: &mut [u8]) {
+pub(crate) fn populate_for_write(out: &mut [u8]) {
     if out.len() < MIN_BYTES {
         return;
     }

@@ -1,0 +1,228 @@
+//! The I/O planner: cuts a block of an array into units (the chunks it touches), runs the
+//! units on the worker pool, and has each decode straight into its own block of the
+//! caller's buffer, or encode straight from it.
+//!
+//! What a unit does is the codec chain's business ([`CodecChain::decode_region`],
+//! [`CodecChain::encode_block`], [`CodecChain::encode_update`]): the planner never asks
+//! which codecs it has. It only decides where work runs:
+//! - one unit whose chunk has no smaller independently decodable parts runs on the calling
+//!   thread (starting the pool would cost more than it saves: the latency of small reads);
+//! - otherwise units run on the pool, in batches (so nothing proportional to the number of
+//!   chunks is held at once); when there are fewer units than workers, each unit may spread
+//!   its parts (a shard's inner chunks) over the workers too.
+//!
+//! Memory: a read holds, per worker, at most one chunk's encoded bytes and its decoded form
+//! (or, for a shard, one batch of neighbouring inner chunks of at most 32 MiB and one
+//! decoded inner chunk); the caller's buffer is written in place.
+
+use super::locks::lock_chunk;
+use crate::chunk_key_encoding::ChunkKeyEncoding;
+use crate::codec::chain::CodecChain;
+use crate::codec::{CodecError, Parallelism};
+use crate::data_type::FillValue;
+use crate::error::Error;
+use crate::layout::{CellWalk, InBlock};
+use crate::selection::{checked_product, RegularCuts};
+use crate::storage::source::StoreValue;
+use crate::storage::Storage;
+use crate::sys::shared_out::{OutBuffer, OutCell};
+use rayon::prelude::*;
+
+/// Units handed to the pool at a time.
+const BATCH: usize = 4096;
+
+/// Below this many bytes, faulting in the output's pages in advance is not worth it.
+const PREFAULT_MIN: usize = 1 << 20;
+
+/// What the planner needs of an array: where its chunks are and how they are coded.
+pub(super) struct ChunkIo<'a> {
+    pub storage: &'a dyn Storage,
+    /// Names this store's data for the chunk locks (see `WritableStorage::lock_scope`).
+    pub lock_scope: &'a str,
+    pub chain: &'a CodecChain,
+    pub chunk_shape: &'a [u64],
+    pub fill_value: &'a FillValue,
+    /// Chunk keys are the prefix, then the chunk's coordinates in the key encoding.
+    pub key_prefix: &'a str,
+    pub key_encoding: ChunkKeyEncoding,
+}
+
+impl ChunkIo<'_> {
+    /// The key of the chunk at the given grid coordinates.
+    fn key(&self, chunk: &[u64]) -> String {
+        format!("{}{}", self.key_prefix, self.key_encoding.key(chunk))
+    }
+}
+
+/// Name the chunk in a corruption report, not only the fault.
+pub(super) fn with_chunk_context(error: CodecError, key: &str) -> Error {
+    Error::Codec(match error {
+        CodecError::Corrupt { codec, message } => CodecError::Corrupt {
+            codec,
+            message: format!("{message} (chunk '{key}')"),
+        },
+        other => other,
+    })
+}
+
+/// Read the block of the array at `start` whose extent is `out`'s shape into `out`. The
+/// block may reach past the array's edge (whole edge chunks are read this way) but never
+/// past the last chunk. On failure, the parts of `out` belonging to units that were
+/// decoded may hold their data, and the failing unit's part may be partly written.
+pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(), Error> {
+    let extent = out.whole().extent().to_vec();
+    if extent.contains(&0) {
+        return Ok(());
+    }
+    let cuts = RegularCuts::new(start, &extent, io.chunk_shape);
+    let units = CellWalk::new(&cuts, &extent).len();
+    if units == Some(1) && !has_parts(io, &cuts, &extent) {
+        let mut whole = out.whole();
+        let mut cells = whole.cells(&cuts);
+        let cell = cells.next().expect("one unit");
+        return read_unit(io, &cuts, cell, Parallelism::SERIAL);
+    }
+    let pool = crate::threads::pool()?;
+    let workers = pool.current_num_threads();
+    let many_units = units.is_none_or(|n| n >= 2 * workers as u64);
+    let parallelism = if many_units {
+        Parallelism::SERIAL
+    } else {
+        Parallelism { tasks: workers }
+    };
+    pool.install(|| {
+        prefault(out, workers);
+        let mut whole = out.whole();
+        let mut cells = whole.cells(&cuts);
+        loop {
+            let batch: Vec<OutCell> = cells.by_ref().take(BATCH).collect();
+            if batch.is_empty() {
+                return Ok(());
+            }
+            batch
+                .into_par_iter()
+                .try_for_each(|cell| read_unit(io, &cuts, cell, parallelism))?;
+        }
+    })
+}
+
+/// Whether the one chunk of a read has several independently decodable parts in the block
+/// (inner chunks of a shard), which the workers can share.
+fn has_parts(io: &ChunkIo, cuts: &RegularCuts, extent: &[u64]) -> bool {
+    let Some(inner) = io.chain.inner_chunk_shape() else {
+        return false;
+    };
+    let zero = vec![0; extent.len()];
+    let offset = cuts.offset_in_cell(&cuts.grid_index(&zero), &zero);
+    checked_product(&RegularCuts::new(&offset, extent, inner).cell_counts()) != Some(1)
+}
+
+/// Decode one unit into its block; a chunk that is not stored reads as the fill value.
+fn read_unit(
+    io: &ChunkIo,
+    cuts: &RegularCuts,
+    mut cell: OutCell,
+    parallelism: Parallelism,
+) -> Result<(), Error> {
+    let chunk = cuts.grid_index(&cell.coords);
+    let offset = cuts.offset_in_cell(&chunk, &cell.offset);
+    let key = io.key(&chunk);
+    let source = StoreValue {
+        store: io.storage,
+        key: &key,
+    };
+    let stored = io
+        .chain
+        .decode_region(&source, &offset, &mut cell.block, parallelism)
+        .map_err(|e| with_chunk_context(e, &key))?;
+    if !stored {
+        cell.block.fill(io.fill_value.as_bytes());
+    }
+    Ok(())
+}
+
+/// Fault in the output's pages before the workers fill it, each worker a part, in one
+/// system call per part instead of one page fault per 4 KiB (see `sys::madvise`).
+fn prefault(out: &mut OutBuffer, workers: usize) {
+    let spanned = out.spanned();
+    if spanned.len() < PREFAULT_MIN {
+        return;
+    }
+    let part = spanned.len().div_ceil(workers.max(1)).max(PREFAULT_MIN);
+    spanned
+        .par_chunks_mut(part)
+        .for_each(crate::sys::madvise::populate_for_write);
+}
+
+/// Write `input` into the block of the array at `start` of the same extent. Chunks the
+/// block covers are encoded straight from `input`; chunks it covers in part are updated
+/// under their chunk lock (read, merge, store). A chunk that ends up all fill value is
+/// erased. Each chunk is replaced atomically; on failure, the chunks already written hold
+/// the new data and the others the old.
+pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), Error> {
+    let extent = input.extent().to_vec();
+    if extent.contains(&0) {
+        return Ok(());
+    }
+    let cuts = RegularCuts::new(start, &extent, io.chunk_shape);
+    let units = CellWalk::new(&cuts, &extent).len();
+    let pool = crate::threads::pool()?;
+    let workers = pool.current_num_threads();
+    // With fewer chunks than workers, a covered shard spreads its inner chunks over them.
+    let parallelism = if units.is_some_and(|n| n < workers as u64) {
+        Parallelism { tasks: workers }
+    } else {
+        Parallelism::SERIAL
+    };
+    pool.install(|| {
+        let mut cells = CellWalk::new(&cuts, &extent);
+        loop {
+            let batch: Vec<_> = cells.by_ref().take(BATCH).collect();
+            if batch.is_empty() {
+                return Ok(());
+            }
+            batch.into_par_iter().try_for_each(|cell| {
+                let chunk = cuts.grid_index(&cell.coords);
+                let offset = cuts.offset_in_cell(&chunk, &cell.offset);
+                let part = input.sub(&cell.offset, &cell.extent);
+                write_unit(io, &chunk, &offset, &part, parallelism)
+            })?;
+        }
+    })
+}
+
+/// Encode and store one chunk from `part`, written at `offset` of it.
+fn write_unit(
+    io: &ChunkIo,
+    chunk: &[u64],
+    offset: &[u64],
+    part: &InBlock,
+    parallelism: Parallelism,
+) -> Result<(), Error> {
+    let key = io.key(chunk);
+    let covered = offset.iter().all(|&o| o == 0) && part.extent() == io.chunk_shape;
+    if covered {
+        let encoded = io
+            .chain
+            .encode_block(part, parallelism)
+            .map_err(|e| with_chunk_context(e, &key))?;
+        return store(io, &key, encoded);
+    }
+    // Read, merge, store: under the chunk's lock, and serially (see `locks`).
+    let _guard = lock_chunk(io.lock_scope, &key);
+    let existing = io.storage.get(&key)?;
+    let encoded = io
+        .chain
+        .encode_update(existing, offset, part, Parallelism::SERIAL)
+        .map_err(|e| with_chunk_context(e, &key))?;
+    store(io, &key, encoded)
+}
+
+/// Store an encoded chunk, or erase it when it is all fill value (`None`).
+fn store(io: &ChunkIo, key: &str, encoded: Option<Vec<u8>>) -> Result<(), Error> {
+    match encoded {
+        Some(bytes) => io.storage.set(key, &bytes)?,
+        None => io.storage.erase(key)?,
+    }
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! The caller's output buffer, written by parallel workers each in its own block.
+//!
+//! A read cuts its selection into units (chunks, inner chunks) and decodes each straight
+//! into its part of the caller's buffer. Those parts interleave in memory (a chunk's rows
+//! alternate with its neighbours'), so they cannot be handed out as disjoint `&mut [u8]`
+//! slices; they are handed out as [`OutBlock`]s instead: an index block of the buffer's
+//! [`Layout`], written through a raw pointer.
+//!
+//! Why no two blocks ever write the same byte:
+//! - [`OutBuffer::new`] accepts only layouts whose elements do not overlap
+//!   ([`Layout::check_no_overlap`]) and fit in the buffer ([`Layout::check_fits`]);
+//! - the only way to get more than one block is to cut a block into the cells of a grid
+//!   ([`OutBlock::cells`]), which borrows it mutably for as long as the cells live, and the cells of a grid are disjoint
+//!   index blocks ([`CellWalk`] checks that the cuts tile the block);
+//! - so two live blocks hold disjoint sets of elements, whose bytes are disjoint.
+//!
+//! And every byte written lies inside the buffer: a block lies inside the layout's shape,
+//! whose span fits in the buffer.
+
+use crate::layout::{for_each_run, CellWalk, GridCuts, Layout, LayoutError};
+use std::marker::PhantomData;
+
+/// A caller's buffer with the layout of a selection's elements in it.
+pub(crate) struct OutBuffer<'a> {
+    buf: &'a mut [u8],
+    layout: Layout,
+}
+
+impl<'a> OutBuffer<'a> {
+    /// Check that `layout` fits in `buf` and that its elements do not overlap.
+    pub(crate) fn new(buf: &'a mut [u8], layout: Layout) -> Result<OutBuffer<'a>, LayoutError> {
+        layout.check_fits(buf.len())?;
+        layout.check_no_overlap()?;
+        Ok(OutBuffer { buf, layout })
+    }
+
+    /// The bytes the layout spans (every element lies inside them).
+    pub(crate) fn spanned(&mut self) -> &mut [u8] {
+        let span = self.layout.span().expect("checked in new");
+        &mut self.buf[..span]
+    }
+
+    /// One block covering every element; blocks for parts come from
+    /// [`OutBlock::cells`].
+    pub(crate) fn whole(&mut self) -> OutBlock<'_> {
+        OutBlock {
+            base: self.buf.as_mut_ptr(),
+            len: self.buf.len(),
+            layout: &self.layout,
+            offset: vec![0; self.layout.shape().len()],
+            extent: self.layout.shape().to_vec(),
+            _buffer: PhantomData,
+        }
+    }
+}
+
+/// The elements `offset .. offset + extent` of an [`OutBuffer`], writable by one thread
+/// while other threads write other blocks of the same buffer.
+pub(crate) struct OutBlock<'b> {
+    base: *mut u8,
+    len: usize,
+    layout: &'b Layout,
+    offset: Vec<u64>,
+    extent: Vec<u64>,
+    _buffer: PhantomData<&'b mut [u8]>,
+}
+
+// SAFETY: a block is the only way to write its elements (see the module comment), so moving
+// it to another thread cannot race with anything; the layout it refers to is immutable.
+unsafe impl Send for OutBlock<'_> {}
+
+impl<'b> OutBlock<'b> {
+    pub(crate) fn extent(&self) -> &[u64] {
+        &self.extent
+    }
+
+    /// Cut the block into the cells of `grid` (cuts relative to this block), each a block of
+    /// its own, with its grid coordinates and offset in this block, in C order of the grid.
+    /// The block itself cannot be used while its cells are alive.
+    pub(crate) fn cells<'s, 'g, G: GridCuts + ?Sized>(
+        &'s mut self,
+        grid: &'g G,
+    ) -> OutCells<'s, 'g, G> {
+        OutCells {
+            walk: CellWalk::new(grid, &self.extent),
+            parent: OutBlock {
+                base: self.base,
+                len: self.len,
+                layout: self.layout,
+                offset: self.offset.clone(),
+                extent: self.extent.clone(),
+                _buffer: PhantomData,
+            },
+        }
+    }
+
+    /// Write `element` (one element's bytes) into every element of the block.
+    pub(crate) fn fill(&mut self, element: &[u8]) {
+        assert_eq!(element.len(), self.layout.element_size());
+        // Runs of whole elements: fill one run's worth of pattern once, then copy it.
+        let dense = Layout::c_order(&self.extent, element.len()).expect("inside a checked layout");
+        let zero = vec![0; self.extent.len()];
+        let mut pattern: Vec<u8> = Vec::new();
+        let (base, len) = (self.base, self.len);
+        for_each_run(
+            &dense,
+            &zero,
+            self.layout,
+            &self.offset,
+            &self.extent,
+            |_, t, n| {
+                if pattern.len() < n {
+                    pattern = element.repeat(n / element.len());
+                }
+                write(base, len, t, &pattern[..n]);
+            },
+        );
+    }
+
+    /// Copy into the block the block of the same extent at `src_offset` of `src`, laid out
+    /// as `src_layout`.
+    pub(crate) fn copy_from(&mut self, src: &[u8], src_layout: &Layout, src_offset: &[u64]) {
+        let (base, len) = (self.base, self.len);
+        for_each_run(
+            src_layout,
+            src_offset,
+            self.layout,
+            &self.offset,
+            &self.extent,
+            |s, t, n| write(base, len, t, &src[s..s + n]),
+        );
+    }
+
+    /// When the block's elements are one run of consecutive bytes in C order, that run, to
+    /// decode into directly.
+    pub(crate) fn contiguous(&mut self) -> Option<&mut [u8]> {
+        let range = self.layout.contiguous_range(&self.offset, &self.extent)?;
+        assert!(range.end <= self.len, "block outside its buffer");
+        // SAFETY: the range lies inside the buffer (checked above) and holds exactly this
+        // block's elements, which no other live block holds (module comment); the slice
+        // borrows `self` mutably, so this block cannot write them meanwhile either.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.base.add(range.start), range.len()) })
+    }
+}
+
+/// Copy `bytes` to byte `at` of the buffer at `base` of `len` bytes.
+fn write(base: *mut u8, len: usize, at: usize, bytes: &[u8]) {
+    assert!(
+        at.checked_add(bytes.len()).is_some_and(|end| end <= len),
+        "write outside the output buffer"
+    );
+    // SAFETY: the destination lies inside the buffer (checked above), belongs to the
+    // writing block's elements, which no other live block writes (module comment), and
+    // cannot overlap `bytes`, which is borrowed immutably from elsewhere (a decoded chunk).
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), base.add(at), bytes.len()) };
+}
+
+/// The cells of a block cut by a grid (see [`OutBlock::cells`]).
+pub(crate) struct OutCells<'b, 'g, G: GridCuts + ?Sized> {
+    walk: CellWalk<'g, G>,
+    parent: OutBlock<'b>,
+}
+
+/// One cell: its coordinates in the grid, its offset in the cut block, and its block.
+pub(crate) struct OutCell<'b> {
+    pub coords: Vec<u64>,
+    pub offset: Vec<u64>,
+    pub block: OutBlock<'b>,
+}
+
+impl<'b, G: GridCuts + ?Sized> Iterator for OutCells<'b, '_, G> {
+    type Item = OutCell<'b>;
+
+    fn next(&mut self) -> Option<OutCell<'b>> {
+        let cell = self.walk.next()?;
+        let parent = &self.parent;
+        let offset = parent
+            .offset
+            .iter()
+            .zip(&cell.offset)
+            .map(|(a, b)| a + b)
+            .collect();
+        Some(OutCell {
+            coords: cell.coords,
+            block: OutBlock {
+                base: parent.base,
+                len: parent.len,
+                layout: parent.layout,
+                offset,
+                extent: cell.extent,
+                _buffer: PhantomData,
+            },
+            offset: cell.offset,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ops::Range;
+
+    struct Halves(u64);
+    impl GridCuts for Halves {
+        fn cells(&self, _: usize) -> u64 {
+            2
+        }
+        fn cell(&self, _: usize, i: u64) -> Range<u64> {
+            if i == 0 {
+                0..self.0
+            } else {
+                self.0..4
+            }
+        }
+    }
+
+    #[test]
+    fn cells_fill_their_own_elements_from_threads() {
+        // A 4 x 4 selection in Fortran order inside a buffer with a spare byte at the end.
+        let layout = Layout::strided(&[4, 4], &[1, 4], 1).unwrap();
+        let mut buf = vec![0u8; 17];
+        let mut out = OutBuffer::new(&mut buf, layout).unwrap();
+        let mut whole = out.whole();
+        let cells: Vec<_> = whole.cells(&Halves(1)).collect();
+        assert_eq!(cells.len(), 4);
+        std::thread::scope(|s| {
+            for (k, mut cell) in cells.into_iter().enumerate() {
+                s.spawn(move || cell.block.fill(&[k as u8 + 1]));
+            }
+        });
+        // Cell (0,0) is row 0, column 0; (0,1) row 0, columns 1..4; (1,0) rows 1..4,
+        // column 0; (1,1) the rest. Fortran order: byte = row + 4 * column.
+        assert_eq!(buf[0], 1);
+        assert_eq!(&buf[1..4], &[3, 3, 3]);
+        assert_eq!(buf[4], 2);
+        assert_eq!(&buf[5..8], &[4, 4, 4]);
+        assert_eq!(buf[16], 0, "past the layout's span");
+    }
+
+    #[test]
+    fn copies_and_contiguous_blocks() {
+        let layout = Layout::c_order(&[2, 3], 2).unwrap();
+        let mut buf = vec![0u8; 12];
+        let mut out = OutBuffer::new(&mut buf, layout).unwrap();
+        let mut whole = out.whole();
+        assert_eq!(whole.contiguous().map(|s| s.len()), Some(12));
+        // Copy a 2 x 3 block from a 3 x 4 source at (1, 1).
+        let src_layout = Layout::c_order(&[3, 4], 2).unwrap();
+        let src: Vec<u8> = (0..12u16).flat_map(|v| v.to_ne_bytes()).collect();
+        whole.copy_from(&src, &src_layout, &[1, 1]);
+        let got: Vec<u16> = buf
+            .chunks(2)
+            .map(|b| u16::from_ne_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(got, vec![5, 6, 7, 9, 10, 11]);
+    }
+
+    #[test]
+    fn refuses_layouts_that_do_not_fit_or_overlap() {
+        let mut small = vec![0u8; 5];
+        assert!(OutBuffer::new(&mut small, Layout::c_order(&[2, 3], 1).unwrap()).is_err());
+        let mut buf = vec![0u8; 64];
+        let overlapping = Layout::strided(&[3, 4], &[1, 1], 1).unwrap();
+        assert!(OutBuffer::new(&mut buf, overlapping).is_err());
+    }
+}
