@@ -8,6 +8,7 @@
 
 mod locks;
 mod planner;
+mod resize;
 
 use crate::chunk_grid::RegularChunkGrid;
 use crate::codec::chain::CodecChain;
@@ -28,7 +29,7 @@ use crate::storage::Storage;
 use crate::sys::shared_out::OutBuffer;
 use planner::ChunkIo;
 use serde_json::{Map, Value};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// A Zarr array in a store.
 #[derive(Debug)]
@@ -41,8 +42,11 @@ pub struct Array {
     /// Names the store's data for the chunk locks (see `WritableStorage::lock_scope`).
     lock_scope: String,
     /// Everything an operation reads. Operations take a snapshot (one `Arc` clone) and run
-    /// on it without holding the lock; an attribute update replaces it whole.
+    /// on it without holding the lock; an attribute update or a resize replaces it whole.
     state: RwLock<Arc<ArrayState>>,
+    /// Serialises the updates of the metadata through this handle (attributes, resize), so
+    /// that two of them cannot interleave their document writes.
+    updates: Mutex<()>,
 }
 
 /// An array's metadata and what is derived from it.
@@ -201,6 +205,7 @@ impl Array {
             storage,
             path,
             state: RwLock::new(Arc::new(state)),
+            updates: Mutex::new(()),
         })
     }
 
@@ -301,18 +306,18 @@ impl Array {
     /// Replace the attributes and rewrite the document holding them (atomically):
     /// `zarr.json`, v2 `.zattrs` (removed when empty) or the draft's `.array.json`.
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
-        // Held across the write so that two updates through this handle cannot interleave
-        // their document writes and in-memory swaps.
-        let mut slot = self.state.write().unwrap_or_else(|e| e.into_inner());
-        let mut metadata = slot.metadata.clone();
+        let _update = self.updates.lock().unwrap_or_else(|e| e.into_inner());
+        let state = self.state();
+        let mut metadata = state.metadata.clone();
         metadata.attributes = attributes;
-        self.write_metadata(&slot.stored_as, &metadata)?;
-        *slot = Arc::new(ArrayState {
+        self.write_metadata(&state.stored_as, &metadata)?;
+        let updated = Arc::new(ArrayState {
             metadata,
-            stored_as: slot.stored_as.clone(),
-            chain: slot.chain.clone(),
-            chunk_nbytes: slot.chunk_nbytes,
+            stored_as: state.stored_as.clone(),
+            chain: state.chain.clone(),
+            chunk_nbytes: state.chunk_nbytes,
         });
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = updated;
         Ok(())
     }
 
@@ -612,11 +617,17 @@ mod tests {
     use crate::storage::MemoryStore;
     use serde_json::json;
 
-    fn store() -> Arc<dyn Storage> {
+    pub(super) fn store() -> Arc<dyn Storage> {
         Arc::new(MemoryStore::new())
     }
 
-    fn metadata(shape: &[u64], chunks: &[u64], dtype: &str, fill: Value, codecs: Value) -> String {
+    pub(super) fn metadata(
+        shape: &[u64],
+        chunks: &[u64],
+        dtype: &str,
+        fill: Value,
+        codecs: Value,
+    ) -> String {
         json!({
             "zarr_format": 3, "node_type": "array", "shape": shape, "data_type": dtype,
             "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunks}},
@@ -626,7 +637,7 @@ mod tests {
         .to_string()
     }
 
-    fn le() -> Value {
+    pub(super) fn le() -> Value {
         json!([{"name": "bytes", "configuration": {"endian": "little"}}])
     }
 
@@ -955,11 +966,12 @@ mod tests {
         assert_eq!(two, [3, 4]);
     }
 
-    /// A memory store that counts the bytes it hands out.
+    /// A memory store that counts the bytes it hands out, and the reads.
     #[derive(Debug, Default)]
     struct CountingStore {
         inner: MemoryStore,
         bytes_read: std::sync::atomic::AtomicU64,
+        reads: std::sync::atomic::AtomicU64,
     }
 
     impl crate::storage::ReadableStorage for CountingStore {
@@ -995,6 +1007,8 @@ mod tests {
             let (size, bytes) = crate::storage::ranges_of(key, &value, ranges)?;
             self.bytes_read
                 .fetch_add(bytes.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            self.reads
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(Some((size, bytes)))
         }
     }
@@ -1096,5 +1110,73 @@ mod tests {
         let mut most = vec![0u8; 7 * 7 * 4];
         a.read_region(&[0, 0], &[7, 7], &mut most).unwrap();
         assert_eq!(counting.bytes_read.load(Ordering::Relaxed), 68 + 8 * 8 * 4);
+    }
+
+    #[test]
+    fn whole_shard_reads_fetch_the_index_once() {
+        // One shard of 8 x 8 inner chunks of 2 x 2: a whole read reads the index once and
+        // every inner chunk once (before, each row of inner chunks re-read the index).
+        use std::sync::atomic::Ordering;
+        let counting = Arc::new(CountingStore::default());
+        let s: Arc<dyn Storage> = counting.clone();
+        let codecs = json!([{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [2, 2],
+            "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+        }}]);
+        let a = Array::create(
+            s,
+            "/s",
+            &metadata(&[16, 16], &[16, 16], "int32", json!(0), codecs),
+        )
+        .unwrap();
+        let data: Vec<u8> = (1..=256i32).flat_map(|v| v.to_ne_bytes()).collect();
+        a.write_region(&[0, 0], &[16, 16], &data).unwrap();
+        let shard_len = crate::storage::ReadableStorage::get(&counting.inner, "s/c/0/0")
+            .unwrap()
+            .unwrap()
+            .len() as u64;
+        assert_eq!(shard_len, 256 * 4 + 64 * 16);
+        counting.bytes_read.store(0, Ordering::Relaxed);
+        counting.reads.store(0, Ordering::Relaxed);
+        let mut back = vec![0u8; data.len()];
+        a.read_region(&[0, 0], &[16, 16], &mut back).unwrap();
+        assert_eq!(back, data);
+        assert_eq!(counting.bytes_read.load(Ordering::Relaxed), shard_len);
+        // The index, then the inner chunks, contiguous, in one range.
+        assert_eq!(counting.reads.load(Ordering::Relaxed), 2);
+    }
+
+    #[test]
+    fn extents_up_to_the_end_of_u64() {
+        // Chunks of the last elements of an extent of 2^64 - 1 reach past 2^64.
+        for codecs in [le(), sharded_1d()] {
+            let s = store();
+            let a = Array::create(
+                s,
+                "/big",
+                &metadata(&[u64::MAX], &[8], "uint8", json!(0), codecs.clone()),
+            )
+            .unwrap();
+            a.write_region(&[u64::MAX - 3], &[3], &[1, 2, 3]).unwrap();
+            let mut three = [0u8; 3];
+            a.read_region(&[u64::MAX - 3], &[3], &mut three).unwrap();
+            assert_eq!(three, [1, 2, 3], "{codecs}");
+            a.write_region(&[u64::MAX - 1], &[1], &[9]).unwrap();
+            let mut last = [0u8; 2];
+            a.read_region(&[u64::MAX - 2], &[2], &mut last).unwrap();
+            assert_eq!(last, [2, 9], "{codecs}");
+            let mut chunk = [0u8; 8];
+            a.read_chunk(&[u64::MAX / 8], &mut chunk).unwrap();
+            assert_eq!(chunk[4..], [1, 2, 9, 0], "{codecs}");
+        }
+    }
+
+    fn sharded_1d() -> Value {
+        json!([{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [4],
+            "codecs": [{"name": "bytes"}],
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+        }}])
     }
 }

@@ -49,7 +49,7 @@ pub(super) struct ChunkIo<'a> {
 
 impl ChunkIo<'_> {
     /// The key of the chunk at the given grid coordinates.
-    fn key(&self, chunk: &[u64]) -> String {
+    pub(super) fn key(&self, chunk: &[u64]) -> String {
         format!("{}{}", self.key_prefix, self.key_encoding.key(chunk))
     }
 }

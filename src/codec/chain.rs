@@ -431,6 +431,43 @@ mod tests {
     }
 
     #[test]
+    fn compressors_after_compressors_are_bounded_by_what_the_inner_ones_can_produce() {
+        // [bytes, zstd, zstd] for 16 bytes: the outer zstd may only decode to what a zstd
+        // encoding of 16 bytes can be. A chunk whose outer frame decodes to 8 MiB (a valid
+        // inner frame followed by a skippable frame, which zstd decoders would skip) is a
+        // decompression bomb, refused without being decoded to its end.
+        let chain = CodecChain::from_metadata(
+            &codecs(json!([
+                {"name": "bytes", "configuration": {"endian": "little"}},
+                {"name": "zstd", "configuration": {"level": 1, "checksum": false}},
+                {"name": "zstd", "configuration": {"level": 1, "checksum": false}}
+            ])),
+            &repr(&[4], DataType::Int32),
+        )
+        .unwrap();
+        let data: Vec<u8> = (0..4i32).flat_map(|v| v.to_ne_bytes()).collect();
+        assert_eq!(
+            chain.decode(chain.encode(data.clone()).unwrap()).unwrap(),
+            data
+        );
+        let mut inner = ::zstd::bulk::compress(&data, 1).unwrap();
+        let skipped = 8usize << 20;
+        inner.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+        inner.extend_from_slice(&(skipped as u32).to_le_bytes());
+        inner.resize(inner.len() + skipped, 0);
+        let bomb = ::zstd::bulk::compress(&inner, 1).unwrap();
+        assert!(bomb.len() < 4096);
+        match chain.decode(bomb) {
+            Err(CodecError::Corrupt { message, .. }) => {
+                assert!(message.contains("can produce"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // The same bound holds behind sharding (whose encoded size is bounded too).
+        assert!(chain.max_encoded_len().unwrap() < 1 << 18);
+    }
+
+    #[test]
     fn chain_shape_rules() {
         let r = repr(&[4], DataType::Int32);
         for bad in [

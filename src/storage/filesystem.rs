@@ -178,6 +178,27 @@ impl WritableStorage for FilesystemStore {
             Err(e) => Err(Self::io_error(key, e)),
         }
     }
+
+    /// The root's canonical path, so that handles opened on the same directory by different
+    /// spellings (relative, through a link) share their chunk locks. A root that does not
+    /// exist yet is its nearest existing ancestor's canonical path plus the rest.
+    fn lock_scope(&self) -> Option<String> {
+        let mut rest = Vec::new();
+        let mut at = std::path::absolute(&self.root).unwrap_or_else(|_| self.root.clone());
+        loop {
+            if let Ok(canonical) = fs::canonicalize(&at) {
+                let full = rest.iter().rev().fold(canonical, |p: PathBuf, c| p.join(c));
+                return Some(full.to_string_lossy().into_owned());
+            }
+            match (at.parent(), at.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_os_string());
+                    at = parent.to_path_buf();
+                }
+                _ => return Some(self.root.to_string_lossy().into_owned()),
+            }
+        }
+    }
 }
 
 impl ListableStorage for FilesystemStore {
@@ -269,6 +290,21 @@ mod tests {
                 .unwrap(),
             None
         );
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn handles_on_one_directory_share_their_lock_scope() {
+        let root = temp_root("scope");
+        fs::create_dir_all(root.join("sub")).unwrap();
+        let a = FilesystemStore::new(root.join("sub")).unwrap();
+        let b = FilesystemStore::new(root.join("sub/../sub/.")).unwrap();
+        let not_yet = FilesystemStore::new(root.join("sub/new")).unwrap();
+        assert_eq!(a.lock_scope(), b.lock_scope());
+        not_yet.set("k", b"x").unwrap();
+        let later = FilesystemStore::new(root.join("sub/new")).unwrap();
+        assert_eq!(not_yet.lock_scope(), later.lock_scope());
+        assert_ne!(a.lock_scope(), later.lock_scope());
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -319,10 +319,17 @@ impl ShardingCodec {
         piece: impl Fn(usize) -> Result<Piece<'e>, CodecError> + Sync,
     ) -> Result<(Vec<u8>, bool), CodecError> {
         let count = self.inner_count();
-        let mut index: Vec<u64> = Vec::new();
+        // The decoded index, built in place: (offset, nbytes) as host-order u64 pairs.
+        let index_size = count.saturating_mul(16);
+        let mut index: Vec<u8> = Vec::new();
         index
-            .try_reserve_exact(count * 2)
-            .map_err(|_| CodecError::OutOfMemory(count.saturating_mul(16)))?;
+            .try_reserve_exact(index_size)
+            .map_err(|_| CodecError::OutOfMemory(index_size))?;
+        let mut all_absent = true;
+        let pair = |index: &mut Vec<u8>, offset: u64, nbytes: u64| {
+            index.extend_from_slice(&offset.to_ne_bytes());
+            index.extend_from_slice(&nbytes.to_ne_bytes());
+        };
         let mut shard: Vec<u8> = Vec::new();
         if self.index_location == IndexLocation::Start {
             shard.resize(self.index_len, 0); // rewritten below, once the offsets are known
@@ -330,7 +337,7 @@ impl ShardingCodec {
         let mut append = |piece: Piece| -> Result<(), CodecError> {
             let bytes: &[u8] = match &piece {
                 Piece::Absent => {
-                    index.extend([ABSENT, ABSENT]);
+                    pair(&mut index, ABSENT, ABSENT);
                     return Ok(());
                 }
                 Piece::New(bytes) => bytes,
@@ -339,7 +346,8 @@ impl ShardingCodec {
             shard
                 .try_reserve(bytes.len())
                 .map_err(|_| CodecError::OutOfMemory(shard.len().saturating_add(bytes.len())))?;
-            index.extend([shard.len() as u64, bytes.len() as u64]);
+            pair(&mut index, shard.len() as u64, bytes.len() as u64);
+            all_absent = false;
             shard.extend_from_slice(bytes);
             Ok(())
         };
@@ -363,10 +371,7 @@ impl ShardingCodec {
             }
             start = end;
         }
-        let all_absent = index.iter().all(|&v| v == ABSENT);
-        let index_bytes: Vec<u8> = index.iter().flat_map(|v| v.to_ne_bytes()).collect();
-        drop(index);
-        let encoded_index = self.index.encode(index_bytes)?;
+        let encoded_index = self.index.encode(index)?;
         if encoded_index.len() != self.index_len {
             return Err(CodecError::Internal {
                 codec: NAME.to_string(),

@@ -1,0 +1,166 @@
+/* Concurrent writers: threads and processes writing disjoint regions that share chunks or
+ * shards lose nothing; every value is checked afterwards. */
+#include "ztest.h"
+
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SIDE 64
+#define THREADS 8
+#define ROUNDS 4
+
+static const char *sharded_meta =
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [64, 64],"
+    " \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\","
+    " \"configuration\": {\"chunk_shape\": [64, 64]}},"
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0,"
+    " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {"
+    "   \"chunk_shape\": [8, 8],"
+    "   \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"
+    "                {\"name\": \"zstd\", \"configuration\": {\"level\": 1, \"checksum\": false}}],"
+    "   \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]}}]}";
+
+static const char *plain_meta =
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [64, 64],"
+    " \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\","
+    " \"configuration\": {\"chunk_shape\": [64, 64]}},"
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0,"
+    " \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"
+    "              {\"name\": \"gzip\", \"configuration\": {\"level\": 1}}]}";
+
+/* The value thread `t` writes at (r, c) in round `round`. */
+static int32_t value_at(int round, uint64_t r, uint64_t c) {
+    return (int32_t)(round * 100000 + (int)r * SIDE + (int)c + 1);
+}
+
+struct writer {
+    zarr_array *array;
+    int thread;
+    int round;
+    int rows_per_write; /* rows of the thread's band written per call */
+    zarr_status status;
+};
+
+/* Thread t owns rows 8t .. 8t + 8 (one row of inner chunks of the shard, or eight rows of
+ * the one plain chunk) and writes them `rows_per_write` rows at a time. */
+static void *write_band(void *arg) {
+    struct writer *w = arg;
+    int32_t buf[8 * SIDE];
+    uint64_t row;
+    w->status = ZARR_OK;
+    for (row = 0; row < 8 && w->status == ZARR_OK; row += (uint64_t)w->rows_per_write) {
+        uint64_t start[2] = {(uint64_t)w->thread * 8 + row, 0};
+        uint64_t count[2] = {(uint64_t)w->rows_per_write, SIDE};
+        uint64_t r, c;
+        for (r = 0; r < count[0]; r++)
+            for (c = 0; c < SIDE; c++) buf[r * SIDE + c] = value_at(w->round, start[0] + r, c);
+        w->status = zarr_array_write(w->array, 2, start, count, buf,
+                                     (size_t)(count[0] * SIDE) * sizeof(int32_t));
+    }
+    return NULL;
+}
+
+static void threads_lose_nothing(const char *meta, int rows_per_write) {
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    static int32_t back[SIDE * SIDE];
+    uint64_t start[2] = {0, 0}, count[2] = {SIDE, SIDE}, r, c;
+    int round, t;
+    ZT_OK(zarr_store_open_filesystem(ztest_tmp_dir(), &store));
+    ZT_OK(zarr_array_create(store, "/a", meta, &array));
+    for (round = 1; round <= ROUNDS; round++) {
+        pthread_t threads[THREADS];
+        struct writer writers[THREADS];
+        for (t = 0; t < THREADS; t++) {
+            writers[t].array = array;
+            writers[t].thread = t;
+            writers[t].round = round;
+            writers[t].rows_per_write = rows_per_write;
+            ZT_CHECK(pthread_create(&threads[t], NULL, write_band, &writers[t]) == 0);
+        }
+        for (t = 0; t < THREADS; t++) ZT_CHECK(pthread_join(threads[t], NULL) == 0);
+        for (t = 0; t < THREADS; t++) ZT_OK(writers[t].status);
+        ZT_OK(zarr_array_read(array, 2, start, count, back, sizeof back));
+        for (r = 0; r < SIDE; r++)
+            for (c = 0; c < SIDE; c++)
+                if (back[r * SIDE + c] != value_at(round, r, c))
+                    ZT_FAIL_("round %d: (%d, %d) holds %d, expected %d", round, (int)r, (int)c,
+                             (int)back[r * SIDE + c], (int)value_at(round, r, c));
+    }
+    zarr_array_free(array);
+    zarr_store_free(store);
+}
+
+/* Eight threads, each its own row of inner chunks of one shard, through one handle. */
+ZTEST(threads_sharing_a_shard_lose_nothing) { threads_lose_nothing(sharded_meta, 8); }
+
+/* Eight threads, each its own rows of one plain chunk, a row at a time. */
+ZTEST(threads_sharing_a_chunk_lose_nothing) { threads_lose_nothing(plain_meta, 1); }
+
+/* Four processes, each with its own store handle on one directory, each writing its own
+ * shards (disjoint shard-aligned regions: what the header says is safe across processes). */
+ZTEST(processes_on_disjoint_shards_lose_nothing) {
+    const char *root = ztest_tmp_dir();
+    const char *meta =
+        "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [64, 64],"
+        " \"data_type\": \"int32\", \"chunk_grid\": {\"name\": \"regular\","
+        " \"configuration\": {\"chunk_shape\": [16, 64]}},"
+        " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0,"
+        " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {"
+        "   \"chunk_shape\": [4, 16],"
+        "   \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}],"
+        "   \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]}}]}";
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    static int32_t back[SIDE * SIDE];
+    uint64_t start[2] = {0, 0}, count[2] = {SIDE, SIDE}, r, c;
+    pid_t children[4];
+    int p;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_array_create(store, "/a", meta, &array));
+    zarr_array_free(array);
+    array = NULL;
+    for (p = 0; p < 4; p++) {
+        children[p] = fork();
+        ZT_CHECK(children[p] >= 0);
+        if (children[p] == 0) {
+            /* Process p owns shard p (rows 16p .. 16p + 16), written row by row. */
+            zarr_store *s = NULL;
+            zarr_array *a = NULL;
+            int32_t row[SIDE];
+            uint64_t rr;
+            int ok = zarr_store_open_filesystem(root, &s) == ZARR_OK &&
+                     zarr_array_open(s, "/a", &a) == ZARR_OK;
+            for (rr = 0; ok && rr < 16; rr++) {
+                uint64_t at[2] = {(uint64_t)p * 16 + rr, 0}, n[2] = {1, SIDE}, cc;
+                for (cc = 0; cc < SIDE; cc++) row[cc] = value_at(p + 1, at[0], cc);
+                ok = zarr_array_write(a, 2, at, n, row, sizeof row) == ZARR_OK;
+            }
+            zarr_array_free(a);
+            zarr_store_free(s);
+            _exit(ok ? 0 : 1);
+        }
+    }
+    for (p = 0; p < 4; p++) {
+        int status = 0;
+        ZT_CHECK(waitpid(children[p], &status, 0) == children[p]);
+        ZT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    ZT_OK(zarr_array_open(store, "/a", &array));
+    ZT_OK(zarr_array_read(array, 2, start, count, back, sizeof back));
+    for (r = 0; r < SIDE; r++)
+        for (c = 0; c < SIDE; c++)
+            if (back[r * SIDE + c] != value_at((int)(r / 16) + 1, r, c))
+                ZT_FAIL_("(%d, %d) holds %d", (int)r, (int)c, (int)back[r * SIDE + c]);
+    zarr_array_free(array);
+    zarr_store_free(store);
+}
+
+static const ztest_case ztest_cases[] = {
+    ZCASE(threads_sharing_a_shard_lose_nothing),
+    ZCASE(threads_sharing_a_chunk_lose_nothing),
+    ZCASE(processes_on_disjoint_shards_lose_nothing),
+};
+
+ZTEST_MAIN()
