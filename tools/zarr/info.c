@@ -311,7 +311,9 @@ static void print_array_info(const node_ref *ref, const array_desc *d) {
     }
     printf("%s)\n", d->ndim ? "" : "scalar");
     nbytes = array_nbytes(d);
-    printf(KEY "%llu bytes (%s) decoded\n", "size:", (unsigned long long)nbytes, human_bytes(nbytes, size, sizeof size));
+    printf(KEY "%llu bytes", "size:", (unsigned long long)nbytes);
+    if (nbytes >= 1024) printf(" (%s)", human_bytes(nbytes, size, sizeof size));
+    printf(" decoded\n");
 }
 
 static json_value *group_children(const char *cmd, const zarr_group *g) {
