@@ -10,10 +10,10 @@ use zarr::storage::{MemoryStore, Storage};
 fn node_type_mismatch_uses_the_right_article() {
     let store: Arc<dyn Storage> = Arc::new(MemoryStore::new());
     Group::create(store.clone(), "/", Default::default(), ZarrFormat::V3).expect("group");
-    let message = Array::open(store, "/")
-        .err()
-        .expect("a group is not an array")
-        .to_string();
+    let message = match Array::open(store, "/") {
+        Ok(_) => panic!("a group opened as an array"),
+        Err(e) => e.to_string(),
+    };
     assert!(
         message.contains("is a group, not an array"),
         "message: {message}"
