@@ -153,13 +153,6 @@ static void source_compressor(const json_value *meta, compressor *c) {
     }
 }
 
-static void put_list(FILE *f, size_t n, const uint64_t *v) {
-    size_t i;
-    fputc('[', f);
-    for (i = 0; i < n; i++) fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
-    fputc(']', f);
-}
-
 static void put_v3_compressor(FILE *f, const compressor *c, size_t esize) {
     static const char *shuffles[] = {"noshuffle", "shuffle", "bitshuffle"};
     if (c->kind == COMP_GZIP) fprintf(f, ",{\"name\":\"gzip\",\"configuration\":{\"level\":%d}}", c->level);
@@ -489,7 +482,7 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
 static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, const uint64_t *shards, int sharded,
                        const compressor *c, const char *fill_override) {
     char *text = NULL, name[32];
-    size_t len = 0, i;
+    size_t len = 0;
     const json_value *meta = d->meta;
     FILE *f = open_memstream(&text, &len);
     if (!f) {
@@ -498,9 +491,9 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
     }
     if (fmt == 2) {
         fputs("{\"zarr_format\":2,\"shape\":", f);
-        put_list(f, d->ndim, d->shape);
+        json_put_u64_list(f, d->ndim, d->shape);
         fputs(",\"chunks\":", f);
-        put_list(f, d->ndim, chunks);
+        json_put_u64_list(f, d->ndim, chunks);
         fprintf(f, ",\"dtype\":\"%s\",\"compressor\":", v2_dtype(d->dt, d->esize, name, sizeof name));
         if (c->kind == COMP_GZIP) fprintf(f, "{\"id\":\"gzip\",\"level\":%d}", c->level);
         else if (c->kind == COMP_ZSTD) fprintf(f, "{\"id\":\"zstd\",\"level\":%d}", c->level);
@@ -513,17 +506,17 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
         fputs(",\"order\":\"C\",\"dimension_separator\":\".\"}", f);
     } else {
         fputs("{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":", f);
-        put_list(f, d->ndim, d->shape);
+        json_put_u64_list(f, d->ndim, d->shape);
         fprintf(f, ",\"data_type\":\"%s\",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":",
                 d->dtname);
-        put_list(f, d->ndim, sharded ? shards : chunks);
+        json_put_u64_list(f, d->ndim, sharded ? shards : chunks);
         fputs("}},\"chunk_key_encoding\":{\"name\":\"default\",\"configuration\":{\"separator\":\"/\"}},"
               "\"fill_value\":", f);
         if (put_fill(f, json_get(meta, "fill_value"), d->format, 3, d->dt, d->esize, fill_override)) goto fail;
         fputs(",\"codecs\":[", f);
         if (sharded) {
             fputs("{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":", f);
-            put_list(f, d->ndim, chunks);
+            json_put_u64_list(f, d->ndim, chunks);
             fputs(",\"codecs\":[", f);
         }
         fputs("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", f);
@@ -533,13 +526,8 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
                   "{\"name\":\"crc32c\"}],\"index_location\":\"end\"}}", f);
         fputc(']', f);
         if (d->has_dims) {
-            fputs(",\"dimension_names\":[", f);
-            for (i = 0; i < d->ndim; i++) {
-                if (i) fputc(',', f);
-                if (d->dims[i]) json_put_string(f, d->dims[i]);
-                else fputs("null", f);
-            }
-            fputc(']', f);
+            fputs(",\"dimension_names\":", f);
+            json_put_dimension_names(f, d);
         }
         fputc('}', f);
     }

@@ -124,6 +124,21 @@ void array_desc_free(array_desc *d) {
     memset(d, 0, sizeof *d);
 }
 
+void json_put_dimension_names(FILE *out, const array_desc *d) {
+    size_t i;
+    if (!d->has_dims) {
+        fputs("null", out);
+        return;
+    }
+    fputc('[', out);
+    for (i = 0; i < d->ndim; i++) {
+        if (i) fputc(',', out);
+        if (d->dims[i]) json_put_string(out, d->dims[i]);
+        else fputs("null", out);
+    }
+    fputc(']', out);
+}
+
 uint64_t array_nchunks(const array_desc *d, int *overflow) {
     uint64_t total = 1;
     size_t i;

@@ -39,6 +39,9 @@ uint64_t array_nchunks(const array_desc *d, int *overflow);
 /* Bytes of the whole array decoded (saturates at UINT64_MAX). */
 uint64_t array_nbytes(const array_desc *d);
 
+/* The dimension names as JSON: ["time","lat",null], or null when none is named. */
+void json_put_dimension_names(FILE *out, const array_desc *d);
+
 /* Codec names and settings, as info and tree print them. */
 const char *codec_name(const json_value *c);
 const json_value *codec_config(const json_value *c);

@@ -472,16 +472,8 @@ static int print_group_info(const char *cmd, node_ref *ref) {
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-static void json_u64_list(FILE *out, size_t n, const uint64_t *v) {
-    size_t i;
-    fputc('[', out);
-    for (i = 0; i < n; i++) fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
-    fputc(']', out);
-}
-
 /* The members of an array's object, after "{"; no closing brace. */
 static void json_array_members(FILE *out, const array_desc *d, int with_metadata) {
-    size_t i;
     int overflow;
     uint64_t nchunks;
     fputs("\"name\":", out);
@@ -497,25 +489,15 @@ static void json_array_members(FILE *out, const array_desc *d, int with_metadata
     fprintf(out, ",\"zarr_format\":%d,\"decodable\":true,\"data_type\":", d->format);
     json_put_string(out, d->dtname);
     fputs(",\"shape\":", out);
-    json_u64_list(out, d->ndim, d->shape);
+    json_put_u64_list(out, d->ndim, d->shape);
     fputs(",\"chunk_shape\":", out);
-    json_u64_list(out, d->ndim, d->chunks);
+    json_put_u64_list(out, d->ndim, d->chunks);
     if (d->sharded) {
         fputs(",\"inner_chunk_shape\":", out);
-        json_u64_list(out, d->ndim, d->inner);
+        json_put_u64_list(out, d->ndim, d->inner);
     }
     fputs(",\"dimension_names\":", out);
-    if (d->has_dims) {
-        fputc('[', out);
-        for (i = 0; i < d->ndim; i++) {
-            if (i) fputc(',', out);
-            if (d->dims[i]) json_put_string(out, d->dims[i]);
-            else fputs("null", out);
-        }
-        fputc(']', out);
-    } else {
-        fputs("null", out);
-    }
+    json_put_dimension_names(out, d);
     fputs(",\"fill_value\":", out);
     if (json_get(d->meta, "fill_value")) json_print(json_get(d->meta, "fill_value"), out);
     else fputs("null", out);

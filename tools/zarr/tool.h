@@ -84,6 +84,8 @@ const char *shortest_double(double x, int single, char *buf, size_t len);
 
 /* The string s as a JSON string literal (quotes, escapes). */
 void json_put_string(FILE *out, const char *s);
+/* "[a,b,c]" */
+void json_put_u64_list(FILE *out, size_t n, const uint64_t *v);
 
 /* Dimension names of an array: v3 `dimension_names`, or xarray's `_ARRAY_DIMENSIONS`
  * attribute (the Zarr v2 convention). names[i] points into meta/attrs, NULL when unnamed.

@@ -411,6 +411,16 @@ const char *shortest_double(double x, int single, char *buf, size_t len) {
     return buf;
 }
 
+/* "[a<sep>b<sep>c]" */
+static void put_u64_list(FILE *out, size_t n, const uint64_t *v, const char *sep) {
+    size_t i;
+    fputc('[', out);
+    for (i = 0; i < n; i++) fprintf(out, "%s%llu", i ? sep : "", (unsigned long long)v[i]);
+    fputc(']', out);
+}
+
+void json_put_u64_list(FILE *out, size_t n, const uint64_t *v) { put_u64_list(out, n, v, ","); }
+
 void json_put_string(FILE *out, const char *s) {
     const unsigned char *p = (const unsigned char *)s;
     fputc('"', out);
@@ -444,12 +454,7 @@ const char *dtype_name(zarr_data_type dt, size_t element_size, char *buf, size_t
     return buf;
 }
 
-void print_dims(FILE *out, size_t n, const uint64_t *v) {
-    size_t i;
-    fputc('[', out);
-    for (i = 0; i < n; i++) fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
-    fputc(']', out);
-}
+void print_dims(FILE *out, size_t n, const uint64_t *v) { put_u64_list(out, n, v, ", "); }
 
 int parse_u64_list(const char *s, uint64_t *v) {
     int n = 0;
