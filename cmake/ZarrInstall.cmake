@@ -1,12 +1,22 @@
 # Installation rules: `cmake --install build --prefix P` lays out
 #
 #   P/include/zarr.h
+#   P/include/zarr.hpp                the C++ binding (bindings/cpp), target zarr::cpp
+#   P/include/zarr.mod                the Fortran module (bindings/fortran), target zarr::fortran
 #   P/lib/libzarr.so.X.Y.Z            the shared library (SONAME libzarr.so.X)
 #   P/lib/libzarr.so.X -> libzarr.so.X.Y.Z
 #   P/lib/libzarr.so   -> libzarr.so.X
 #   P/lib/libzarr.a
-#   P/lib/pkgconfig/zarr.pc
-#   P/lib/cmake/zarr/zarrConfig.cmake, zarrConfigVersion.cmake
+#   P/lib/libzarr_fortran.a           the compiled Fortran module
+#   P/lib/pkgconfig/zarr.pc, zarr-fortran.pc
+#   P/lib/cmake/zarr/zarrConfig.cmake, zarrConfigVersion.cmake, zarrFortran.cmake
+#   P/share/zarr/fortran/zarr.f90     the Fortran module's source, for other compilers
+#
+# The libraries are installed without their debug information (cargo builds them with line
+# tables for profiling; that is 27 MB of libzarr.so's 30 MB): `strip --strip-debug` runs on
+# the installed copies. -DZARR_INSTALL_DEBUG_INFO=ON keeps it (for a distribution that
+# splits it off itself). `cmake --install --strip` removes the symbol tables as well
+# (--strip-unneeded on libzarr.so; the dynamic symbols stay, of course).
 #
 # The library directory is `lib` on every system unless CMAKE_INSTALL_LIBDIR is given
 # (e.g. -DCMAKE_INSTALL_LIBDIR=lib64 or lib/x86_64-linux-gnu): GNUInstallDirs alone would pick
@@ -14,9 +24,13 @@
 # predictable answer is worth more here. Whatever it is, zarr.pc and zarrConfig.cmake are
 # generated from the same variables as the install rules below.
 #
-# The package is relocatable: zarrConfig.cmake finds the prefix from its own location
-# (CMAKE_CURRENT_LIST_DIR) and zarr.pc from ${pcfiledir}; no absolute path is written into
-# either, so a prefix may be copied or moved as a whole.
+# The CMake package is relocatable: zarrConfig.cmake finds the prefix from its own location
+# (CMAKE_CURRENT_LIST_DIR), so a prefix may be copied or moved as a whole. zarr.pc names the
+# install prefix, normalised, as every distribution's .pc files do (a ${pcfiledir}/../..
+# prefix gave libdirs like P/lib/pkgconfig/../../lib that ended up in users' run paths); it
+# is written at install time, so `cmake --install --prefix` and DESTDIR get it right. A moved
+# prefix works with `pkg-config --define-prefix`, which takes the prefix from the .pc file's
+# location.
 #
 # Expects from cmake/ZarrCargo.cmake: ZARR_SHARED_LIB, ZARR_STATIC_LIB, ZARR_INCLUDE_DIR,
 # ZARR_STATIC_SYSTEM_LIBS.
@@ -57,6 +71,41 @@ install(FILES "${ZARR_PACKAGE_DIR}/links/${ZARR_SHARED_SONAME}"
 install(FILES "${ZARR_STATIC_LIB}" DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(FILES "${ZARR_INCLUDE_DIR}/zarr.h" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 
+# Strip the installed libraries (see the top of this file). CMake strips only what
+# install(TARGETS) installs, and the libraries come from cargo, so it is done here.
+option(ZARR_INSTALL_DEBUG_INFO "Install libzarr.so and libzarr.a with their debug information" OFF)
+if(NOT CMAKE_STRIP)
+  find_program(CMAKE_STRIP strip)
+endif()
+if(CMAKE_STRIP)
+  install(CODE "
+    set(_zarr_dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")
+    set(_zarr_shared_flags --strip-debug)
+    set(_zarr_static_flags --strip-debug)
+    if(CMAKE_INSTALL_DO_STRIP)
+      set(_zarr_shared_flags --strip-unneeded)
+    elseif(${ZARR_INSTALL_DEBUG_INFO})
+      set(_zarr_shared_flags)
+      set(_zarr_static_flags)
+    endif()
+    foreach(_zarr_pair IN ITEMS \"${ZARR_SHARED_REAL_NAME}:shared\" \"libzarr.a:static\")
+      string(REPLACE \":\" \";\" _zarr_pair \"\${_zarr_pair}\")
+      list(GET _zarr_pair 0 _zarr_file)
+      list(GET _zarr_pair 1 _zarr_kind)
+      if(_zarr_\${_zarr_kind}_flags)
+        message(STATUS \"Stripping (\${_zarr_\${_zarr_kind}_flags}): \${_zarr_dir}/\${_zarr_file}\")
+        execute_process(COMMAND \"${CMAKE_STRIP}\" \${_zarr_\${_zarr_kind}_flags} \"\${_zarr_dir}/\${_zarr_file}\"
+                        RESULT_VARIABLE _zarr_rc)
+        if(NOT _zarr_rc EQUAL 0)
+          message(FATAL_ERROR \"${CMAKE_STRIP} failed on \${_zarr_dir}/\${_zarr_file}\")
+        endif()
+      endif()
+    endforeach()")
+else()
+  message(WARNING "strip not found: libzarr.so and libzarr.a are installed with their debug "
+                  "information (about 30 MB and 90 MB instead of 4 MB and 21 MB)")
+endif()
+
 # CMake package: find_package(zarr CONFIG) gives zarr::zarr and zarr::zarr_static.
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/zarrConfig.cmake.in"
   "${ZARR_PACKAGE_DIR}/zarrConfig.cmake"
@@ -69,14 +118,23 @@ write_basic_package_version_file("${ZARR_PACKAGE_DIR}/zarrConfigVersion.cmake"
 install(FILES "${ZARR_PACKAGE_DIR}/zarrConfig.cmake" "${ZARR_PACKAGE_DIR}/zarrConfigVersion.cmake"
   DESTINATION "${ZARR_INSTALL_CMAKEDIR}")
 
-# pkg-config: the prefix is the .pc file's directory, as many levels up as the pkgconfig
-# directory lies below the prefix (../.. for lib/pkgconfig).
-file(RELATIVE_PATH ZARR_PC_PREFIX_FROM_PCFILEDIR "/prefix/${ZARR_INSTALL_PKGCONFIGDIR}" "/prefix")
-string(REGEX REPLACE "/$" "" ZARR_PC_PREFIX_FROM_PCFILEDIR "${ZARR_PC_PREFIX_FROM_PCFILEDIR}")
+# pkg-config: written at install time with the prefix of that install, normalised.
 set(ZARR_PC_LIBS_PRIVATE "")
 foreach(lib IN LISTS ZARR_STATIC_SYSTEM_LIBS)
   string(APPEND ZARR_PC_LIBS_PRIVATE " -l${lib}")
 endforeach()
 string(STRIP "${ZARR_PC_LIBS_PRIVATE}" ZARR_PC_LIBS_PRIVATE)
-configure_file("${CMAKE_CURRENT_LIST_DIR}/zarr.pc.in" "${ZARR_PACKAGE_DIR}/zarr.pc" @ONLY)
-install(FILES "${ZARR_PACKAGE_DIR}/zarr.pc" DESTINATION "${ZARR_INSTALL_PKGCONFIGDIR}")
+# zarr_install_pkgconfig(<template> <name>): configure cmake/<template> into
+# <libdir>/pkgconfig/<name> at install time, with @ZARR_PC_PREFIX@ the install prefix.
+function(zarr_install_pkgconfig template name)
+  set(ZARR_PC_PREFIX "@ZARR_PC_PREFIX@") # filled in at install time
+  configure_file("${PROJECT_SOURCE_DIR}/cmake/${template}" "${ZARR_PACKAGE_DIR}/${name}.in" @ONLY)
+  install(CODE "
+    get_filename_component(ZARR_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\" ABSOLUTE)
+    configure_file(\"${ZARR_PACKAGE_DIR}/${name}.in\"
+                   \"\$ENV{DESTDIR}\${ZARR_PC_PREFIX}/${ZARR_INSTALL_PKGCONFIGDIR}/${name}\" @ONLY)
+    message(STATUS \"Installing: \$ENV{DESTDIR}\${ZARR_PC_PREFIX}/${ZARR_INSTALL_PKGCONFIGDIR}/${name}\")
+    list(APPEND CMAKE_INSTALL_MANIFEST_FILES
+         \"\$ENV{DESTDIR}\${ZARR_PC_PREFIX}/${ZARR_INSTALL_PKGCONFIGDIR}/${name}\")")
+endfunction()
+zarr_install_pkgconfig(zarr.pc.in zarr.pc)

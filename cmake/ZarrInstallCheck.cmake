@@ -3,18 +3,24 @@
 #
 # ACTION=symbols   LIB NM: the shared library exports only zarr_* symbols (nm -D --defined-only)
 # ACTION=stage     BUILD_DIR PREFIX: a fresh `cmake --install BUILD_DIR --prefix PREFIX`
-# ACTION=layout    PREFIX LIBDIR INCLUDEDIR VERSION READELF NM SOURCE_ROOT BUILD_ROOT: files,
-#                  links, SONAME, exports, and no absolute path of the prefix, the source or
-#                  the build tree in the .pc and .cmake files
+# ACTION=layout    PREFIX LIBDIR INCLUDEDIR VERSION READELF NM SOURCE_ROOT BUILD_ROOT FORTRAN
+#                  PKG_CONFIG DEBUG_INFO: files, links, SONAME, exports, no debug information
+#                  (unless DEBUG_INFO), zarr.pc's prefix is PREFIX and its libdir has no
+#                  "..", and no absolute path of the prefix, the source or the build tree in
+#                  the .cmake files
+# ACTION=strip     BUILD_DIR PREFIX STAGE LIBDIR VERSION READELF NM: `cmake --install --strip`
+#                  into PREFIX: libzarr.so has no symbol table, is smaller than STAGE's, and
+#                  still exports the zarr_* functions
 # ACTION=consumer  PREFIX MODES ...: build tests/consumer against PREFIX and run it, for each
-#                  mode (comma-separated) of cmake-shared, cmake-static, pkgconfig-shared,
-#                  pkgconfig-static
+#                  mode (comma-separated) of cmake-shared, cmake-static, cmake-cpp,
+#                  cmake-fortran, pkgconfig-shared, pkgconfig-static, pkgconfig-fortran
 # ACTION=relocate  BUILD_DIR WORK_DIR ...: install into WORK_DIR/installed, move it to
-#                  WORK_DIR/moved, check no text file names the old place, then run the
-#                  consumer modes against the moved prefix
+#                  WORK_DIR/moved, check no .cmake file names the old place, then run the
+#                  consumer modes against the moved prefix (pkg-config with --define-prefix)
 #
 # Consumer arguments: SOURCE_DIR (tests/consumer), WORK_DIR, LIBDIR, VERSION, C_COMPILER,
-# GENERATOR, MAKE_PROGRAM, PKG_CONFIG, READELF.
+# CXX_COMPILER, Fortran_COMPILER, GENERATOR, MAKE_PROGRAM, PKG_CONFIG, READELF, DEFINE_PREFIX
+# (pass --define-prefix to pkg-config: the prefix is where the .pc file is).
 
 cmake_minimum_required(VERSION 3.16)
 
@@ -57,11 +63,12 @@ function(zarr_check_symbols lib)
   message(STATUS "${lib}: ${good} exported symbols, all zarr_*")
 endfunction()
 
-# Text files of an installed prefix that must not name an absolute build or install path.
+# The .cmake files of an installed prefix must not name an absolute build or install path.
+# (zarr.pc names its install prefix on purpose; see cmake/ZarrInstall.cmake.)
 function(zarr_check_no_paths prefix)
-  file(GLOB_RECURSE texts "${prefix}/*.pc" "${prefix}/*.cmake")
+  file(GLOB_RECURSE texts "${prefix}/*.cmake")
   if(NOT texts)
-    zarr_fail("no .pc or .cmake files under ${prefix}")
+    zarr_fail("no .cmake files under ${prefix}")
   endif()
   foreach(file IN LISTS texts)
     file(READ "${file}" text)
@@ -85,14 +92,35 @@ function(zarr_expect_link file target)
   endif()
 endfunction()
 
+# Whether an ELF file has debug sections (.debug_*) and a symbol table (.symtab).
+function(zarr_elf_sections file)
+  zarr_run("${READELF}" -S --wide "${file}")
+  set(debug OFF)
+  set(symtab OFF)
+  if(zarr_run_output MATCHES "\\.debug_")
+    set(debug ON)
+  endif()
+  if(zarr_run_output MATCHES "\\.symtab")
+    set(symtab ON)
+  endif()
+  set(zarr_has_debug ${debug} PARENT_SCOPE)
+  set(zarr_has_symtab ${symtab} PARENT_SCOPE)
+endfunction()
+
 function(zarr_check_layout)
   string(REGEX MATCH "^[0-9]+" major "${VERSION}")
   set(lib "${PREFIX}/${LIBDIR}")
-  foreach(file IN ITEMS "${PREFIX}/${INCLUDEDIR}/zarr.h" "${PREFIX}/${INCLUDEDIR}/zarr.hpp"
-                        "${PREFIX}/bin/zarr" "${lib}/libzarr.so.${VERSION}"
-                        "${lib}/libzarr.a" "${lib}/pkgconfig/zarr.pc"
-                        "${lib}/cmake/zarr/zarrConfig.cmake"
-                        "${lib}/cmake/zarr/zarrConfigVersion.cmake")
+  set(files "${PREFIX}/${INCLUDEDIR}/zarr.h" "${PREFIX}/${INCLUDEDIR}/zarr.hpp"
+            "${PREFIX}/bin/zarr" "${lib}/libzarr.so.${VERSION}"
+            "${lib}/libzarr.a" "${lib}/pkgconfig/zarr.pc"
+            "${lib}/cmake/zarr/zarrConfig.cmake"
+            "${lib}/cmake/zarr/zarrConfigVersion.cmake")
+  if(FORTRAN)
+    list(APPEND files "${PREFIX}/${INCLUDEDIR}/zarr.mod" "${lib}/libzarr_fortran.a"
+                      "${lib}/pkgconfig/zarr-fortran.pc" "${lib}/cmake/zarr/zarrFortran.cmake"
+                      "${PREFIX}/share/zarr/fortran/zarr.f90")
+  endif()
+  foreach(file IN LISTS files)
     if(NOT EXISTS "${file}" OR IS_SYMLINK "${file}" OR IS_DIRECTORY "${file}")
       zarr_fail("${file} is missing or not a regular file")
     endif()
@@ -107,16 +135,61 @@ function(zarr_check_layout)
   endif()
   zarr_check_symbols("${lib}/libzarr.so.${VERSION}")
 
+  # Installed without debug information: a few MB, not 30 (libzarr.a: about 21 MB, not 90).
+  foreach(file IN ITEMS "${lib}/libzarr.so.${VERSION}" "${lib}/libzarr.a")
+    zarr_elf_sections("${file}")
+    file(SIZE "${file}" size)
+    math(EXPR mib "${size} / 1048576")
+    if(DEBUG_INFO)
+      message(STATUS "${file}: ${mib} MiB, debug information kept (ZARR_INSTALL_DEBUG_INFO)")
+    elseif(zarr_has_debug)
+      zarr_fail("${file} (${mib} MiB) still has debug sections")
+    else()
+      message(STATUS "${file}: ${mib} MiB, no debug information")
+    endif()
+  endforeach()
+  file(SIZE "${lib}/libzarr.so.${VERSION}" size)
+  if(NOT DEBUG_INFO AND size GREATER 8388608)
+    zarr_fail("${lib}/libzarr.so.${VERSION} is ${size} bytes: more than 8 MiB")
+  endif()
+
   file(READ "${lib}/pkgconfig/zarr.pc" pc)
-  foreach(line IN ITEMS "prefix=\${pcfiledir}/" "Libs: -L\${libdir} -lzarr\n"
-                        "Libs.private: -l" "Version: ${VERSION}\n")
+  foreach(line IN ITEMS "prefix=${PREFIX}\n" "libdir=\${prefix}/${LIBDIR}\n" "Libs: -L\${libdir} -lzarr\n"
+                        "Libs.private: -l" "Version: ${VERSION}\n" "Description: Zarr (v3 and v2)")
     string(FIND "${pc}" "${line}" at)
     if(at EQUAL -1)
       zarr_fail("zarr.pc lacks '${line}':\n${pc}")
     endif()
   endforeach()
+  set(ENV{PKG_CONFIG_PATH} "${lib}/pkgconfig")
+  zarr_run("${PKG_CONFIG}" --variable=libdir zarr)
+  string(STRIP "${zarr_run_output}" libdir)
+  if(NOT libdir STREQUAL "${lib}")
+    zarr_fail("pkg-config --variable=libdir zarr gave '${libdir}', expected the normalised '${lib}'")
+  endif()
   zarr_check_no_paths("${PREFIX}" "${PREFIX}" "${SOURCE_ROOT}" "${BUILD_ROOT}")
   message(STATUS "layout of ${PREFIX} is complete")
+endfunction()
+
+function(zarr_check_strip)
+  set(so "${LIBDIR}/libzarr.so.${VERSION}")
+  file(REMOVE_RECURSE "${PREFIX}")
+  zarr_run("${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}" --strip)
+  zarr_elf_sections("${PREFIX}/${so}")
+  if(zarr_has_debug OR zarr_has_symtab)
+    zarr_fail("cmake --install --strip left ${PREFIX}/${so} with debug sections or a symbol table")
+  endif()
+  zarr_elf_sections("${PREFIX}/bin/zarr")
+  if(zarr_has_symtab)
+    zarr_fail("cmake --install --strip left ${PREFIX}/bin/zarr with a symbol table")
+  endif()
+  file(SIZE "${PREFIX}/${so}" stripped)
+  file(SIZE "${STAGE}/${so}" staged)
+  if(NOT stripped LESS staged)
+    zarr_fail("--strip: ${stripped} bytes, not less than the ${staged} of a plain install")
+  endif()
+  zarr_check_symbols("${PREFIX}/${so}")
+  message(STATUS "--strip: libzarr.so ${stripped} bytes (plain install: ${staged})")
 endfunction()
 
 function(zarr_check_consumer prefix mode)
@@ -125,19 +198,22 @@ function(zarr_check_consumer prefix mode)
   file(MAKE_DIRECTORY "${dir}")
   string(REGEX MATCH "^[0-9]+\\.[0-9]+" major_minor "${VERSION}")
   string(REGEX MATCH "^[0-9]+" major "${VERSION}")
-  if(mode MATCHES "^cmake-(shared|static)$")
-    set(static OFF)
-    if(CMAKE_MATCH_1 STREQUAL "static")
-      set(static ON)
+  if(mode MATCHES "^cmake-(shared|static|cpp|fortran)$")
+    set(kind "${CMAKE_MATCH_1}")
+    if(kind STREQUAL "shared")
+      set(kind "c")
+    elseif(kind STREQUAL "static")
+      set(kind "c-static")
     endif()
     set(generator_args -G "${GENERATOR}")
     if(MAKE_PROGRAM)
       list(APPEND generator_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
     endif()
     zarr_run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${dir}/build" ${generator_args}
-      "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_BUILD_TYPE=Release"
+      "-DCMAKE_C_COMPILER=${C_COMPILER}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+      "-DCMAKE_Fortran_COMPILER=${Fortran_COMPILER}" "-DCMAKE_BUILD_TYPE=Release"
       "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
-      "-DZARR_CONSUMER_STATIC=${static}" "-DZARR_CONSUMER_VERSION=${major_minor}")
+      "-DZARR_CONSUMER_KIND=${kind}" "-DZARR_CONSUMER_VERSION=${major_minor}")
     set(configure_output "${zarr_run_output}")
     string(FIND "${configure_output}" "from ${prefix}/" at)
     if(at EQUAL -1)
@@ -145,35 +221,54 @@ function(zarr_check_consumer prefix mode)
     endif()
     zarr_run("${CMAKE_COMMAND}" --build "${dir}/build")
     set(exe "${dir}/build/consumer")
-  elseif(mode MATCHES "^pkgconfig-(shared|static)$")
+  elseif(mode MATCHES "^pkgconfig-(shared|static|fortran)$")
     set(static "${CMAKE_MATCH_1}")
     if(NOT PKG_CONFIG)
       zarr_fail("pkg-config not found: install it (scripts/setup.sh does) and reconfigure")
     endif()
     set(ENV{PKG_CONFIG_PATH} "${prefix}/${LIBDIR}/pkgconfig")
-    zarr_run("${PKG_CONFIG}" --modversion zarr)
+    set(pc "${PKG_CONFIG}")
+    if(DEFINE_PREFIX)
+      list(APPEND pc --define-prefix)
+    endif()
+    set(PKG_CONFIG ${pc})
+    zarr_run(${PKG_CONFIG} --modversion zarr)
     string(STRIP "${zarr_run_output}" found_version)
     if(NOT found_version STREQUAL VERSION)
       zarr_fail("pkg-config --modversion zarr gave '${found_version}', expected ${VERSION}")
     endif()
-    zarr_run("${PKG_CONFIG}" --cflags zarr)
+    set(package zarr)
+    if(static STREQUAL "fortran")
+      set(package zarr-fortran)
+    endif()
+    zarr_run(${PKG_CONFIG} --cflags ${package})
     separate_arguments(cflags UNIX_COMMAND "${zarr_run_output}")
     if(static STREQUAL "static")
       # --static adds Libs.private; -l:libzarr.a picks the archive where -lzarr would pick
       # the shared library that lies beside it.
-      zarr_run("${PKG_CONFIG}" --static --libs zarr)
+      zarr_run(${PKG_CONFIG} --static --libs zarr)
       separate_arguments(libs UNIX_COMMAND "${zarr_run_output}")
       list(TRANSFORM libs REPLACE "^-lzarr$" "-l:libzarr.a")
     else()
-      zarr_run("${PKG_CONFIG}" --libs zarr)
+      zarr_run(${PKG_CONFIG} --libs ${package})
       separate_arguments(libs UNIX_COMMAND "${zarr_run_output}")
-      zarr_run("${PKG_CONFIG}" --variable=libdir zarr)
+      zarr_run(${PKG_CONFIG} --variable=libdir zarr)
       string(STRIP "${zarr_run_output}" libdir)
+      get_filename_component(normalised "${libdir}" ABSOLUTE)
+      if(NOT libdir STREQUAL normalised OR NOT libdir STREQUAL "${prefix}/${LIBDIR}")
+        zarr_fail("pkg-config gave libdir '${libdir}', expected '${prefix}/${LIBDIR}'")
+      endif()
       list(APPEND libs "-Wl,-rpath,${libdir}")
     endif()
     set(exe "${dir}/consumer")
-    zarr_run("${C_COMPILER}" -std=c99 -Wall -Wextra -Werror ${cflags}
-      "${SOURCE_DIR}/consumer.c" -o "${exe}" ${libs})
+    if(static STREQUAL "fortran")
+      # gfortran writes the module's .mod files of the program into the current directory
+      zarr_run("${CMAKE_COMMAND}" -E chdir "${dir}" "${Fortran_COMPILER}" ${cflags}
+        "${SOURCE_DIR}/consumer.f90" -o "${exe}" ${libs})
+    else()
+      zarr_run("${C_COMPILER}" -std=c99 -Wall -Wextra -Werror ${cflags}
+        "${SOURCE_DIR}/consumer.c" -o "${exe}" ${libs})
+    endif()
   else()
     zarr_fail("unknown consumer mode '${mode}'")
   endif()
@@ -182,7 +277,7 @@ function(zarr_check_consumer prefix mode)
   # run path inside the prefix; the static one does not need libzarr at all.
   zarr_run("${READELF}" -d "${exe}")
   set(dynamic "${zarr_run_output}")
-  if(mode MATCHES "shared$")
+  if(NOT mode MATCHES "static$")
     if(NOT dynamic MATCHES "\\(NEEDED\\)[^\n]*\\[libzarr\\.so\\.${major}\\]")
       zarr_fail("${exe} does not need libzarr.so.${major}:\n${dynamic}")
     endif()
@@ -220,6 +315,8 @@ elseif(ACTION STREQUAL "stage")
   zarr_stage("${BUILD_DIR}" "${PREFIX}")
 elseif(ACTION STREQUAL "layout")
   zarr_check_layout()
+elseif(ACTION STREQUAL "strip")
+  zarr_check_strip()
 elseif(ACTION STREQUAL "consumer")
   foreach(mode IN LISTS MODES)
     zarr_check_consumer("${PREFIX}" "${mode}")
@@ -233,5 +330,5 @@ elseif(ACTION STREQUAL "relocate")
     zarr_check_consumer("${WORK_DIR}/moved" "${mode}")
   endforeach()
 else()
-  zarr_fail("ACTION must be symbols, stage, layout, consumer or relocate (got '${ACTION}')")
+  zarr_fail("ACTION must be symbols, stage, layout, strip, consumer or relocate (got '${ACTION}')")
 endif()

@@ -28,7 +28,11 @@ pub enum Error {
     #[error("a node already exists at '{0}'")]
     AlreadyExists(String),
     /// The node at the path is of the other kind.
-    #[error("the node at '{path}' is a {found}, not a {expected}")]
+    #[error(
+        "the node at '{path}' is {}, not {}",
+        with_article(found),
+        with_article(expected)
+    )]
     NodeTypeMismatch {
         path: String,
         expected: &'static str,
@@ -73,4 +77,10 @@ impl Error {
             source,
         }
     }
+}
+
+/// "an array", "a group": a node kind with its indefinite article, for messages.
+fn with_article(kind: &str) -> String {
+    let vowel = kind.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {kind}", if vowel { "an" } else { "a" })
 }

@@ -131,7 +131,8 @@ pub unsafe extern "C" fn zarr_array_create(
     })
 }
 
-/// Open the array at `path`.
+/// Open the array at `path`: Zarr v3 (`zarr.json`), Zarr v2 (`.zarray`, with its `.zattrs`)
+/// or the 2022 draft layout of v3.
 ///
 /// - `store`: the store to read from.
 /// - `path`: absolute node path, e.g. "/" or "/a/b".
@@ -139,9 +140,9 @@ pub unsafe extern "C" fn zarr_array_create(
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
 /// `ZARR_ERROR_NOT_FOUND` (no node at `path`); `ZARR_ERROR_NODE_TYPE_MISMATCH` (a group is
-/// there); `ZARR_ERROR_INVALID_METADATA` (malformed `zarr.json`); `ZARR_ERROR_UNSUPPORTED`
-/// (unknown codec or data type, Zarr v2, extension fields that must be understood);
-/// `ZARR_ERROR_IO`.
+/// there); `ZARR_ERROR_INVALID_METADATA` (malformed metadata); `ZARR_ERROR_UNSUPPORTED`
+/// (a codec or data type this build does not have, extension fields that must be
+/// understood); `ZARR_ERROR_IO`.
 ///
 /// # Safety
 /// Pointers are NULL or valid: `store` a live store, `path` NUL-terminated, `out` writable.

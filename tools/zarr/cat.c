@@ -5,29 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool.h"
+#include "cf.h"
+#include "describe.h"
 
 #define CAT_LIMIT 10000000ULL          /* elements printed without --all */
 #define CAT_BLOCK_BYTES block_bytes /* bytes read per call: 8 MiB, or $ZARR_CAT_BLOCK_BYTES */
 
 static const char *cat_help =
-    "usage: zarr cat PATH [--region start:stop,start:stop,...] [--all]\n"
+    "usage: zarr cat PATH [--region start:stop,start:stop,...] [--decode] [--all]\n"
     "\n"
     "Print the values of the array at PATH (see `zarr --help` for PATH) as text, in C order,\n"
     "one row of the last dimension per line, values separated by one space (a 0-d array\n"
-    "prints one value).\n"
+    "prints one value). Arrays of three and more dimensions print as 2-D slices of the last\n"
+    "two dimensions, each after a label such as `[time=3, :, :]` (dimension names when the\n"
+    "array has them, absolute indices) and separated by an empty line.\n"
     "\n"
     "  --region R   print only the hyper-rectangle R: one `start:stop` per dimension,\n"
     "               separated by commas, stop excluded. `i` means i:i+1, `a:` means a to\n"
     "               the end, `:b` means 0:b, `:` or an empty field the whole dimension.\n"
+    "  --decode     apply the CF conventions as xarray does: values equal to _FillValue or\n"
+    "               missing_value print as nan, then value * scale_factor + add_offset (in\n"
+    "               float64). In Zarr v2 the array's fill_value is its _FillValue (xarray's\n"
+    "               reading); in Zarr v3 only the _FillValue attribute counts.\n"
     "  --all        print even more than 10000000 elements (refused by default).\n"
     "\n"
-    "Numbers are printed exactly: integers in decimal, float16 with %.5g, float32 with %.9g,\n"
-    "float64 with %.17g, not-a-number and infinities as nan, inf, -inf; complex numbers as\n"
+    "Numbers are printed exactly and briefly: integers in decimal, float32 and float64 as the\n"
+    "shortest decimal that reads back as the same value (0.1, not 0.10000000000000001),\n"
+    "float16 with %.5g, not-a-number and infinities as nan, inf, -inf; complex numbers as\n"
     "a+bj; bool as true/false; r<N> raw values as 0x followed by their bytes in hex.\n"
     "Values are read in blocks of at most 8 MiB ($ZARR_CAT_BLOCK_BYTES overrides).\n"
-    "Exit status: 0 ok, 1 runtime error (for example a region outside the array, or too\n"
-    "many elements), 2 usage error (for example a malformed --region).\n";
+    "Exit status: 0 ok, 1 runtime error (for example a region outside the array, too many\n"
+    "elements, or an array this build of libzarr cannot decode), 2 usage error (for example a\n"
+    "malformed --region).\n";
 
 typedef struct {
     int n;
@@ -82,11 +91,44 @@ static double half_to_double(uint16_t h) {
     return (h & 0x8000) ? -v : v;
 }
 
+/* digits: 5 for float16 (%.5g); 9 for float32 and 17 for float64 mean the shortest text that
+ * reads back as the same float32 or float64. */
 static void put_float(FILE *out, double x, int digits, int plus) {
+    char buf[40];
     if (isnan(x)) fputs(plus ? "+nan" : "nan", out);
     else if (isinf(x)) fputs(x < 0 ? "-inf" : (plus ? "+inf" : "inf"), out);
-    else fprintf(out, plus && !signbit(x) ? "+%.*g" : "%.*g", digits, x);
+    else if (digits == 5) fprintf(out, plus && !signbit(x) ? "+%.*g" : "%.*g", digits, x);
+    else fprintf(out, plus && !signbit(x) ? "+%s" : "%s", shortest_double(x, digits == 9, buf, sizeof buf));
 }
+
+/* An element of a real type (integer or floating point) as a double; 0 for other types. */
+static int element_real(zarr_data_type dt, const unsigned char *p, double *x) {
+    switch (dt) {
+    case ZARR_DATA_TYPE_INT8: { int8_t v; memcpy(&v, p, 1); *x = v; return 1; }
+    case ZARR_DATA_TYPE_INT16: { int16_t v; memcpy(&v, p, 2); *x = v; return 1; }
+    case ZARR_DATA_TYPE_INT32: { int32_t v; memcpy(&v, p, 4); *x = v; return 1; }
+    case ZARR_DATA_TYPE_INT64: { int64_t v; memcpy(&v, p, 8); *x = (double)v; return 1; }
+    case ZARR_DATA_TYPE_UINT8: *x = p[0]; return 1;
+    case ZARR_DATA_TYPE_UINT16: { uint16_t v; memcpy(&v, p, 2); *x = v; return 1; }
+    case ZARR_DATA_TYPE_UINT32: { uint32_t v; memcpy(&v, p, 4); *x = v; return 1; }
+    case ZARR_DATA_TYPE_UINT64: { uint64_t v; memcpy(&v, p, 8); *x = (double)v; return 1; }
+    case ZARR_DATA_TYPE_FLOAT16: { uint16_t v; memcpy(&v, p, 2); *x = half_to_double(v); return 1; }
+    case ZARR_DATA_TYPE_FLOAT32: { float v; memcpy(&v, p, 4); *x = v; return 1; }
+    case ZARR_DATA_TYPE_FLOAT64: { double v; memcpy(&v, p, 8); *x = v; return 1; }
+    default: return 0;
+    }
+}
+
+/* The value rounded to the element's precision, so that a missing value given as a double
+ * compares equal to the stored float32 or float16. */
+static double to_element_precision(zarr_data_type dt, double x) {
+    if (dt == ZARR_DATA_TYPE_FLOAT32 || dt == ZARR_DATA_TYPE_FLOAT16) return (double)(float)x;
+    return x;
+}
+
+/* An element decoded with the CF attributes: missing as nan; scaled when there is a
+ * scale_factor or add_offset; otherwise printed as stored. */
+static void put_decoded(FILE *out, zarr_data_type dt, size_t esize, const unsigned char *p, const cf_decoding *cf);
 
 static void put_element(FILE *out, zarr_data_type dt, size_t esize, const unsigned char *p) {
     switch (dt) {
@@ -126,10 +168,49 @@ static void put_element(FILE *out, zarr_data_type dt, size_t esize, const unsign
     }
 }
 
-static int print_region(const char *cmd, const char *arg, const zarr_array *a, int all, const region_spec *rs) {
+static void put_decoded(FILE *out, zarr_data_type dt, size_t esize, const unsigned char *p, const cf_decoding *cf) {
+    double x;
+    size_t i;
+    if (!element_real(dt, p, &x)) {
+        put_element(out, dt, esize, p);
+        return;
+    }
+    for (i = 0; i < cf->nmissing; i++) {
+        if (x == to_element_precision(dt, cf->missing[i]) || (isnan(x) && isnan(cf->missing[i]))) {
+            fputs("nan", out);
+            return;
+        }
+    }
+    if (!cf->has_scale && !cf->has_offset) {
+        put_element(out, dt, esize, p);
+        return;
+    }
+    put_float(out, x * cf->scale + cf->offset, 17, 0);
+}
+
+/* "[time=3, 0, :, :]": the label of the 2-D slice number `slice` (C order over the
+ * dimensions before the last two) of the selection start/count. */
+static void put_slice_label(FILE *out, size_t ndim, const uint64_t *start, const uint64_t *count, uint64_t slice,
+                            const char *const *dims) {
+    uint64_t idx[MAX_NDIM];
+    size_t i;
+    for (i = ndim - 2; i > 0; i--) {
+        idx[i - 1] = slice % count[i - 1];
+        slice /= count[i - 1];
+    }
+    fputc('[', out);
+    for (i = 0; i + 2 < ndim; i++) {
+        if (dims[i]) fprintf(out, "%s=", dims[i]);
+        fprintf(out, "%llu, ", (unsigned long long)(start[i] + idx[i]));
+    }
+    fputs(":, :]\n", out);
+}
+
+static int print_values(const char *cmd, const char *arg, const zarr_array *a, int all, const region_spec *rs,
+                        const char *const *dims, const cf_decoding *cf) {
     size_t ndim, esize, i, k;
     uint64_t shape[MAX_NDIM], start[MAX_NDIM], count[MAX_NDIM], bshape[MAX_NDIM], idx[MAX_NDIM];
-    uint64_t bstart[MAX_NDIM], bcount[MAX_NDIM], total = 1, inner, column = 0;
+    uint64_t bstart[MAX_NDIM], bcount[MAX_NDIM], total = 1, inner, column = 0, row = 0;
     zarr_data_type dt;
     size_t nbytes;
     unsigned char *buf;
@@ -207,11 +288,18 @@ static int print_region(const char *cmd, const char *arg, const zarr_array *a, i
             return EXIT_RUNTIME;
         }
         for (e = 0; e < n; e++) {
-            if (column) fputc(' ', stdout);
-            put_element(stdout, dt, esize, buf + e * esize);
+            if (column) {
+                fputc(' ', stdout);
+            } else if (ndim >= 3 && row % count[ndim - 2] == 0) { /* a new 2-D slice */
+                if (row) fputc('\n', stdout);
+                put_slice_label(stdout, ndim, start, count, row / count[ndim - 2], dims);
+            }
+            if (cf_decoding_active(cf)) put_decoded(stdout, dt, esize, buf + e * esize, cf);
+            else put_element(stdout, dt, esize, buf + e * esize);
             if (ndim == 0 || ++column == count[ndim - 1]) {
                 fputc('\n', stdout);
                 column = 0;
+                row++;
             }
         }
         /* next block, C order */
@@ -230,17 +318,41 @@ static int print_region(const char *cmd, const char *arg, const zarr_array *a, i
     return EXIT_OK;
 }
 
+static int print_region(const char *cmd, const char *arg, const zarr_array *a, int all, int decode,
+                        const region_spec *rs) {
+    const char *dims[MAX_NDIM];
+    json_value *meta, *attrs;
+    cf_decoding cf;
+    size_t ndim;
+    int rc;
+    if (zarr_array_ndim(a, &ndim) != ZARR_OK || ndim > MAX_NDIM) {
+        report_zarr(cmd, "%s: cannot read array properties", arg);
+        return EXIT_RUNTIME;
+    }
+    if (!(meta = array_metadata(cmd, a))) return EXIT_RUNTIME;
+    attrs = array_attributes(a);
+    array_dimension_names(meta, attrs, ndim, dims);
+    memset(&cf, 0, sizeof cf);
+    if (decode) cf_decoding_read(meta, attrs, metadata_format(meta), &cf);
+    rc = print_values(cmd, arg, a, all, rs, dims, &cf);
+    json_free(meta);
+    json_free(attrs);
+    return rc;
+}
+
 int cmd_cat(int argc, char **argv) {
     const char *path = NULL, *region = NULL;
     region_spec rs;
     node_ref ref;
-    int all = 0, i, rc;
+    int all = 0, decode = 0, i, rc;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(cat_help, stdout);
             return EXIT_OK;
         } else if (!strcmp(argv[i], "--all")) {
             all = 1;
+        } else if (!strcmp(argv[i], "--decode")) {
+            decode = 1;
         } else if (!strcmp(argv[i], "--region")) {
             if (++i == argc) {
                 report("cat", "--region needs a value (see zarr cat --help)");
@@ -272,11 +384,14 @@ int cmd_cat(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     if ((rc = resolve_path("cat", path, &ref)) != EXIT_OK) return rc;
     if ((rc = node_open("cat", &ref)) == EXIT_OK) {
-        if (!ref.array) {
+        if (ref.undecodable) {
+            report("cat", "%s: this build of libzarr cannot decode the array: %s", path, ref.why);
+            rc = EXIT_RUNTIME;
+        } else if (!ref.array) {
             report("cat", "%s is a group; cat prints arrays (try zarr tree)", path);
             rc = EXIT_RUNTIME;
         } else {
-            rc = print_region("cat", path, ref.array, all, &rs);
+            rc = print_region("cat", path, ref.array, all, decode, &rs);
         }
     }
     node_close(&ref);

@@ -2,46 +2,72 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "cf.h"
+#include "describe.h"
+#include "progress.h"
 
 #define CP_BLOCK_BYTES block_bytes /* target bytes per block: 64 MiB, or $ZARR_CP_BLOCK_BYTES */
 
 static const char *cp_help =
-    "usage: zarr cp SRC DST [--format 2|3] [--chunks c0,c1,...] [--shards s0,s1,...]\n"
+    "usage: zarr cp SRC DST [--format 2|3] [--chunks C] [--shards S]\n"
     "                       [--codec none|gzip[:level]|zstd[:level]|blosc]\n"
+    "                       [--vars NAME,...] [--consolidate | --no-consolidate] [--strict]\n"
     "\n"
     "Copy the array at SRC to a new array at DST, or, when SRC is a group, the whole\n"
-    "hierarchy below it (groups, arrays, attributes). SRC is a PATH as in `zarr --help`.\n"
-    "DST does not exist yet: STORE::/node names a node explicitly; otherwise DST is a\n"
-    "directory path whose parent directory must exist. When that parent holds node metadata\n"
-    "DST becomes a node of the store found as for PATH (the top-most directory of the\n"
-    "unbroken chain of directories with node metadata); otherwise DST is the root of a new\n"
-    "store.\n"
+    "hierarchy below it (groups, arrays, attributes). SRC is a PATH as in `zarr --help`\n"
+    "(a directory, a .zip file, or STORE::/node). DST does not exist yet: STORE::/node names\n"
+    "a node explicitly; otherwise DST is a directory path whose parent directory must exist.\n"
+    "When that parent holds node metadata DST becomes a node of the store found as for PATH\n"
+    "(the top-most directory of the unbroken chain of directories with node metadata);\n"
+    "otherwise DST is the root of a new store. Zip stores are read-only: DST is a directory.\n"
     "\n"
     "  --format 2|3     Zarr format of the new arrays and groups (default: the source's).\n"
-    "  --chunks C       chunk shape (inner chunk shape when sharded), one value per\n"
-    "                   dimension (default: the source's inner chunk shape). When SRC is\n"
-    "                   a group, every array below it must have that many dimensions.\n"
-    "  --shards S       v3 only, with --chunks: shard shape, one multiple of the chunk\n"
-    "                   shape per dimension; shards get a crc32c-checked index at their end.\n"
-    "                   Without --shards the copy is sharded like the source when the source\n"
-    "                   is sharded and --chunks is not given, else not sharded.\n"
+    "  --chunks C       chunk shape (inner chunk shape when sharded), either by dimension\n"
+    "                   name, as nccopy -c takes it: `time/73,lat/45` (dimensions not named\n"
+    "                   keep the source's chunk length; the names are the arrays' dimension\n"
+    "                   names), or one value per dimension: `73,45,90` (then every array\n"
+    "                   copied must have that many dimensions). Default: the source's inner\n"
+    "                   chunk shape.\n"
+    "  --shards S       v3 only, with --chunks: shard shape, by name or one value per\n"
+    "                   dimension as for --chunks, each a multiple of the chunk length\n"
+    "                   (dimensions not named: one chunk). Shards get a crc32c-checked index\n"
+    "                   at their end. Without --shards the copy is sharded like the source\n"
+    "                   when the source is sharded and --chunks is not given, else not.\n"
     "  --codec K        compression: none, gzip[:level] (default 5), zstd[:level] (default 3),\n"
     "                   blosc (lz4, clevel 5, byte shuffle). Default: the source's gzip, zstd\n"
     "                   or blosc compressor with its settings, else none.\n"
+    "  --vars V         copy only these arrays of the SRC group (names or paths below it,\n"
+    "                   separated by commas; a group name takes everything below it), with\n"
+    "                   their coordinate variables (the arrays beside them named after their\n"
+    "                   dimensions, as ncks does) and the groups that hold them.\n"
+    "  --consolidate    write consolidated metadata for the copied group (the default when\n"
+    "                   the source store has consolidated metadata); --no-consolidate: never.\n"
+    "  --strict         exit with status 1 when an array was skipped (see below).\n"
     "\n"
     "The new arrays are little-endian, C order (no transpose), with the source's data type,\n"
-    "fill value (a v2 null fill value becomes 0 in v3) and attributes; dimension names are\n"
-    "kept in v3 and not written to v2; v2 filters are not carried over. Chunk keys use '/'\n"
-    "(v3) or '.' (v2). Data are copied in blocks aligned to the destination's chunks (shards\n"
-    "when sharded) of at most 64 MiB ($ZARR_CP_BLOCK_BYTES overrides) or one chunk (shard),\n"
-    "whichever is larger, so memory stays bounded. A progress bar is drawn on stderr when\n"
-    "stderr is a terminal and the copy takes more than one block. A copy that fails midway\n"
-    "leaves what it wrote in place. Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
+    "fill value (a v2 null fill value becomes 0 in v3) and attributes; v2 filters are not\n"
+    "carried over. Chunk keys use '/' (v3) or '.' (v2). Dimension names follow the format,\n"
+    "as xarray reads them: Zarr v3 `dimension_names` become the `_ARRAY_DIMENSIONS`\n"
+    "attribute in v2 and back. For such arrays the CF missing value moves too: the v2\n"
+    "fill_value (xarray's _FillValue in v2) becomes a `_FillValue` attribute in v3 (a float\n"
+    "as xarray writes it: base64 of a little-endian float64) and a v3 `_FillValue`\n"
+    "attribute becomes the v2 fill_value (without one: null, or NaN for a NaN fill value).\n"
+    "\n"
+    "An array this build of libzarr cannot decode (a data type or codec it lacks) is skipped\n"
+    "with a line on stderr, the copy carries on, and the arrays skipped are listed at the end.\n"
+    "\n"
+    "Data are copied in blocks aligned to the destination's chunks (shards when sharded) of\n"
+    "at most 64 MiB ($ZARR_CP_BLOCK_BYTES overrides) or one chunk (shard), whichever is\n"
+    "larger, so memory stays bounded. When stderr is a terminal, a progress line shows the\n"
+    "current array with its bytes, the progress of the whole copy, the rate and the time\n"
+    "left, and a summary line closes the copy. A copy that fails midway leaves what it wrote\n"
+    "in place. Exit status: 0 ok, 1 runtime error (or a skipped array with --strict),\n"
+    "2 usage error.\n";
 
 enum { COMP_NONE, COMP_GZIP, COMP_ZSTD, COMP_BLOSC };
 
@@ -52,14 +78,6 @@ typedef struct {
     int shuffle;          /* blosc: 0 none, 1 byte, 2 bit */
     long long blocksize;  /* blosc */
 } compressor;
-
-typedef struct {
-    int format;           /* 0: same as source */
-    int nchunks, nshards; /* -1: not given */
-    uint64_t chunks[MAX_NDIM], shards[MAX_NDIM];
-    int have_codec;
-    compressor codec;
-} cp_options;
 
 static int parse_codec(const char *s, compressor *c) {
     const char *colon = strchr(s, ':');
@@ -135,13 +153,6 @@ static void source_compressor(const json_value *meta, compressor *c) {
     }
 }
 
-static void put_list(FILE *f, size_t n, const uint64_t *v) {
-    size_t i;
-    fputc('[', f);
-    for (i = 0; i < n; i++) fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
-    fputc(']', f);
-}
-
 static void put_v3_compressor(FILE *f, const compressor *c, size_t esize) {
     static const char *shuffles[] = {"noshuffle", "shuffle", "bitshuffle"};
     if (c->kind == COMP_GZIP) fprintf(f, ",{\"name\":\"gzip\",\"configuration\":{\"level\":%d}}", c->level);
@@ -162,23 +173,15 @@ static const char *v2_dtype(zarr_data_type dt, size_t esize, char *buf, size_t l
     return buf;
 }
 
-static void put_base64(FILE *f, const unsigned char *p, size_t n) {
-    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/* Write the destination fill value; returns 0, or -1 (reported) when it cannot be expressed.
+ * `override` (JSON text), when not NULL, is written instead (see convert_attributes). */
+static int put_fill(FILE *f, const json_value *fill, int src_format, int dst_format, zarr_data_type dt, size_t esize,
+                    const char *override) {
     size_t i;
-    fputc('"', f);
-    for (i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-        fputc(tbl[v >> 18], f);
-        fputc(tbl[(v >> 12) & 63], f);
-        fputc(i + 1 < n ? tbl[(v >> 6) & 63] : '=', f);
-        fputc(i + 2 < n ? tbl[v & 63] : '=', f);
+    if (override) {
+        fputs(override, f);
+        return 0;
     }
-    fputc('"', f);
-}
-
-/* Write the destination fill value; returns 0, or -1 (reported) when it cannot be expressed. */
-static int put_fill(FILE *f, const json_value *fill, int src_format, int dst_format, zarr_data_type dt, size_t esize) {
-    size_t i;
     if (!fill || fill->type == JSON_NULL) {
         /* Zarr v2 null (no fill value): v2 keeps it, v3 needs one, so zero */
         if (dst_format == 2) fputs("null", f);
@@ -198,7 +201,9 @@ static int put_fill(FILE *f, const json_value *fill, int src_format, int dst_for
     if (dst_format == 2 && dt == ZARR_DATA_TYPE_RAW && fill->type == JSON_ARRAY && fill->count == esize) {
         unsigned char bytes[64];
         for (i = 0; i < esize && i < sizeof bytes; i++) bytes[i] = (unsigned char)fill->items[i].number;
-        put_base64(f, bytes, esize < sizeof bytes ? esize : sizeof bytes);
+        fputc('"', f);
+        base64_put(f, bytes, esize < sizeof bytes ? esize : sizeof bytes);
+        fputc('"', f);
         return 0;
     }
     if (fill->type == JSON_STRING && strncmp(fill->text, "0x", 2) == 0) {
@@ -213,25 +218,283 @@ static int put_fill(FILE *f, const json_value *fill, int src_format, int dst_for
     return 0;
 }
 
+/* A chunk or shard shape from the command line: by dimension name ("time/73,lat/45") or
+ * one value per dimension ("73,45,90"). */
+typedef struct {
+    int n;                   /* values given; -1: the option was not given */
+    int named;
+    uint64_t values[MAX_NDIM];
+    char *names[MAX_NDIM];   /* when named (malloc'ed) */
+    int used[MAX_NDIM];      /* a copied array has the name */
+} dim_spec;
+
+typedef struct {
+    int format;               /* 0: same as source */
+    dim_spec chunks, shards;
+    int have_codec;
+    compressor codec;
+    const char *vars;         /* --vars, or NULL */
+    int consolidate;          /* -1: when the source is consolidated */
+    int strict;
+} cp_options;
+
+static void dim_spec_free(dim_spec *s) {
+    int i;
+    for (i = 0; s->named && i < s->n; i++) free(s->names[i]);
+    s->n = -1;
+}
+
+/* Parse a --chunks or --shards value; returns 0, or -1 on a syntax error. */
+static int parse_dim_spec(const char *text, dim_spec *s) {
+    const char *p = text;
+    memset(s, 0, sizeof *s);
+    s->n = -1;
+    if (!*text) return -1;
+    s->named = strchr(text, '/') != NULL;
+    s->n = 0;
+    for (;;) {
+        const char *end = p + strcspn(p, ",");
+        const char *num = p;
+        char *stop;
+        unsigned long long v;
+        if (s->n == MAX_NDIM) return -1;
+        if (s->named) {
+            const char *slash = memchr(p, '/', (size_t)(end - p));
+            size_t len;
+            if (!slash || slash == p) return -1;
+            len = (size_t)(slash - p);
+            if (!(s->names[s->n] = malloc(len + 1))) return -1;
+            memcpy(s->names[s->n], p, len);
+            s->names[s->n][len] = '\0';
+            num = slash + 1;
+            s->n++; /* counted now so that dim_spec_free frees the name */
+        }
+        if (*num < '1' || *num > '9') return -1;
+        errno = 0;
+        v = strtoull(num, &stop, 10);
+        if (errno || stop != end || v == 0) return -1;
+        if (s->named) s->values[s->n - 1] = v;
+        else s->values[s->n++] = v;
+        if (!*end) return 0;
+        p = end + 1;
+    }
+}
+
+/* Apply a spec to an array with dimension names `dims`: out[i] = the value for dimension
+ * i, or dflt[i] when the spec does not name it. Returns 0, or -1 (reported) when a
+ * positional spec does not fit the array's rank. */
+static int apply_dim_spec(dim_spec *s, const char *option, const array_desc *d, const uint64_t *dflt, uint64_t *out) {
+    size_t i;
+    int k;
+    for (i = 0; i < d->ndim; i++) out[i] = dflt[i];
+    if (s->n < 0) return 0;
+    if (!s->named) {
+        if ((size_t)s->n != d->ndim) {
+            report("cp", "%s: --%s has %d values but the array has %lu dimensions%s", d->path, option, s->n,
+                   (unsigned long)d->ndim, d->has_dims ? " (name the dimensions instead: --chunks name/length,...)" : "");
+            return -1;
+        }
+        for (i = 0; i < d->ndim; i++) out[i] = s->values[i];
+        return 0;
+    }
+    for (i = 0; i < d->ndim; i++)
+        for (k = 0; k < s->n; k++)
+            if (d->dims[i] && !strcmp(d->dims[i], s->names[k])) {
+                out[i] = s->values[k];
+                s->used[k] = 1;
+            }
+    return 0;
+}
+
+/* One node to copy. */
+typedef struct {
+    int is_group;
+    int selected;          /* with --vars: copied */
+    char *src_path, *rel;  /* rel: the path below SRC, "" for SRC itself (malloc'ed) */
+    char *dst_path;        /* (malloc'ed) */
+    array_desc desc;       /* arrays */
+    char *doc;             /* the new array's metadata document (malloc'ed) */
+    char *attrs;           /* the new array's attributes, JSON text (malloc'ed) */
+    uint64_t nbytes;       /* decoded bytes */
+} cp_item;
+
+typedef struct {
+    cp_item *items;
+    size_t count;
+} cp_plan;
+
+static void plan_free(cp_plan *plan) {
+    size_t i;
+    for (i = 0; i < plan->count; i++) {
+        free(plan->items[i].src_path);
+        free(plan->items[i].rel);
+        free(plan->items[i].dst_path);
+        free(plan->items[i].doc);
+        free(plan->items[i].attrs);
+        array_desc_free(&plan->items[i].desc);
+    }
+    free(plan->items);
+    memset(plan, 0, sizeof *plan);
+}
+
+static char *join_path(const char *base, const char *rel) {
+    size_t n = strlen(base) + strlen(rel) + 2;
+    char *p = malloc(n);
+    if (!p) {
+        fputs("zarr: out of memory\n", stderr);
+        exit(EXIT_RUNTIME);
+    }
+    if (!*rel) snprintf(p, n, "%s", base);
+    else snprintf(p, n, "%s/%s", strcmp(base, "/") ? base : "", rel);
+    return p;
+}
+
+/* ---- xarray's conventions across formats ------------------------------------------------ */
+
+static int is_float_type(zarr_data_type dt) {
+    return dt == ZARR_DATA_TYPE_FLOAT16 || dt == ZARR_DATA_TYPE_FLOAT32 || dt == ZARR_DATA_TYPE_FLOAT64;
+}
+
+static int is_int_type(zarr_data_type dt) { return dt >= ZARR_DATA_TYPE_INT8 && dt <= ZARR_DATA_TYPE_UINT64; }
+
+/* xarray's v3 _FillValue attribute for a v2 fill value (JSON text, malloc'ed): integers
+ * as numbers, floats as the base64 text of a little-endian float64, bool as true/false;
+ * NULL when it has no such form. */
+static char *xarray_fill_attr(const json_value *fill, zarr_data_type dt) {
+    char *text = NULL;
+    size_t len = 0;
+    double x;
+    int ok = 1;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    if ((is_int_type(dt) && fill->type == JSON_NUMBER) || (dt == ZARR_DATA_TYPE_BOOL && fill->type == JSON_BOOL)) {
+        json_print(fill, f);
+    } else if (is_float_type(dt) && cf_number(fill, 0, &x)) {
+        unsigned char b[8];
+        uint64_t bits;
+        int i;
+        memcpy(&bits, &x, sizeof bits);
+        for (i = 0; i < 8; i++) b[i] = (unsigned char)(bits >> (8 * i));
+        fputc('"', f);
+        base64_put(f, b, 8);
+        fputc('"', f);
+    } else {
+        ok = 0;
+    }
+    if (fclose(f) != 0 || !ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* xarray's v2 fill_value for a v3 _FillValue attribute (JSON text, malloc'ed), or NULL when
+ * the attribute has no form that fits the data type. */
+static char *xarray_fill_from_attr(const json_value *attr, zarr_data_type dt) {
+    char buf[64], *text = NULL;
+    size_t len = 0;
+    double x;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    if ((is_int_type(dt) || dt == ZARR_DATA_TYPE_BOOL) && (attr->type == JSON_NUMBER || attr->type == JSON_BOOL)) {
+        json_print(attr, f);
+    } else if (is_float_type(dt) && cf_number(attr, 1, &x)) {
+        if (isnan(x)) fputs("\"NaN\"", f);
+        else if (isinf(x)) fputs(x < 0 ? "\"-Infinity\"" : "\"Infinity\"", f);
+        else fputs(shortest_double(x, 0, buf, sizeof buf), f);
+    } else {
+        fclose(f);
+        free(text);
+        return NULL;
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The new array's attributes (JSON text, malloc'ed) and, when it changes, its fill value
+ * (*fill_text, JSON text, malloc'ed, else NULL). Between formats, xarray's conventions
+ * carry over: v2 `_ARRAY_DIMENSIONS` <-> v3 `dimension_names` (written by build_doc), and
+ * the CF missing value, which xarray keeps in the v2 fill_value and in the v3 `_FillValue`
+ * attribute. */
+static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) {
+    const json_value *fill = json_get(d->meta, "fill_value"), *names = json_get(d->meta, "dimension_names");
+    const json_value *fv_attr = json_get(d->attrs, "_FillValue");
+    int v2_to_v3 = d->format == 2 && fmt == 3 && json_get(d->attrs, "_ARRAY_DIMENSIONS") && d->has_dims;
+    int v3_to_v2 = d->format == 3 && fmt == 2 && names && names->type == JSON_ARRAY && d->has_dims;
+    char *text = NULL, *v2_fill = NULL, *v3_fill_attr = NULL;
+    double nan_check;
+    size_t len = 0, i, n = 0;
+    FILE *f;
+    *fill_text = NULL;
+    if (v2_to_v3 && fill && fill->type != JSON_NULL) v3_fill_attr = xarray_fill_attr(fill, d->dt);
+    for (i = 0; v3_to_v2 && i < d->ndim; i++)
+        if (!d->dims[i]) v3_to_v2 = 0; /* xarray names every dimension */
+    if (v3_to_v2 && fv_attr && !(v2_fill = xarray_fill_from_attr(fv_attr, d->dt)))
+        fv_attr = NULL; /* kept as an ordinary attribute */
+    if (!(f = open_memstream(&text, &len))) {
+        free(v2_fill);
+        free(v3_fill_attr);
+        return NULL;
+    }
+    fputc('{', f);
+    for (i = 0; i < d->attrs->count; i++) {
+        const char *k = d->attrs->keys[i];
+        if ((v2_to_v3 || v3_to_v2) && !strcmp(k, "_ARRAY_DIMENSIONS")) continue;
+        if (v2_to_v3 && !strcmp(k, "_FillValue") && v3_fill_attr) continue;
+        if (v3_to_v2 && !strcmp(k, "_FillValue") && fv_attr) continue;
+        fputs(n++ ? "," : "", f);
+        json_put_string(f, k);
+        fputc(':', f);
+        json_print(&d->attrs->items[i], f);
+    }
+    if (v3_to_v2) {
+        fputs(n++ ? "," : "", f);
+        fputs("\"_ARRAY_DIMENSIONS\":[", f);
+        for (i = 0; i < d->ndim; i++) {
+            if (i) fputc(',', f);
+            json_put_string(f, d->dims[i]);
+        }
+        fputc(']', f);
+        /* No _FillValue: xarray masks nothing in v3, so the v2 fill_value (which xarray masks
+         * with) is null; NaN masks nothing that is not NaN already, so it stays. */
+        if (v2_fill) *fill_text = v2_fill;
+        else if (!(fill && is_float_type(d->dt) && cf_number(fill, 0, &nan_check) && isnan(nan_check)))
+            *fill_text = dup_str("null");
+    }
+    if (v3_fill_attr) {
+        fprintf(f, "%s\"_FillValue\":%s", n ? "," : "", v3_fill_attr);
+        free(v3_fill_attr);
+    }
+    fputc('}', f);
+    if (fclose(f) != 0) {
+        free(text);
+        free(*fill_text);
+        *fill_text = NULL;
+        return NULL;
+    }
+    return text;
+}
+
 /* Build the destination document. Returns malloc'ed text, or NULL (reported). */
-static char *build_doc(const cp_options *o, int fmt, const json_value *meta, size_t ndim, const uint64_t *shape,
-                       const uint64_t *chunks, const uint64_t *shards, int sharded, zarr_data_type dt, size_t esize,
-                       const compressor *c) {
+static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, const uint64_t *shards, int sharded,
+                       const compressor *c, const char *fill_override) {
     char *text = NULL, name[32];
     size_t len = 0;
-    const json_value *dims;
+    const json_value *meta = d->meta;
     FILE *f = open_memstream(&text, &len);
-    (void)o;
     if (!f) {
         report("cp", "out of memory");
         return NULL;
     }
     if (fmt == 2) {
         fputs("{\"zarr_format\":2,\"shape\":", f);
-        put_list(f, ndim, shape);
+        json_put_u64_list(f, d->ndim, d->shape);
         fputs(",\"chunks\":", f);
-        put_list(f, ndim, chunks);
-        fprintf(f, ",\"dtype\":\"%s\",\"compressor\":", v2_dtype(dt, esize, name, sizeof name));
+        json_put_u64_list(f, d->ndim, chunks);
+        fprintf(f, ",\"dtype\":\"%s\",\"compressor\":", v2_dtype(d->dt, d->esize, name, sizeof name));
         if (c->kind == COMP_GZIP) fprintf(f, "{\"id\":\"gzip\",\"level\":%d}", c->level);
         else if (c->kind == COMP_ZSTD) fprintf(f, "{\"id\":\"zstd\",\"level\":%d}", c->level);
         else if (c->kind == COMP_BLOSC)
@@ -239,33 +502,32 @@ static char *build_doc(const cp_options *o, int fmt, const json_value *meta, siz
                     c->level, c->shuffle, c->blocksize);
         else fputs("null", f);
         fputs(",\"filters\":null,\"fill_value\":", f);
-        if (put_fill(f, json_get(meta, "fill_value"), metadata_format(meta), 2, dt, esize)) goto fail;
+        if (put_fill(f, json_get(meta, "fill_value"), d->format, 2, d->dt, d->esize, fill_override)) goto fail;
         fputs(",\"order\":\"C\",\"dimension_separator\":\".\"}", f);
     } else {
         fputs("{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":", f);
-        put_list(f, ndim, shape);
+        json_put_u64_list(f, d->ndim, d->shape);
         fprintf(f, ",\"data_type\":\"%s\",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":",
-                dtype_name(dt, esize, name, sizeof name));
-        put_list(f, ndim, sharded ? shards : chunks);
+                d->dtname);
+        json_put_u64_list(f, d->ndim, sharded ? shards : chunks);
         fputs("}},\"chunk_key_encoding\":{\"name\":\"default\",\"configuration\":{\"separator\":\"/\"}},"
               "\"fill_value\":", f);
-        if (put_fill(f, json_get(meta, "fill_value"), metadata_format(meta), 3, dt, esize)) goto fail;
+        if (put_fill(f, json_get(meta, "fill_value"), d->format, 3, d->dt, d->esize, fill_override)) goto fail;
         fputs(",\"codecs\":[", f);
         if (sharded) {
             fputs("{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":", f);
-            put_list(f, ndim, chunks);
+            json_put_u64_list(f, d->ndim, chunks);
             fputs(",\"codecs\":[", f);
         }
         fputs("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", f);
-        put_v3_compressor(f, c, esize);
+        put_v3_compressor(f, c, d->esize);
         if (sharded)
             fputs("],\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"
                   "{\"name\":\"crc32c\"}],\"index_location\":\"end\"}}", f);
         fputc(']', f);
-        dims = json_get(meta, "dimension_names");
-        if (dims && dims->type == JSON_ARRAY) {
+        if (d->has_dims) {
             fputs(",\"dimension_names\":", f);
-            json_print(dims, f);
+            json_put_dimension_names(f, d);
         }
         fputc('}', f);
     }
@@ -283,24 +545,13 @@ fail:
 
 static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
-static void progress(const char *path, uint64_t done, uint64_t total) {
-    int width = 30, filled = (int)(done * (uint64_t)width / total), i;
-    fprintf(stderr, "\rzarr cp %s [", path);
-    for (i = 0; i < width; i++) fputc(i < filled ? '#' : '.', stderr);
-    fprintf(stderr, "] %3d%% %llu/%llu blocks", (int)(done * 100 / total), (unsigned long long)done,
-            (unsigned long long)total);
-    if (done == total) fputc('\n', stderr);
-    fflush(stderr);
-}
-
 /* Copy the data of src into dst, in blocks aligned to dst's chunk grid. */
 static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_path, size_t ndim, const uint64_t *shape,
-                     size_t esize) {
+                     size_t esize, progress *prog) {
     uint64_t grid[MAX_NDIM], block[MAX_NDIM], nb[MAX_NDIM], idx[MAX_NDIM], start[MAX_NDIM], count[MAX_NDIM];
-    uint64_t total = 1, done = 0, bytes;
+    uint64_t bytes;
     size_t i, cap;
     unsigned char *buf;
-    int show;
     uint64_t block_bytes = env_bytes("ZARR_CP_BLOCK_BYTES", (uint64_t)64 << 20);
     if (zarr_array_chunk_shape(dst, ndim, grid) != ZARR_OK) {
         report_zarr("cp", "%s: chunk shape", dst_path);
@@ -324,7 +575,6 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
     bytes = esize;
     for (i = 0; i < ndim; i++) {
         nb[i] = shape[i] / block[i] + (shape[i] % block[i] != 0);
-        total *= nb[i];
         idx[i] = 0;
         if (block[i] && bytes > (uint64_t)SIZE_MAX / block[i]) {
             report("cp", "%s: one chunk does not fit in memory", dst_path);
@@ -337,7 +587,6 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
         report("cp", "%s: cannot allocate %llu bytes for one block", dst_path, (unsigned long long)bytes);
         return EXIT_RUNTIME;
     }
-    show = total > 1 && isatty(2);
     for (;;) {
         size_t n = esize;
         for (i = 0; i < ndim; i++) {
@@ -346,19 +595,18 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
             n *= (size_t)count[i];
         }
         if (zarr_array_read(src, ndim, start, count, buf, n) != ZARR_OK) {
-            if (show) fputc('\n', stderr);
+            progress_clear(prog);
             report_zarr("cp", "%s: cannot read the source", dst_path);
             free(buf);
             return EXIT_RUNTIME;
         }
         if (zarr_array_write(dst, ndim, start, count, buf, n) != ZARR_OK) {
-            if (show) fputc('\n', stderr);
+            progress_clear(prog);
             report_zarr("cp", "%s: cannot write", dst_path);
             free(buf);
             return EXIT_RUNTIME;
         }
-        done++;
-        if (show) progress(dst_path, done, total);
+        progress_add(prog, n);
         for (i = ndim; i > 0; i--) {
             if (++idx[i - 1] < nb[i - 1]) break;
             idx[i - 1] = 0;
@@ -369,174 +617,225 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
     return EXIT_OK;
 }
 
-static int copy_attributes_array(const zarr_array *src, zarr_array *dst, const char *dst_path) {
-    char *text = NULL;
-    int rc = EXIT_OK;
-    if (zarr_array_attributes_json(src, &text) != ZARR_OK) {
-        report_zarr("cp", "%s: cannot read the source's attributes", dst_path);
-        return EXIT_RUNTIME;
-    }
-    if (strcmp(text, "{}") != 0 && zarr_array_set_attributes_json(dst, text) != ZARR_OK) {
-        report_zarr("cp", "%s: cannot write attributes", dst_path);
-        rc = EXIT_RUNTIME;
-    }
-    zarr_string_free(text);
-    return rc;
-}
-
-static int copy_array(const cp_options *o, const zarr_array *src, zarr_store *store, const char *dst_path) {
-    size_t ndim, esize, i;
-    uint64_t shape[MAX_NDIM], chunks[MAX_NDIM], inner[MAX_NDIM], dchunks[MAX_NDIM], dshards[MAX_NDIM];
-    zarr_data_type dt;
-    json_value *meta;
-    compressor comp;
-    int fmt, sharded = 0, rc;
-    char *doc;
-    zarr_array *dst = NULL;
-    if (zarr_array_ndim(src, &ndim) != ZARR_OK || ndim > MAX_NDIM || zarr_array_shape(src, ndim, shape) != ZARR_OK ||
-        zarr_array_chunk_shape(src, ndim, chunks) != ZARR_OK || zarr_array_inner_chunk_shape(src, ndim, inner) != ZARR_OK ||
-        zarr_array_data_type(src, &dt) != ZARR_OK || zarr_array_element_size(src, &esize) != ZARR_OK) {
-        report_zarr("cp", "%s: cannot read the source's properties", dst_path);
-        return EXIT_RUNTIME;
-    }
-    if (!(meta = array_metadata("cp", src))) return EXIT_RUNTIME;
-    fmt = o->format ? o->format : metadata_format(meta);
-    if ((o->nchunks >= 0 && (size_t)o->nchunks != ndim) || (o->nshards >= 0 && (size_t)o->nshards != ndim)) {
-        report("cp", "%s: --%s has %d values but the array has %lu dimensions", dst_path,
-               o->nchunks >= 0 && (size_t)o->nchunks != ndim ? "chunks" : "shards",
-               o->nchunks >= 0 && (size_t)o->nchunks != ndim ? o->nchunks : o->nshards, (unsigned long)ndim);
-        json_free(meta);
-        return EXIT_RUNTIME;
-    }
-    for (i = 0; i < ndim; i++) {
-        dchunks[i] = o->nchunks >= 0 ? o->chunks[i] : inner[i];
-        if (o->nshards >= 0) dshards[i] = o->shards[i];
-        else dshards[i] = chunks[i];
-    }
-    if (o->nshards >= 0) sharded = 1;
-    else if (o->nchunks < 0 && fmt == 3 && metadata_format(meta) == 3) {
-        const json_value *codecs = json_get(meta, "codecs");
-        for (i = 0; codecs && codecs->type == JSON_ARRAY && i < codecs->count; i++)
-            if (json_string(json_get(&codecs->items[i], "name")) &&
-                !strcmp(json_string(json_get(&codecs->items[i], "name")), "sharding_indexed"))
-                sharded = 1;
-    }
-    if (fmt == 2 && sharded && o->nshards >= 0) {
-        report("cp", "%s: --shards needs --format 3", dst_path);
-        json_free(meta);
-        return EXIT_USAGE;
-    }
-    if (fmt == 2) sharded = 0; /* a sharded v3 source becomes plain v2 chunks */
-    for (i = 0; sharded && i < ndim; i++) {
-        if (dshards[i] % dchunks[i] != 0) {
-            report("cp", "%s: shard shape must be a multiple of the chunk shape (dimension %lu: %llu vs %llu)",
-                   dst_path, (unsigned long)i, (unsigned long long)dshards[i], (unsigned long long)dchunks[i]);
-            json_free(meta);
-            return EXIT_RUNTIME;
-        }
-    }
-    if (o->have_codec) comp = o->codec;
-    else source_compressor(meta, &comp);
-    doc = build_doc(o, fmt, meta, ndim, shape, dchunks, dshards, sharded, dt, esize, &comp);
-    json_free(meta);
-    if (!doc) return EXIT_RUNTIME;
-    if (zarr_array_create(store, dst_path, doc, &dst) != ZARR_OK) {
-        report_zarr("cp", "cannot create array %s", dst_path);
-        free(doc);
-        return EXIT_RUNTIME;
-    }
-    free(doc);
-    rc = copy_attributes_array(src, dst, dst_path);
-    if (rc == EXIT_OK) rc = copy_data(src, dst, dst_path, ndim, shape, esize);
-    zarr_array_free(dst);
-    return rc;
-}
-
-static int copy_group(const cp_options *o, const zarr_store *src_store, const zarr_group *src, zarr_store *store,
-                      const char *dst_path, int depth) {
-    char *text = NULL, err[128];
-    json_value *children;
-    zarr_group *dst = NULL;
-    size_t i;
-    int rc = EXIT_OK;
-    if (depth > 256) {
-        report("cp", "hierarchy deeper than 256 levels");
-        return EXIT_RUNTIME;
-    }
-    if (zarr_group_attributes_json(src, &text) != ZARR_OK) {
-        report_zarr("cp", "%s: cannot read the source's attributes", dst_path);
-        return EXIT_RUNTIME;
-    }
-    uint32_t format = (uint32_t)o->format;
-    if (!format && zarr_group_zarr_format(src, &format) != ZARR_OK) format = 3;
-    if ((format == 2 ? zarr_group_create_v2(store, dst_path, text, &dst)
-                     : zarr_group_create(store, dst_path, text, &dst)) != ZARR_OK) {
-        report_zarr("cp", "cannot create group %s", dst_path);
-        zarr_string_free(text);
-        return EXIT_RUNTIME;
-    }
-    zarr_string_free(text);
-    zarr_group_free(dst);
-    if (zarr_group_children_json(src, &text) != ZARR_OK) {
-        report_zarr("cp", "cannot list the children of the group copied to %s", dst_path);
-        return EXIT_RUNTIME;
-    }
-    children = json_parse(text, strlen(text), err, sizeof err);
-    zarr_string_free(text);
-    if (!children || children->type != JSON_ARRAY) {
-        report("cp", "children list is not a JSON array (%s)", children ? "wrong type" : err);
-        json_free(children);
-        return EXIT_RUNTIME;
-    }
-    for (i = 0; rc == EXIT_OK && i < children->count; i++) {
-        const json_value *c = &children->items[i];
-        const char *name = json_string(json_get(c, "name")), *path = json_string(json_get(c, "path"));
-        const char *type = json_string(json_get(c, "node_type"));
-        size_t len;
-        char *child_dst;
-        if (!name || !path || !type) continue;
-        len = strlen(dst_path) + strlen(name) + 2;
-        if (!(child_dst = malloc(len))) {
-            report("cp", "out of memory");
-            rc = EXIT_RUNTIME;
-            break;
-        }
-        snprintf(child_dst, len, "%s/%s", strcmp(dst_path, "/") ? dst_path : "", name);
-        if (!strcmp(type, "group")) {
-            zarr_group *g = NULL;
-            if (zarr_group_open(src_store, path, &g) != ZARR_OK) {
-                report_zarr("cp", "cannot open source group %s", path);
-                rc = EXIT_RUNTIME;
-            } else {
-                rc = copy_group(o, src_store, g, store, child_dst, depth + 1);
-            }
-            zarr_group_free(g);
-        } else {
-            zarr_array *a = NULL;
-            if (zarr_array_open(src_store, path, &a) != ZARR_OK) {
-                report_zarr("cp", "cannot open source array %s", path);
-                rc = EXIT_RUNTIME;
-            } else {
-                rc = copy_array(o, a, store, child_dst);
-            }
-            zarr_array_free(a);
-        }
-        free(child_dst);
-    }
-    json_free(children);
-    return rc;
-}
-
 /* Whether dst is src or a node below it, in the same store directory. */
 static int inside(const node_ref *src, const node_ref *dst) {
     char a[PATH_MAX], b[PATH_MAX];
     size_t n = strlen(src->node_path);
-    if (!realpath(src->store_dir, a) || !realpath(dst->store_dir, b) || strcmp(a, b) != 0) return 0;
+    if (!realpath(src->store_loc, a) || !realpath(dst->store_loc, b) || strcmp(a, b) != 0) return 0;
     if (!strcmp(src->node_path, "/")) return 1;
     return !strncmp(dst->node_path, src->node_path, n) && (dst->node_path[n] == '\0' || dst->node_path[n] == '/');
 }
 
-/* The value of an option given as `--name value` or `--name=value`; NULL if argv[*i] is
+/* ---- the plan: every node to copy, checked before anything is written ------------------- */
+
+static void plan_add(cp_plan *plan, size_t *cap, int is_group, const char *src_path, const char *rel,
+                     const char *dst_root) {
+    cp_item *it;
+    if (plan->count == *cap) {
+        size_t n = *cap ? 2 * *cap : 16;
+        cp_item *items = realloc(plan->items, n * sizeof *items);
+        if (!items) {
+            fputs("zarr: out of memory\n", stderr);
+            exit(EXIT_RUNTIME);
+        }
+        plan->items = items;
+        *cap = n;
+    }
+    it = &plan->items[plan->count++];
+    memset(it, 0, sizeof *it);
+    it->is_group = is_group;
+    it->selected = 1;
+    it->src_path = dup_str(src_path);
+    it->rel = dup_str(rel);
+    it->dst_path = join_path(dst_root, rel);
+}
+
+/* The nodes below the group `g` at `src_path`, depth first, groups before their contents. */
+static int plan_list(const zarr_group *g, const char *src_path, const char *dst_root, cp_plan *plan) {
+    char *text = NULL, err[128];
+    json_value *list;
+    size_t i, cap = 0, prefix = strcmp(src_path, "/") ? strlen(src_path) : 0;
+    plan_add(plan, &cap, 1, src_path, "", dst_root);
+    if (zarr_group_descendants_json(g, &text) != ZARR_OK) {
+        report_zarr("cp", "cannot list the nodes below %s", src_path);
+        return EXIT_RUNTIME;
+    }
+    list = json_parse(text, strlen(text), err, sizeof err);
+    zarr_string_free(text);
+    if (!list || list->type != JSON_ARRAY) {
+        report("cp", "the list of nodes is not a JSON array (%s)", list ? "wrong type" : err);
+        json_free(list);
+        return EXIT_RUNTIME;
+    }
+    for (i = 0; i < list->count; i++) {
+        const char *path = json_string(json_get(&list->items[i], "path"));
+        const char *type = json_string(json_get(&list->items[i], "node_type"));
+        if (!path || !type || strlen(path) <= prefix + 1) continue;
+        plan_add(plan, &cap, !strcmp(type, "group"), path, path + prefix + 1, dst_root);
+    }
+    json_free(list);
+    return EXIT_OK;
+}
+
+static cp_item *plan_find(cp_plan *plan, const char *rel) {
+    size_t i;
+    for (i = 0; i < plan->count; i++)
+        if (!strcmp(plan->items[i].rel, rel)) return &plan->items[i];
+    return NULL;
+}
+
+/* Whether `rel` lies below the group `group_rel` ("" is the top). */
+static int below(const char *rel, const char *group_rel) {
+    size_t n = strlen(group_rel);
+    return n == 0 ? *rel != '\0' : !strncmp(rel, group_rel, n) && rel[n] == '/';
+}
+
+/* --vars: keep the named arrays (or everything below a named group), their coordinate
+ * variables, and the groups that hold them. Arrays must be described already. */
+static int plan_select(cp_plan *plan, const char *vars) {
+    char *list = dup_str(vars), *tok, *save = NULL;
+    size_t i, j, k;
+    int rc = EXIT_OK;
+    for (i = 0; i < plan->count; i++) plan->items[i].selected = 0;
+    plan->items[0].selected = 1; /* the top group */
+    for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        cp_item *it;
+        size_t n;
+        while (*tok == '/') tok++;
+        n = strlen(tok);
+        while (n && tok[n - 1] == '/') tok[--n] = '\0';
+        if (!(it = plan_find(plan, tok)) || !*tok) {
+            report("cp", "--vars: no array or group named '%s' below the source", tok);
+            rc = EXIT_RUNTIME;
+            continue;
+        }
+        it->selected = 1;
+        for (i = 0; it->is_group && i < plan->count; i++)
+            if (below(plan->items[i].rel, it->rel)) plan->items[i].selected = 1;
+    }
+    free(list);
+    /* coordinate variables: arrays beside a selected array, named after its dimensions */
+    for (i = 0; i < plan->count; i++) {
+        const cp_item *it = &plan->items[i];
+        const char *slash;
+        if (it->is_group || !it->selected || !it->desc.decodable) continue;
+        slash = strrchr(it->rel, '/');
+        for (j = 0; j < it->desc.ndim; j++) {
+            char *rel;
+            cp_item *coord;
+            size_t dir = slash ? (size_t)(slash - it->rel) + 1 : 0;
+            if (!it->desc.dims[j]) continue;
+            if (!(rel = malloc(dir + strlen(it->desc.dims[j]) + 1))) continue;
+            memcpy(rel, it->rel, dir);
+            strcpy(rel + dir, it->desc.dims[j]);
+            if ((coord = plan_find(plan, rel)) && !coord->is_group) coord->selected = 1;
+            free(rel);
+        }
+    }
+    /* the groups that hold what is selected */
+    for (i = 0; i < plan->count; i++)
+        for (k = 0; plan->items[i].is_group && k < plan->count; k++)
+            if (plan->items[k].selected && below(plan->items[k].rel, plan->items[i].rel)) plan->items[i].selected = 1;
+    return rc;
+}
+
+/* Work out the new array's document and attributes. Returns 0, or an exit code (reported). */
+static int prepare_array(cp_options *o, cp_item *it) {
+    array_desc *d = &it->desc;
+    uint64_t dchunks[MAX_NDIM], dshards[MAX_NDIM];
+    compressor comp;
+    char *fill_text = NULL;
+    size_t i;
+    int fmt = o->format ? o->format : d->format, sharded = 0;
+    if (apply_dim_spec(&o->chunks, "chunks", d, d->inner, dchunks)) return EXIT_RUNTIME;
+    if (apply_dim_spec(&o->shards, "shards", d, o->shards.n >= 0 ? dchunks : d->chunks, dshards)) return EXIT_RUNTIME;
+    if (o->shards.n >= 0) sharded = 1;
+    else if (o->chunks.n < 0 && fmt == 3 && d->format == 3) sharded = d->sharded;
+    if (fmt == 2) sharded = 0; /* a sharded v3 source becomes plain v2 chunks */
+    for (i = 0; sharded && i < d->ndim; i++) {
+        if (dshards[i] % dchunks[i] != 0) {
+            report("cp", "%s: shard shape must be a multiple of the chunk shape (dimension %lu: %llu vs %llu)",
+                   d->path, (unsigned long)i, (unsigned long long)dshards[i], (unsigned long long)dchunks[i]);
+            return EXIT_RUNTIME;
+        }
+    }
+    if (o->have_codec) comp = o->codec;
+    else source_compressor(d->meta, &comp);
+    if (!(it->attrs = convert_attributes(d, fmt, &fill_text))) {
+        report("cp", "out of memory");
+        return EXIT_RUNTIME;
+    }
+    it->doc = build_doc(fmt, d, dchunks, dshards, sharded, &comp, fill_text);
+    free(fill_text);
+    if (!it->doc) return EXIT_RUNTIME;
+    it->nbytes = array_nbytes(d);
+    return EXIT_OK;
+}
+
+/* ---- copying ------------------------------------------------------------------------------ */
+
+static int copy_array(const zarr_store *src_store, const cp_item *it, zarr_store *store, progress *prog) {
+    zarr_array *src = NULL, *dst = NULL;
+    int rc = EXIT_OK;
+    if (zarr_array_open(src_store, it->src_path, &src) != ZARR_OK) {
+        report_zarr("cp", "cannot open source array %s", it->src_path);
+        return EXIT_RUNTIME;
+    }
+    if (zarr_array_create(store, it->dst_path, it->doc, &dst) != ZARR_OK) {
+        progress_clear(prog);
+        report_zarr("cp", "cannot create array %s", it->dst_path);
+        zarr_array_free(src);
+        return EXIT_RUNTIME;
+    }
+    if (strcmp(it->attrs, "{}") != 0 && zarr_array_set_attributes_json(dst, it->attrs) != ZARR_OK) {
+        progress_clear(prog);
+        report_zarr("cp", "%s: cannot write attributes", it->dst_path);
+        rc = EXIT_RUNTIME;
+    }
+    if (rc == EXIT_OK) rc = copy_data(src, dst, it->dst_path, it->desc.ndim, it->desc.shape, it->desc.esize, prog);
+    zarr_array_free(dst);
+    zarr_array_free(src);
+    return rc;
+}
+
+static int copy_group(const zarr_store *src_store, const cp_item *it, int format, zarr_store *store) {
+    char *text = NULL;
+    zarr_group *src = NULL, *dst = NULL;
+    uint32_t fmt = (uint32_t)format;
+    int rc = EXIT_OK;
+    if (zarr_group_open(src_store, it->src_path, &src) != ZARR_OK) {
+        report_zarr("cp", "cannot open source group %s", it->src_path);
+        return EXIT_RUNTIME;
+    }
+    if (zarr_group_attributes_json(src, &text) != ZARR_OK) {
+        report_zarr("cp", "%s: cannot read the source's attributes", it->src_path);
+        rc = EXIT_RUNTIME;
+    } else {
+        if (!fmt && zarr_group_zarr_format(src, &fmt) != ZARR_OK) fmt = 3;
+        if ((fmt == 2 ? zarr_group_create_v2(store, it->dst_path, text, &dst)
+                      : zarr_group_create(store, it->dst_path, text, &dst)) != ZARR_OK) {
+            report_zarr("cp", "cannot create group %s", it->dst_path);
+            rc = EXIT_RUNTIME;
+        }
+    }
+    zarr_string_free(text);
+    zarr_group_free(dst);
+    zarr_group_free(src);
+    return rc;
+}
+
+static int consolidate(zarr_store *store, const char *path) {
+    zarr_group *g = NULL;
+    int rc = EXIT_OK;
+    if (zarr_group_open(store, path, &g) != ZARR_OK || zarr_group_consolidate(g) != ZARR_OK) {
+        report_zarr("cp", "cannot write consolidated metadata for %s", path);
+        rc = EXIT_RUNTIME;
+    }
+    zarr_group_free(g);
+    return rc;
+}
+
+/* The option's value given as `--name value` or `--name=value`; NULL if argv[*i] is
  * not that option. Sets *missing when the value is absent. */
 static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing) {
     size_t n = strlen(name);
@@ -550,90 +849,192 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
     return argv[++*i];
 }
 
+/* Names given to --chunks or --shards that no copied array has: a typo, most likely. */
+static int check_names_used(const dim_spec *s, const char *option) {
+    int k, rc = EXIT_OK;
+    for (k = 0; s->named && k < s->n; k++) {
+        if (!s->used[k]) {
+            report("cp", "--%s names dimension '%s', which no array copied has", option, s->names[k]);
+            rc = EXIT_RUNTIME;
+        }
+    }
+    return rc;
+}
+
+static int run_copy(cp_options *o, node_ref *src, node_ref *dst) {
+    cp_plan plan = {0};
+    progress prog;
+    size_t i, cap = 0, narrays = 0, ncopied = 0, ngroups = 0, nskipped = 0;
+    uint64_t total = 0;
+    int rc = EXIT_OK, consolidated_src = 0;
+    if (src->group) {
+        if ((rc = plan_list(src->group, src->node_path, dst->node_path, &plan)) != EXIT_OK) goto done;
+    } else {
+        plan_add(&plan, &cap, 0, src->node_path, "", dst->node_path);
+    }
+    for (i = 0; i < plan.count; i++) {
+        cp_item *it = &plan.items[i];
+        if (it->is_group) continue;
+        if (array_describe("cp", src->store, it->src_path, src->array && i == 0 ? src->array : NULL, &it->desc)) {
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
+    }
+    if (o->vars && (rc = plan_select(&plan, o->vars)) != EXIT_OK) goto done;
+    for (i = 0; i < plan.count; i++) {
+        cp_item *it = &plan.items[i];
+        if (it->is_group || !it->selected || !it->desc.decodable) continue;
+        if (prepare_array(o, it) != EXIT_OK) rc = EXIT_RUNTIME;
+        narrays++;
+        total += it->nbytes;
+    }
+    if (rc == EXIT_OK) rc = check_names_used(&o->chunks, "chunks");
+    if (rc == EXIT_OK) rc = check_names_used(&o->shards, "shards");
+    if (rc != EXIT_OK) goto done; /* nothing written yet */
+
+    if (o->consolidate < 0 && src->group) {
+        zarr_store *view = NULL;
+        consolidated_src = zarr_store_open_consolidated(src->store, &view) == ZARR_OK;
+        zarr_store_free(view);
+    }
+    progress_start(&prog, narrays, total);
+    for (i = 0; rc == EXIT_OK && i < plan.count; i++) {
+        cp_item *it = &plan.items[i];
+        if (!it->selected) continue;
+        if (it->is_group) {
+            rc = copy_group(src->store, it, o->format, dst->store);
+            ngroups += rc == EXIT_OK;
+        } else if (!it->desc.decodable) {
+            progress_clear(&prog);
+            fprintf(stderr, "zarr: cp: skipped %s: this build of libzarr cannot decode it (%s)\n", it->src_path,
+                    it->desc.why ? it->desc.why : "unknown reason");
+            nskipped++;
+        } else {
+            progress_array(&prog, it->dst_path, it->nbytes);
+            rc = copy_array(src->store, it, dst->store, &prog);
+            ncopied += rc == EXIT_OK;
+        }
+    }
+    progress_clear(&prog);
+    if (rc == EXIT_OK && src->group && (o->consolidate > 0 || (o->consolidate < 0 && consolidated_src)))
+        rc = consolidate(dst->store, dst->node_path);
+    if (rc == EXIT_OK) progress_finish(&prog, ncopied, ngroups, nskipped);
+    if (nskipped) {
+        fprintf(stderr, "zarr: cp: %lu array%s not copied (this build of libzarr cannot decode them):",
+                (unsigned long)nskipped, nskipped == 1 ? "" : "s");
+        for (i = 0; i < plan.count; i++)
+            if (plan.items[i].selected && !plan.items[i].is_group && !plan.items[i].desc.decodable)
+                fprintf(stderr, " %s", plan.items[i].src_path);
+        fputc('\n', stderr);
+        if (rc == EXIT_OK && o->strict) rc = EXIT_RUNTIME;
+    }
+done:
+    plan_free(&plan);
+    return rc;
+}
+
 int cmd_cp(int argc, char **argv) {
     cp_options o;
     const char *paths[2] = {NULL, NULL}, *v;
-    int npaths = 0, i, rc, missing = 0;
+    int npaths = 0, i, rc = EXIT_OK, missing = 0;
     node_ref src, dst;
     memset(&o, 0, sizeof o);
-    o.nchunks = o.nshards = -1;
-    for (i = 1; i < argc; i++) {
+    o.chunks.n = o.shards.n = -1;
+    o.consolidate = -1;
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(cp_help, stdout);
+            dim_spec_free(&o.chunks);
+            dim_spec_free(&o.shards);
             return EXIT_OK;
         } else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
             if (missing || (strcmp(v, "2") && strcmp(v, "3"))) {
                 report("cp", "--format must be 2 or 3");
-                return EXIT_USAGE;
+                rc = EXIT_USAGE;
             }
             o.format = v[0] - '0';
         } else if ((v = option_value(argc, argv, &i, "--chunks", &missing))) {
-            int k;
-            o.nchunks = missing ? -1 : parse_u64_list(v, o.chunks);
-            for (k = 0; k < o.nchunks; k++)
-                if (o.chunks[k] == 0) o.nchunks = -1;
-            if (o.nchunks < 0) {
-                report("cp", "malformed --chunks '%s': expected positive integers separated by commas", v);
-                return EXIT_USAGE;
+            dim_spec_free(&o.chunks);
+            if (missing || parse_dim_spec(v, &o.chunks) != 0) {
+                report("cp", "malformed --chunks '%s': expected positive integers separated by commas, or "
+                       "name/length pairs (time/73,lat/45)", v);
+                rc = EXIT_USAGE;
             }
         } else if ((v = option_value(argc, argv, &i, "--shards", &missing))) {
-            int k;
-            o.nshards = missing ? -1 : parse_u64_list(v, o.shards);
-            for (k = 0; k < o.nshards; k++)
-                if (o.shards[k] == 0) o.nshards = -1;
-            if (o.nshards < 0) {
-                report("cp", "malformed --shards '%s': expected positive integers separated by commas", v);
-                return EXIT_USAGE;
+            dim_spec_free(&o.shards);
+            if (missing || parse_dim_spec(v, &o.shards) != 0) {
+                report("cp", "malformed --shards '%s': expected positive integers separated by commas, or "
+                       "name/length pairs", v);
+                rc = EXIT_USAGE;
             }
         } else if ((v = option_value(argc, argv, &i, "--codec", &missing))) {
             if (missing || parse_codec(v, &o.codec) != 0) {
                 report("cp", "malformed --codec '%s': expected none, gzip[:0-9], zstd[:level] or blosc", v);
-                return EXIT_USAGE;
+                rc = EXIT_USAGE;
             }
             o.have_codec = 1;
+        } else if ((v = option_value(argc, argv, &i, "--vars", &missing))) {
+            if (missing || !*v) {
+                report("cp", "--vars needs a list of array names");
+                rc = EXIT_USAGE;
+            }
+            o.vars = v;
+        } else if (!strcmp(argv[i], "--consolidate")) {
+            o.consolidate = 1;
+        } else if (!strcmp(argv[i], "--no-consolidate")) {
+            o.consolidate = 0;
+        } else if (!strcmp(argv[i], "--strict")) {
+            o.strict = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             report("cp", "unknown option '%s' (see zarr cp --help)", argv[i]);
-            return EXIT_USAGE;
+            rc = EXIT_USAGE;
         } else if (npaths == 2) {
             report("cp", "SRC and DST expected (see zarr cp --help)");
-            return EXIT_USAGE;
+            rc = EXIT_USAGE;
         } else {
             paths[npaths++] = argv[i];
         }
     }
-    if (npaths != 2) {
+    if (rc == EXIT_OK && npaths != 2) {
         report("cp", "SRC and DST expected (see zarr cp --help)");
-        return EXIT_USAGE;
-    }
-    if (o.format == 2 && o.nshards >= 0) {
+        rc = EXIT_USAGE;
+    } else if (rc == EXIT_OK && o.format == 2 && o.shards.n >= 0) {
         report("cp", "--shards needs Zarr v3 (--format 3)");
-        return EXIT_USAGE;
-    }
-    if (o.nshards >= 0 && o.nchunks < 0) {
+        rc = EXIT_USAGE;
+    } else if (rc == EXIT_OK && o.shards.n >= 0 && o.chunks.n < 0) {
         report("cp", "--shards needs --chunks (the inner chunk shape)");
-        return EXIT_USAGE;
+        rc = EXIT_USAGE;
     }
-    if ((rc = resolve_path("cp", paths[0], &src)) != EXIT_OK) return rc;
-    if ((rc = node_open("cp", &src)) != EXIT_OK) {
-        node_close(&src);
+    if (rc != EXIT_OK) {
+        dim_spec_free(&o.chunks);
+        dim_spec_free(&o.shards);
         return rc;
     }
-    if ((rc = resolve_dest("cp", paths[1], &dst)) != EXIT_OK) {
-        node_close(&src);
-        return rc;
-    }
-    if (zarr_store_open_filesystem(dst.store_dir, &dst.store) != ZARR_OK) {
-        report_zarr("cp", "cannot open destination store %s", dst.store_dir);
+    memset(&dst, 0, sizeof dst);
+    if ((rc = resolve_path("cp", paths[0], &src)) != EXIT_OK) goto out;
+    if ((rc = node_open("cp", &src)) != EXIT_OK) goto out;
+    if (src.undecodable) {
+        report("cp", "%s: this build of libzarr cannot decode the array: %s", paths[0], src.why);
         rc = EXIT_RUNTIME;
-    } else if (src.array) {
-        rc = copy_array(&o, src.array, dst.store, dst.node_path);
-    } else if (inside(&src, &dst)) {
+        goto out;
+    }
+    if (o.vars && !src.group) {
+        report("cp", "--vars selects arrays of a group, but %s is an array", paths[0]);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if ((rc = resolve_dest("cp", paths[1], &dst)) != EXIT_OK) goto out;
+    if (src.group && inside(&src, &dst)) {
         report("cp", "cannot copy the group %s into itself (%s)", paths[0], paths[1]);
         rc = EXIT_RUNTIME;
-    } else {
-        rc = copy_group(&o, src.store, src.group, dst.store, dst.node_path, 0);
+        goto out;
     }
+    if ((rc = store_open("cp", dst.store_loc, 1, &dst.store)) != EXIT_OK) goto out;
+    rc = run_copy(&o, &src, &dst);
+out:
     node_close(&dst);
     node_close(&src);
+    dim_spec_free(&o.chunks);
+    dim_spec_free(&o.shards);
     return rc;
 }

@@ -17,11 +17,13 @@
 
 /* A node named on the command line: the store it lives in and its path inside. */
 typedef struct {
-    char *store_dir;  /* the store root directory (malloc'ed) */
+    char *store_loc;  /* the store: a directory or a .zip file (malloc'ed) */
     char *node_path;  /* absolute node path, "/" or "/a/b" (malloc'ed) */
     zarr_store *store;
-    zarr_array *array; /* exactly one of array/group is set after node_open */
-    zarr_group *group;
+    zarr_array *array; /* after node_open: array or group is set, or neither for an */
+    zarr_group *group; /* array the library cannot open (then undecodable is set)   */
+    int undecodable;
+    char *why;         /* the library's message when undecodable (malloc'ed) */
 } node_ref;
 
 /* "zarr: <cmd>: <what>: <last error>" on stderr. */
@@ -29,17 +31,33 @@ void report(const char *cmd, const char *fmt, ...);
 /* The same, with the library's last error message appended. */
 void report_zarr(const char *cmd, const char *fmt, ...);
 
-/* Split PATH (or STORE::/node) into store directory and node path (see `zarr --help`).
- * Returns 0 on success, else reports and returns EXIT_RUNTIME. */
+/* malloc'ed copy of s; exits on out of memory. */
+char *dup_str(const char *s);
+
+/* Open the store at `location`: THE one place that turns a location into a store. A
+ * regular file is a zip archive (read-only), anything else a directory on the local file
+ * system. `for_writing` refuses read-only kinds with a clear message. Reports errors;
+ * returns an exit code. */
+int store_open(const char *cmd, const char *location, int for_writing, zarr_store **out);
+
+/* Split PATH (or STORE::/node, or a zip file, or FILE.zip/node) into store location and
+ * node path (see `zarr --help`). Returns 0 on success, else reports and returns EXIT_RUNTIME. */
 int resolve_path(const char *cmd, const char *arg, node_ref *ref);
 /* Resolve a destination (may not exist yet). */
 int resolve_dest(const char *cmd, const char *arg, node_ref *ref);
-/* Open the store and the node (array or group). Reports errors; returns an exit code. */
+/* Open the store and the node: a group, a decodable array, or an array the library cannot
+ * decode (undecodable set, neither handle). Reports errors; returns an exit code. */
 int node_open(const char *cmd, node_ref *ref);
 void node_close(node_ref *ref);
 
+/* Try to open the array at `path`. Returns ZARR_OK, or the status with *why set to a
+ * malloc'ed copy of the library's message. */
+zarr_status array_try_open(const zarr_store *store, const char *path, zarr_array **out, char **why);
+
 /* Array metadata parsed from zarr_array_metadata_json (NULL and reported on failure). */
 json_value *array_metadata(const char *cmd, const zarr_array *a);
+/* Attributes parsed from zarr_array_attributes_json (an empty object when unreadable). */
+json_value *array_attributes(const zarr_array *a);
 /* Metadata format of an array document: 2 or 3. */
 int metadata_format(const json_value *meta);
 
@@ -55,6 +73,24 @@ int parse_u64_list(const char *s, uint64_t *v);
 /* The positive integer in environment variable `name`, else `dflt` (block-size knobs
  * that let the tests exercise many small blocks). */
 uint64_t env_bytes(const char *name, uint64_t dflt);
+
+/* "1.5 MiB" style size into buf. */
+const char *human_bytes(uint64_t n, char *buf, size_t len);
+
+/* The shortest decimal text that reads back as exactly x (strtod), like repr() in
+ * Python: "0.1", "1e+300", "nan", "inf", "-inf". `single` treats x as a float32 value
+ * (the shortest text that strtof reads back). buf holds at least 32 bytes. */
+const char *shortest_double(double x, int single, char *buf, size_t len);
+
+/* The string s as a JSON string literal (quotes, escapes). */
+void json_put_string(FILE *out, const char *s);
+/* "[a,b,c]" */
+void json_put_u64_list(FILE *out, size_t n, const uint64_t *v);
+
+/* Dimension names of an array: v3 `dimension_names`, or xarray's `_ARRAY_DIMENSIONS`
+ * attribute (the Zarr v2 convention). names[i] points into meta/attrs, NULL when unnamed.
+ * Returns 1 when at least one dimension is named. */
+int array_dimension_names(const json_value *meta, const json_value *attrs, size_t ndim, const char **names);
 
 /* Commands: each returns an exit code. */
 int cmd_info(int argc, char **argv);

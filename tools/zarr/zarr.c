@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ void report_zarr(const char *cmd, const char *fmt, ...) {
     fprintf(stderr, ": %s\n", zarr_last_error_message());
 }
 
-static char *dup_str(const char *s) {
+char *dup_str(const char *s) {
     size_t n = strlen(s);
     char *d = malloc(n + 1);
     if (!d) {
@@ -75,15 +76,61 @@ static int is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int is_file(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int exists_in(const char *dir, const char *name) {
     char buf[PATH_MAX + 32];
-    struct stat st;
     snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return stat(buf, &st) == 0 && S_ISREG(st.st_mode);
+    return is_file(buf);
 }
 
 static int has_node_metadata(const char *dir) {
     return exists_in(dir, "zarr.json") || exists_in(dir, ".zgroup") || exists_in(dir, ".zarray");
+}
+
+/* A URL ("s3://bucket/x.zarr", "https://host/x.zarr"): a scheme of letters, digits, '+',
+ * '-' or '.', then "://". */
+static int is_url(const char *s) {
+    const char *p = s;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))) return 0;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '+' ||
+           *p == '-' || *p == '.')
+        p++;
+    return !strncmp(p, "://", 3);
+}
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int store_open(const char *cmd, const char *location, int for_writing, zarr_store **out) {
+    *out = NULL;
+    if (is_url(location)) {
+        /* zarr_store_open_url goes here when the library has it. */
+        report(cmd, "%s: URL stores are not supported by this build of libzarr (local directories and "
+               ".zip files are)", location);
+        return EXIT_RUNTIME;
+    }
+    if (is_file(location) || (for_writing && ends_with(location, ".zip"))) {
+        if (for_writing) {
+            report(cmd, "%s: zip stores are read-only; copy into a directory instead", location);
+            return EXIT_RUNTIME;
+        }
+        if (zarr_store_open_zip(location, out) != ZARR_OK) {
+            report_zarr(cmd, "cannot open the zip store %s", location);
+            return EXIT_RUNTIME;
+        }
+        return EXIT_OK;
+    }
+    if (zarr_store_open_filesystem(location, out) != ZARR_OK) {
+        report_zarr(cmd, "cannot open store %s", location);
+        return EXIT_RUNTIME;
+    }
+    return EXIT_OK;
 }
 
 /* Split STORE::/node at the last "::" followed by "/" (or by nothing). */
@@ -94,10 +141,50 @@ static int split_explicit(const char *arg, node_ref *ref) {
         p += 2;
     }
     if (!found || found == arg) return 0;
-    ref->store_dir = dup_str(arg);
-    ref->store_dir[found - arg] = '\0';
+    ref->store_loc = dup_str(arg);
+    ref->store_loc[found - arg] = '\0';
     ref->node_path = dup_str(found[2] ? found + 2 : "/");
     return 1;
+}
+
+/* A node path from the text after a store: "/" + text without surrounding slashes. */
+static char *node_path_from(const char *rest) {
+    size_t n;
+    char *p;
+    while (*rest == '/') rest++;
+    n = strlen(rest);
+    while (n && rest[n - 1] == '/') n--;
+    p = malloc(n + 2);
+    if (!p) {
+        fputs("zarr: out of memory\n", stderr);
+        exit(EXIT_RUNTIME);
+    }
+    p[0] = '/';
+    memcpy(p + 1, rest, n);
+    p[n + 1] = '\0';
+    return p;
+}
+
+/* FILE.zip/inner/path where FILE.zip is a regular file: the zip store and the node in it. */
+static int split_zip_prefix(const char *arg, node_ref *ref) {
+    const char *p = arg;
+    while ((p = strstr(p, ".zip/")) != NULL) {
+        char *prefix = dup_str(arg);
+        prefix[p + 4 - arg] = '\0';
+        if (is_file(prefix)) {
+            char real[PATH_MAX];
+            if (realpath(prefix, real)) {
+                free(prefix);
+                prefix = dup_str(real);
+            }
+            ref->store_loc = prefix;
+            ref->node_path = node_path_from(p + 5);
+            return 1;
+        }
+        free(prefix);
+        p += 5;
+    }
+    return 0;
 }
 
 /* Store root and node path from an absolute, normalised directory `dir`, walking up from
@@ -121,7 +208,7 @@ static void split_by_metadata(const char *dir, const char *start, node_ref *ref)
     }
     free(parent);
     rl = strlen(root);
-    ref->store_dir = root;
+    ref->store_loc = root;
     if (strlen(dir) > rl && dir[rl] == '/') ref->node_path = dup_str(dir + rl);
     else ref->node_path = dup_str("/");
 }
@@ -130,18 +217,29 @@ int resolve_path(const char *cmd, const char *arg, node_ref *ref) {
     char real[PATH_MAX];
     memset(ref, 0, sizeof *ref);
     if (split_explicit(arg, ref)) return EXIT_OK;
+    if (is_url(arg)) {
+        ref->store_loc = dup_str(arg);
+        ref->node_path = dup_str("/");
+        return EXIT_OK;
+    }
     if (realpath(arg, real) == NULL) {
-        report(cmd, "%s: %s", arg, strerror(errno));
+        int err = errno;
+        if (split_zip_prefix(arg, ref)) return EXIT_OK;
+        report(cmd, "%s: %s", arg, strerror(err));
         return EXIT_RUNTIME;
     }
     if (!is_dir(real)) {
-        /* A metadata file names its node. */
+        /* A metadata file names its node; any other file is a zip store. */
         char *slash = strrchr(real, '/');
         if (slash && (!strcmp(slash, "/zarr.json") || !strcmp(slash, "/.zarray") ||
                       !strcmp(slash, "/.zgroup")) && slash != real) {
             *slash = '\0';
+        } else if (is_file(real)) {
+            ref->store_loc = dup_str(real);
+            ref->node_path = dup_str("/");
+            return EXIT_OK;
         } else {
-            report(cmd, "%s: not a directory (a Zarr node is a directory)", arg);
+            report(cmd, "%s: neither a directory nor a zip file", arg);
             return EXIT_RUNTIME;
         }
     }
@@ -155,6 +253,11 @@ int resolve_dest(const char *cmd, const char *arg, node_ref *ref) {
     char *copy, *slash;
     memset(ref, 0, sizeof *ref);
     if (split_explicit(arg, ref)) return EXIT_OK;
+    if (is_url(arg)) {
+        ref->store_loc = dup_str(arg);
+        ref->node_path = dup_str("/");
+        return EXIT_OK;
+    }
     copy = dup_str(arg);
     while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/') copy[strlen(copy) - 1] = '\0';
     slash = strrchr(copy, '/');
@@ -181,7 +284,7 @@ int resolve_dest(const char *cmd, const char *arg, node_ref *ref) {
             free(copy);
             return EXIT_RUNTIME;
         }
-        ref->store_dir = dup_str(real);
+        ref->store_loc = dup_str(real);
         ref->node_path = dup_str("/");
         free(copy);
         return EXIT_OK;
@@ -191,33 +294,51 @@ int resolve_dest(const char *cmd, const char *arg, node_ref *ref) {
     if (has_node_metadata(parent)) {
         split_by_metadata(full, parent, ref);
     } else {
-        ref->store_dir = dup_str(full);
+        ref->store_loc = dup_str(full);
         ref->node_path = dup_str("/");
     }
     return EXIT_OK;
 }
 
+zarr_status array_try_open(const zarr_store *store, const char *path, zarr_array **out, char **why) {
+    zarr_status s = zarr_array_open(store, path, out);
+    *why = s == ZARR_OK ? NULL : dup_str(zarr_last_error_message());
+    return s;
+}
+
 int node_open(const char *cmd, node_ref *ref) {
-    zarr_status s;
-    if (zarr_store_open_filesystem(ref->store_dir, &ref->store) != ZARR_OK) {
-        report_zarr(cmd, "cannot open store %s", ref->store_dir);
-        return EXIT_RUNTIME;
+    zarr_status s, g;
+    char *why = NULL;
+    int rc = store_open(cmd, ref->store_loc, 0, &ref->store);
+    if (rc != EXIT_OK) return rc;
+    s = array_try_open(ref->store, ref->node_path, &ref->array, &why);
+    if (s == ZARR_OK) return EXIT_OK;
+    g = zarr_group_open(ref->store, ref->node_path, &ref->group);
+    if (g == ZARR_OK) {
+        free(why);
+        return EXIT_OK;
     }
-    s = zarr_array_open(ref->store, ref->node_path, &ref->array);
-    if (s == ZARR_ERROR_NODE_TYPE_MISMATCH) s = zarr_group_open(ref->store, ref->node_path, &ref->group);
-    if (s != ZARR_OK) {
-        report_zarr(cmd, "cannot open node %s in store %s", ref->node_path, ref->store_dir);
-        return EXIT_RUNTIME;
+    if (s != ZARR_ERROR_NODE_TYPE_MISMATCH && s != ZARR_ERROR_NOT_FOUND && g == ZARR_ERROR_NODE_TYPE_MISMATCH) {
+        /* An array, but not one this build can decode (a data type or codec it lacks). */
+        ref->undecodable = 1;
+        ref->why = why;
+        return EXIT_OK;
     }
-    return EXIT_OK;
+    if (s == ZARR_ERROR_NODE_TYPE_MISMATCH) /* the group's own message explains it */
+        report_zarr(cmd, "cannot open node %s in store %s", ref->node_path, ref->store_loc);
+    else
+        report(cmd, "cannot open node %s in store %s: %s", ref->node_path, ref->store_loc, why);
+    free(why);
+    return EXIT_RUNTIME;
 }
 
 void node_close(node_ref *ref) {
     zarr_array_free(ref->array);
     zarr_group_free(ref->group);
     zarr_store_free(ref->store);
-    free(ref->store_dir);
+    free(ref->store_loc);
     free(ref->node_path);
+    free(ref->why);
     memset(ref, 0, sizeof *ref);
 }
 
@@ -236,6 +357,82 @@ json_value *array_metadata(const char *cmd, const zarr_array *a) {
         return NULL;
     }
     return v;
+}
+
+json_value *array_attributes(const zarr_array *a) {
+    char *text = NULL;
+    json_value *v = NULL;
+    if (zarr_array_attributes_json(a, &text) == ZARR_OK) v = json_parse(text, strlen(text), NULL, 0);
+    zarr_string_free(text);
+    if (!v || v->type != JSON_OBJECT) {
+        json_free(v);
+        v = json_parse("{}", 2, NULL, 0);
+    }
+    return v;
+}
+
+int array_dimension_names(const json_value *meta, const json_value *attrs, size_t ndim, const char **names) {
+    const json_value *v = json_get(meta, "dimension_names");
+    size_t i;
+    int any = 0;
+    for (i = 0; i < ndim; i++) names[i] = NULL;
+    if (!v || v->type != JSON_ARRAY || v->count != ndim) v = json_get(attrs, "_ARRAY_DIMENSIONS");
+    if (!v || v->type != JSON_ARRAY || v->count != ndim) return 0;
+    for (i = 0; i < ndim; i++) {
+        names[i] = json_string(&v->items[i]);
+        if (names[i]) any = 1;
+    }
+    return any;
+}
+
+const char *human_bytes(uint64_t n, char *buf, size_t len) {
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double x = (double)n;
+    int u = 0;
+    while (x >= 1024.0 && u < 6) {
+        x /= 1024.0;
+        u++;
+    }
+    if (u == 0) snprintf(buf, len, "%llu B", (unsigned long long)n);
+    else snprintf(buf, len, "%.*f %s", x < 10 ? 2 : x < 100 ? 1 : 0, x, units[u]);
+    return buf;
+}
+
+const char *shortest_double(double x, int single, char *buf, size_t len) {
+    int digits;
+    if (isnan(x)) return snprintf(buf, len, "nan"), buf;
+    if (isinf(x)) return snprintf(buf, len, x < 0 ? "-inf" : "inf"), buf;
+    /* 9 significant digits always read back a float32, 17 a float64. */
+    for (digits = single ? 6 : 15; digits < (single ? 9 : 17); digits++) {
+        snprintf(buf, len, "%.*g", digits, x);
+        if (single ? strtof(buf, NULL) == (float)x : strtod(buf, NULL) == x) return buf;
+    }
+    snprintf(buf, len, "%.*g", digits, x);
+    return buf;
+}
+
+/* "[a<sep>b<sep>c]" */
+static void put_u64_list(FILE *out, size_t n, const uint64_t *v, const char *sep) {
+    size_t i;
+    fputc('[', out);
+    for (i = 0; i < n; i++) fprintf(out, "%s%llu", i ? sep : "", (unsigned long long)v[i]);
+    fputc(']', out);
+}
+
+void json_put_u64_list(FILE *out, size_t n, const uint64_t *v) { put_u64_list(out, n, v, ","); }
+
+void json_put_string(FILE *out, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', out);
+    for (; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", out);
+        else if (*p == '\t') fputs("\\t", out);
+        else if (*p == '\r') fputs("\\r", out);
+        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
 }
 
 int metadata_format(const json_value *meta) {
@@ -257,12 +454,7 @@ const char *dtype_name(zarr_data_type dt, size_t element_size, char *buf, size_t
     return buf;
 }
 
-void print_dims(FILE *out, size_t n, const uint64_t *v) {
-    size_t i;
-    fputc('[', out);
-    for (i = 0; i < n; i++) fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
-    fputc(']', out);
-}
+void print_dims(FILE *out, size_t n, const uint64_t *v) { put_u64_list(out, n, v, ", "); }
 
 int parse_u64_list(const char *s, uint64_t *v) {
     int n = 0;

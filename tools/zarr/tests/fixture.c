@@ -1,9 +1,12 @@
 /* fixture.c -- writes the test stores of the zarr command-line tool's tests.
  *
- * usage: zarr_cli_fixture mixed|big|v2 DIR
+ * usage: zarr_cli_fixture mixed|big|v2|cf DIR
  *   mixed  a v3 hierarchy with one array per data type and known values (see below)
  *   big    a v3 uint8 array of 4000 x 3000 (more than cat's limit), nothing written
  *   v2     Zarr v2 arrays (needs the library's v2 support)
+ *   cf     a consolidated v3 dataset laid out as xarray writes one: coordinates time, lat,
+ *          lon; tas(time, lat, lon) float32 with a NaN _FillValue; pr packed in int16
+ *          with scale_factor, add_offset and _FillValue
  */
 #include <math.h>
 #include <stdint.h>
@@ -116,15 +119,47 @@ static void v2(void) {
     zarr_array_free(a);
 }
 
+static void cf(void) {
+    int64_t time[4] = {0, 1, 2, 3};
+    double lat[3] = {-10.0, 0.0, 10.5}, lon[5] = {0.0, 72.0, 144.0, 216.0, 288.0};
+    static float tas[4 * 3 * 5];
+    static int16_t pr[4 * 3 * 5];
+    zarr_group *root = NULL;
+    int i;
+    for (i = 0; i < 60; i++) {
+        tas[i] = 270.0f + (float)i * 0.25f;
+        pr[i] = (int16_t)(i * 10);
+    }
+    tas[7] = NAN;
+    pr[5] = -32767; /* the _FillValue: missing */
+    group("/", "{\"title\":\"cf fixture\",\"Conventions\":\"CF-1.8\"}");
+    array("/time", "int64", "[4]", "[4]", "0", CODECS_ZSTD,
+          ",\"dimension_names\":[\"time\"],\"attributes\":{\"units\":\"days since 2000-01-01\","
+          "\"calendar\":\"proleptic_gregorian\"}", time, sizeof time);
+    array("/lat", "float64", "[3]", "[3]", "\"NaN\"", CODECS_ZSTD,
+          ",\"dimension_names\":[\"lat\"],\"attributes\":{\"units\":\"degrees_north\"}", lat, sizeof lat);
+    array("/lon", "float64", "[5]", "[5]", "\"NaN\"", CODECS_ZSTD,
+          ",\"dimension_names\":[\"lon\"],\"attributes\":{\"units\":\"degrees_east\"}", lon, sizeof lon);
+    array("/tas", "float32", "[4,3,5]", "[2,3,5]", "\"NaN\"", CODECS_ZSTD,
+          ",\"dimension_names\":[\"time\",\"lat\",\"lon\"],\"attributes\":{\"units\":\"K\","
+          "\"long_name\":\"air temperature\",\"_FillValue\":\"AAAAAAAA+H8=\"}", tas, sizeof tas);
+    array("/pr", "int16", "[4,3,5]", "[4,3,5]", "0", CODECS_ZSTD,
+          ",\"dimension_names\":[\"time\",\"lat\",\"lon\"],\"attributes\":{\"units\":\"mm/day\","
+          "\"scale_factor\":0.01,\"add_offset\":1.5,\"_FillValue\":-32767}", pr, sizeof pr);
+    if (zarr_group_open(store, "/", &root) != ZARR_OK || zarr_group_consolidate(root) != ZARR_OK) die("consolidate");
+    zarr_group_free(root);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2 DIR\n");
+        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf DIR\n");
         return 2;
     }
     if (zarr_store_open_filesystem(argv[2], &store) != ZARR_OK) die(argv[2]);
     if (!strcmp(argv[1], "mixed")) mixed();
     else if (!strcmp(argv[1], "big")) array("/", "uint8", "[4000,3000]", "[1000,1000]", "7", CODECS_BYTES, NULL, NULL, 0);
     else if (!strcmp(argv[1], "v2")) v2();
+    else if (!strcmp(argv[1], "cf")) cf();
     else {
         fprintf(stderr, "fixture: unknown kind %s\n", argv[1]);
         return 2;

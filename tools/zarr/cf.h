@@ -1,0 +1,41 @@
+/* cf.h -- the netCDF Climate and Forecast (CF) conventions as xarray stores them in Zarr:
+ * packed values (scale_factor, add_offset), missing values (_FillValue, missing_value), and
+ * base64, which xarray uses for floating-point _FillValue attributes in Zarr v3. */
+#ifndef ZARR_TOOL_CF_H
+#define ZARR_TOOL_CF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "json.h"
+
+/* Standard base64 (RFC 4648, padded) of n bytes, without quotes. */
+void base64_put(FILE *out, const unsigned char *p, size_t n);
+/* Decode standard base64 into out (cap bytes). Returns the byte count, or -1 when s is not
+ * base64 or does not fit. */
+long base64_decode(const char *s, unsigned char *out, size_t cap);
+
+/* A number as Zarr and xarray spell them: a JSON number, "NaN", "Infinity", "-Infinity",
+ * or (when `base64_ok`) the base64 text of a little-endian float64, which xarray writes
+ * for floating-point _FillValue attributes in Zarr v3. Returns 1 and sets *out, else 0. */
+int cf_number(const json_value *v, int base64_ok, double *out);
+
+#define CF_MAX_MISSING 8
+
+/* How to decode an array's stored values the way xarray does by default. */
+typedef struct {
+    int has_scale, has_offset;
+    double scale, offset;
+    size_t nmissing;                 /* stored values that mean "missing" */
+    double missing[CF_MAX_MISSING];
+} cf_decoding;
+
+/* Read scale_factor, add_offset, _FillValue and missing_value from the attributes. As in
+ * xarray: a Zarr v2 array's fill_value is its _FillValue (when not null); in Zarr v3 only
+ * the _FillValue attribute counts. */
+void cf_decoding_read(const json_value *meta, const json_value *attrs, int format, cf_decoding *cf);
+
+/* Whether decoding changes anything. */
+int cf_decoding_active(const cf_decoding *cf);
+
+#endif
