@@ -349,14 +349,15 @@ zarr_status zarr_array_selection_nbytes(const zarr_array *array,
 // `buf` receives the selection dense, in C order, in host byte order (bool as one byte
 // 0/1, float16 as its IEEE bits, complex as (re, im) pairs). Chunks that were never
 // written read as the fill value. `buf_len` must be at least the selection's size
-// (`zarr_array_selection_nbytes`); only that many bytes are written.
+// (`zarr_array_selection_nbytes`); only that many bytes are written. For other layouts
+// (Fortran order, a slice of a larger buffer) see `zarr_array_read_strided`.
 //
-// On failure: argument errors (NULL, rank, bounds, buffer too small) are found before
-// anything is read and leave `buf` unchanged. A large selection is read in parallel slabs
-// along its first dimension, and each chunk's part is written as soon as that chunk is
-// decoded, so that memory use stays small and reading is fast: when a chunk is corrupt or
-// unreadable, its part of `buf` is left unchanged, but other parts may already hold their
-// data. Treat the selection's bytes as unspecified after an error.
+// The chunks are decoded in parallel, each straight into its place in `buf` (no copy of
+// the whole selection is held). So on failure: argument errors (NULL, rank, bounds,
+// buffer too small) are found before anything is read and leave `buf` unchanged; after a
+// corrupt or unreadable chunk, the selection's bytes are unspecified (parts may hold
+// their data, the failing chunk's part may be partly written), and no byte past the
+// selection is ever written.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -379,19 +380,24 @@ zarr_status zarr_array_read(const zarr_array *array,
 // Write `buf` into the hyper-rectangle `start .. start + count`.
 //
 // `buf` holds the selection dense, in C order, in host byte order; `buf_len` must equal
-// the selection's size exactly. Partly covered chunks are read, merged and rewritten.
-// Chunks that end up entirely equal to the fill value are not stored (an existing one is
-// erased). Each chunk is replaced atomically. Everything that can be checked (bounds,
-// sizes, decoding of the chunks to merge with) is checked before the first chunk is
-// written; if the store then fails midway, earlier chunks hold the new data.
+// the selection's size exactly (for other layouts see `zarr_array_write_strided`).
+// Chunks the selection covers are encoded straight from `buf`; partly covered chunks are
+// read, merged and rewritten. Chunks that end up entirely equal to the fill value are not
+// stored (an existing one is erased). Each chunk is replaced atomically. If a chunk fails
+// (the store fails, or an existing chunk to merge with is corrupt), the chunks already
+// written hold the new data and the others the old.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 // `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
 // `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
 //
-// Thread safety: concurrent writes through one handle are safe when they touch disjoint
-// chunks; writes that share a chunk must be serialised by the caller.
+// Thread safety: concurrent writes of disjoint selections are safe, through one handle or
+// several, even when they share chunks: within the process, the read-merge-write of a
+// chunk holds a lock for that chunk (of that store's directory, for file system stores).
+// Across processes, writes are safe when each process writes whole chunks (shards) that no
+// other process writes: regions whose bounds are multiples of `zarr_array_chunk_shape`
+// (or the array's edge); see `zarr_array_chunk_aligned`.
 //
 // # Safety
 // `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `buf` is NULL
@@ -403,6 +409,142 @@ zarr_status zarr_array_write(zarr_array *array,
                              const uint64_t *count,
                              const void *buf,
                              size_t buf_len);
+
+// Read the hyper-rectangle `start .. start + count` into a buffer of any strided layout:
+// element `i` (an index into the selection) goes to byte
+// `sum(i[d] * byte_strides[d])` of `buf`. Fortran order, a slice of a larger array and
+// padded rows are such layouts; dense C order is the case
+// `byte_strides[ndim - 1] = element size`, each earlier stride the next one times the next
+// extent. Strides are in bytes, each at least 1, and must not make two elements overlap:
+// taken from the smallest stride to the largest (over dimensions whose count is above 1),
+// each stride is at least the span of the dimensions before it. Chunks decode straight
+// into their places in `buf` (no temporary copy of the selection); bytes of `buf` between
+// the elements are never written.
+//
+// - `buf_len`: at least the layout's span, element size + sum((count[d] - 1) *
+//   byte_strides[d]) (0 when the selection is empty).
+//
+// On failure, as `zarr_array_read`: argument errors leave `buf` unchanged; after a corrupt
+// or unreadable chunk the selection's elements are unspecified.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`, a stride below 1, overlapping elements, a span that does not fit in memory);
+// `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
+// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: as `zarr_array_read`.
+//
+// # Safety
+// `array` is NULL or live; `start`, `count` and `byte_strides` are NULL or hold `ndim`
+// values; `buf` is NULL or has `buf_len` writable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_read_strided(const zarr_array *array,
+                                    size_t ndim,
+                                    const uint64_t *start,
+                                    const uint64_t *count,
+                                    const int64_t *byte_strides,
+                                    void *buf,
+                                    size_t buf_len);
+
+// Write the hyper-rectangle `start .. start + count` from a buffer of any strided layout
+// (see `zarr_array_read_strided` for `byte_strides`; here elements may even share bytes,
+// since they are only read). Chunks are encoded straight from `buf`; otherwise as
+// `zarr_array_write`.
+//
+// - `buf_len`: at least the layout's span (extra bytes are ignored).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`, a stride below 1, a span that does not fit in memory);
+// `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
+// `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
+// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: as `zarr_array_write`.
+//
+// # Safety
+// `array` is NULL or live; `start`, `count` and `byte_strides` are NULL or hold `ndim`
+// values; `buf` is NULL or has `buf_len` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_write_strided(zarr_array *array,
+                                     size_t ndim,
+                                     const uint64_t *start,
+                                     const uint64_t *count,
+                                     const int64_t *byte_strides,
+                                     const void *buf,
+                                     size_t buf_len);
+
+// Change the array's shape (grow or shrink any dimension; the rank and chunk shape stay).
+//
+// The metadata document is rewritten with the new shape. Chunks wholly outside the new
+// shape are deleted. When a dimension grows, the elements between the old edge and the
+// new one read as the fill value, even inside chunks that held data there (written before
+// an earlier shrink): those chunks are rewritten first. Consolidated metadata is not
+// updated: call `zarr_group_consolidate` again if the hierarchy has it.
+//
+// - `shape`: `ndim` new extents.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`, a shape of more than 2^64 elements); `ZARR_ERROR_UNSUPPORTED` (an array in the
+// 2022 draft layout); `ZARR_ERROR_CORRUPT_DATA` (an edge chunk to rewrite is corrupt);
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`. If the store fails midway, the array stays
+// readable: with the old shape (and some edge elements already reset to the fill value)
+// or the new one (and some chunks outside it left behind, never read).
+//
+// Thread safety: do not read or write through this handle while it resizes. Another
+// handle on the same array keeps the shape it was opened with until reopened; reading
+// through it during or after a shrink gives the fill value for deleted chunks, never
+// corrupt data.
+//
+// # Safety
+// `array` is NULL or live; `shape` is NULL or holds `ndim` values.
+ZARR_NODISCARD zarr_status zarr_array_resize(zarr_array *array, size_t ndim, const uint64_t *shape);
+
+// Grow dimension `dim` by `count[dim]` and write `buf` (dense, C order, host byte order)
+// into the new part, as a model run appends time steps. `count` must equal the array's
+// shape on every other dimension; `buf_len` must equal the block's size. The arguments
+// are checked before the shape changes; the resize then happens as `zarr_array_resize`
+// does, and the write as `zarr_array_write` does (if the write fails, the array keeps its
+// new shape, and the appended part reads as the fill value where it was not written).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`, `dim` not below `ndim`, `count` not matching the shape elsewhere);
+// `ZARR_ERROR_OUT_OF_BOUNDS` (the new extent passes 2^64 - 1);
+// `ZARR_ERROR_BUFFER_SIZE_MISMATCH`; `ZARR_ERROR_UNSUPPORTED`; `ZARR_ERROR_OUT_OF_MEMORY`;
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: as `zarr_array_resize`.
+//
+// # Safety
+// `array` is NULL or live; `count` is NULL or holds `ndim` values; `buf` is NULL or has
+// `buf_len` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_append(zarr_array *array,
+                              size_t ndim,
+                              const uint64_t *count,
+                              size_t dim,
+                              const void *buf,
+                              size_t buf_len);
+
+// Whether the region `start .. start + count` is chunk-aligned: each of its bounds is a
+// multiple of the chunk (shard) shape or the array's edge, so that writing it touches
+// only chunks it covers whole. Processes that write disjoint chunk-aligned regions of one
+// array never lose each other's data (each chunk is replaced whole, atomically); regions
+// that share a chunk across processes can (see `zarr_array_write`).
+//
+// - `aligned_out`: receives 1 when aligned, 0 otherwise.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`.
+//
+// # Safety
+// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `aligned_out`
+// is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_aligned(const zarr_array *array,
+                                     size_t ndim,
+                                     const uint64_t *start,
+                                     const uint64_t *count,
+                                     int32_t *aligned_out);
 
 // Read one whole chunk, identified by its grid coordinates, into `buf`.
 //

@@ -29,6 +29,7 @@ SCALARS = {
     "int32_t": "Int32",
     "uint32_t": "UInt32",
     "uint64_t": "UInt64",
+    "int64_t": "Int64",
     "size_t": "Csize_t",
     "bool": "Bool",
 }

@@ -442,6 +442,19 @@ impl Array {
         planner::write(&self.chunk_io(&state), start, &input)
     }
 
+    /// Whether every bound of the selection is a multiple of the chunk shape or the
+    /// array's edge (writing it then replaces whole chunks only).
+    pub fn is_chunk_aligned(&self, start: &[u64], count: &[u64]) -> Result<bool, Error> {
+        let state = self.state();
+        let shape = &state.metadata.shape;
+        Selection::new(start, count, shape)?;
+        let chunk = state.grid().chunk_shape();
+        Ok((0..shape.len()).all(|d| {
+            let end = start[d] + count[d];
+            start[d] % chunk[d] == 0 && (end % chunk[d] == 0 || end == shape[d])
+        }))
+    }
+
     /// Read one whole chunk (the full chunk shape, including any part past the array's
     /// edge) into `out`, which must hold at least `chunk_nbytes` bytes. A corrupt chunk may
     /// leave part of the first `chunk_nbytes` bytes written, never any byte past them.

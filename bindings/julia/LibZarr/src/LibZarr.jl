@@ -25,6 +25,7 @@ export open_filesystem, open_memory, open_zip, open_consolidated, open_group, cr
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
+export chunk_aligned
 export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
 export chunk_nbytes, selection_nbytes
 export set_num_threads, num_threads, libversion, libversion_number, status_str
@@ -651,6 +652,107 @@ function write_array!(a::ZarrArray, data::AbstractArray{T}, firsts::Integer...) 
     ndim = length(count)
     check(@ccall libzarr().zarr_array_write(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, buf::Ptr{Cvoid}, sizeof(buf)::Csize_t)::Int32)
     return a
+end
+
+# Byte strides in C order of a strided Julia array (its element strides reversed).
+c_byte_strides(buf::StridedArray{T}) where {T} =
+    Int64[Int64(s * sizeof(T)) for s in reverse(strides(buf))]
+
+"""
+    read_array!(a, dest::StridedArray, firsts::Integer...) -> dest
+
+`read_array!` into a view of a larger array (a `SubArray` with strides, a column range of a
+matrix, ...): the chunks decode straight into `dest`'s elements, no temporary (wraps
+`zarr_array_read_strided`). Elements of `dest` must not overlap. Throws as `read_array!`.
+"""
+function read_array!(a::ZarrArray, dest::StridedArray{T}, firsts::Integer...) where {T}
+    dest isa Array && return invoke(read_array!, Tuple{ZarrArray,Array{T},Vararg{Integer}}, a, dest, firsts...)
+    check_eltype("read_array!", a, T)
+    pos = isempty(firsts) ? ntuple(_ -> 1, ndims(dest)) : firsts
+    start = c_indices("read_array!", pos)
+    count = UInt64[UInt64(n) for n in reverse(size(dest))]
+    length(start) == length(count) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "read_array!: $(length(start)) positions for a $(ndims(dest))-d buffer"))
+    ndim = length(count)
+    strides_c = c_byte_strides(dest)
+    span = isempty(dest) ? 0 : sizeof(T) + sum((Int(count[i]) - 1) * strides_c[i] for i in 1:ndim; init=0)
+    GC.@preserve dest begin
+        p = pointer(dest)
+        check(@ccall libzarr().zarr_array_read_strided(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, strides_c::Ptr{Int64}, p::Ptr{Cvoid}, span::Csize_t)::Int32)
+    end
+    return dest
+end
+
+"""
+    write_array!(a, data::StridedArray, firsts::Integer...) -> a
+
+`write_array!` from a strided view, without gathering it first (wraps
+`zarr_array_write_strided`). Throws as `write_array!`.
+"""
+function write_array!(a::ZarrArray, data::StridedArray{T}, firsts::Integer...) where {T}
+    data isa Array && return invoke(write_array!, Tuple{ZarrArray,AbstractArray{T},Vararg{Integer}}, a, data, firsts...)
+    check_eltype("write_array!", a, T)
+    pos = isempty(firsts) ? ntuple(_ -> 1, ndims(data)) : firsts
+    start = c_indices("write_array!", pos)
+    count = UInt64[UInt64(n) for n in reverse(size(data))]
+    length(start) == length(count) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "write_array!: $(length(start)) positions for a $(ndims(data))-d array"))
+    ndim = length(count)
+    strides_c = c_byte_strides(data)
+    span = isempty(data) ? 0 : sizeof(T) + sum((Int(count[i]) - 1) * strides_c[i] for i in 1:ndim; init=0)
+    GC.@preserve data begin
+        p = pointer(data)
+        check(@ccall libzarr().zarr_array_write_strided(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, strides_c::Ptr{Int64}, p::Ptr{Cvoid}, span::Csize_t)::Int32)
+    end
+    return a
+end
+
+"""
+    resize!(a::ZarrArray, dims::Integer...) -> a
+
+Changes the array's size (Julia order) (wraps `zarr_array_resize`): chunks outside the new
+size are deleted; what grows reads as the fill value. Throws `ZarrError`:
+INVALID_ARGUMENT (wrong number of dimensions), UNSUPPORTED, READ_ONLY, IO.
+"""
+function Base.resize!(a::ZarrArray, dims::Integer...)
+    shape = UInt64[UInt64(n) for n in reverse(dims)]
+    ndim = length(shape)
+    check(@ccall libzarr().zarr_array_resize(a::Ptr{Cvoid}, ndim::Csize_t, shape::Ptr{UInt64})::Int32)
+    return a
+end
+
+"""
+    append!(a::ZarrArray, data::Array, dim::Integer) -> a
+
+Grows Julia dimension `dim` by `size(data, dim)` and writes `data` there; `data` has the
+array's size on every other dimension (wraps `zarr_array_append`). Throws `ZarrError`:
+INVALID_ARGUMENT, BUFFER_SIZE_MISMATCH, READ_ONLY, IO.
+"""
+function Base.append!(a::ZarrArray, data::Array{T}, dim::Integer) where {T}
+    check_eltype("append!", a, T)
+    count = UInt64[UInt64(n) for n in reverse(size(data))]
+    ndim = length(count)
+    1 <= dim <= ndim ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "append!: dimension $dim of a $ndim-d array"))
+    cdim = ndim - dim
+    check(@ccall libzarr().zarr_array_append(a::Ptr{Cvoid}, ndim::Csize_t, count::Ptr{UInt64}, cdim::Csize_t, data::Ptr{Cvoid}, sizeof(data)::Csize_t)::Int32)
+    return a
+end
+
+"""
+    chunk_aligned(a, firsts, counts) -> Bool
+
+Whether the region (1-based Julia-order `firsts`, sizes `counts`) has every bound on a
+chunk boundary or the array's edge, so that processes writing disjoint such regions never
+lose data (wraps `zarr_array_chunk_aligned`).
+"""
+function chunk_aligned(a::ZarrArray, firsts, counts)
+    start = c_indices("chunk_aligned", firsts)
+    count = UInt64[UInt64(n) for n in reverse(Tuple(counts))]
+    ndim = length(count)
+    out = Ref{Int32}(0)
+    check(@ccall libzarr().zarr_array_chunk_aligned(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, out::Ref{Int32})::Int32)
+    return out[] == 1
 end
 
 """
