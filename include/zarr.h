@@ -546,6 +546,47 @@ zarr_status zarr_array_chunk_aligned(const zarr_array *array,
                                      const uint64_t *count,
                                      int32_t *aligned_out);
 
+// The store key of the chunk at `chunk_indices` (for `zarr_store_get` and
+// `zarr_store_set`): the array's path, then the chunk key encoding's spelling of the
+// indices (`"a/b/c/0/1"` in v3, `"a/b/0.1"` in v2). For a sharded array, the chunk is the
+// shard.
+//
+// - `key_out`: receives the key (free with `zarr_string_free`), NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk).
+//
+// # Safety
+// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `key_out` is
+// NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_key(const zarr_array *array,
+                                 size_t ndim,
+                                 const uint64_t *chunk_indices,
+                                 char **key_out);
+
+// Decode the stored bytes of one chunk (as `zarr_store_get` returns them for the key of
+// `zarr_array_chunk_key`) into `buf`, at the full chunk shape, dense, C order, host byte
+// order: for bytes fetched or cached by other means. The codecs are the array's.
+//
+// - `buf_len`: at least `zarr_array_chunk_nbytes`; the first that many bytes are written
+//   (partly, if the data turns out to be corrupt).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
+// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`.
+//
+// Thread safety: safe from several threads on one handle.
+//
+// # Safety
+// `array` is NULL or live; `encoded` is NULL or has `encoded_len` readable bytes; `buf`
+// is NULL or has `buf_len` writable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_decode_chunk(const zarr_array *array,
+                                    const void *encoded,
+                                    size_t encoded_len,
+                                    void *buf,
+                                    size_t buf_len);
+
 // Read one whole chunk, identified by its grid coordinates, into `buf`.
 //
 // The chunk is transferred at its full chunk shape, including any part past the array's
@@ -913,6 +954,101 @@ ZARR_NODISCARD zarr_status zarr_store_open_consolidated(const zarr_store *store,
 // # Safety
 // `store` is NULL or a handle from a `zarr_store_open_*` function, not yet freed.
 void zarr_store_free(zarr_store *store);
+
+// Read the value stored at `key` into `buf`.
+//
+// Call with `buf` NULL and `buf_capacity` 0 to learn the value's size (in `size_out`);
+// then again with a buffer at least that large. Keys are store-relative, `/`-separated,
+// without a leading `/` (`"a/b/zarr.json"`, `"a/b/c/0/1"`): the key of an array's chunk is
+// given by `zarr_array_chunk_key`.
+//
+// - `size_out`: receives the value's size in bytes (also on BUFFER_TOO_SMALL).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`store`, `key` or `size_out`, or `buf`
+// with a non-zero capacity); `ZARR_ERROR_NOT_FOUND` (no value at `key`);
+// `ZARR_ERROR_BUFFER_TOO_SMALL`; `ZARR_ERROR_INVALID_PATH` (a key with an empty, `.` or
+// `..` segment, a backslash or a leading `/`); `ZARR_ERROR_OUT_OF_MEMORY`;
+// `ZARR_ERROR_IO`. On any error `buf` is unchanged.
+//
+// Thread safety: safe from several threads on one store.
+//
+// # Safety
+// `store` is NULL or live; `key` is NULL or NUL-terminated; `buf` is NULL or has
+// `buf_capacity` writable bytes; `size_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_store_get(const zarr_store *store,
+                           const char *key,
+                           void *buf,
+                           size_t buf_capacity,
+                           size_t *size_out);
+
+// Store `buf` as the value at `key`, replacing any value (atomically where the store can:
+// a temporary file renamed into place on the file system). No Zarr check is made: this
+// writes bytes, not chunks.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`store`, `key`, or `buf` with a non-zero
+// length); `ZARR_ERROR_INVALID_PATH`; `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: safe from several threads on one store for different keys.
+//
+// # Safety
+// `store` is NULL or live; `key` is NULL or NUL-terminated; `buf` is NULL or has
+// `buf_len` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_store_set(zarr_store *store,
+                           const char *key,
+                           const void *buf,
+                           size_t buf_len);
+
+// Remove the value at `key`; removing a key that has no value is not an error.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `store` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD zarr_status zarr_store_erase(zarr_store *store, const char *key);
+
+// List one level of the store under `prefix` (`""` for the top, otherwise a key followed
+// by `/`), as JSON text: `{"keys": [...], "prefixes": [...]}`, the names relative to
+// `prefix`, sorted, child prefixes without their trailing `/`.
+//
+// - `json_out`: receives the text (free with `zarr_string_free`), NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH` (a malformed
+// prefix); `ZARR_ERROR_UNSUPPORTED` (a store that cannot list, such as plain HTTP);
+// `ZARR_ERROR_IO`.
+//
+// # Safety
+// `store` is NULL or live; `prefix` is NULL or NUL-terminated; `json_out` is NULL or
+// writable.
+ZARR_NODISCARD
+zarr_status zarr_store_list_json(const zarr_store *store,
+                                 const char *prefix,
+                                 char **json_out);
+
+// The metadata of the node at `path` as stored, as JSON text, whatever its data type and
+// codecs (also for an array this build cannot open): the v3 `zarr.json` document; the v2
+// `.zarray` or `.zgroup` document with the node's `.zattrs` added under `"attributes"`;
+// the 2022 draft's `.array.json` / `.group.json` document (an empty object for an
+// implicit group). Through a store from `zarr_store_open_consolidated` it comes from the
+// consolidated snapshot. `"zarr_format"` and `"node_type"` are set in every case (3, 2 or
+// `"2022-draft"`; `"array"` or `"group"`), whatever the layout spells.
+//
+// - `path`: absolute node path ("/" or "/a/b").
+// - `json_out`: receives the text (free with `zarr_string_free`), NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_INVALID_METADATA` (a document that is not a JSON
+// object); `ZARR_ERROR_IO`.
+//
+// # Safety
+// `store` is NULL or live; `path` is NULL or NUL-terminated; `json_out` is NULL or
+// writable.
+ZARR_NODISCARD
+zarr_status zarr_store_node_metadata_json(const zarr_store *store,
+                                          const char *path,
+                                          char **json_out);
 
 // Free a string returned by libzarr through a `char **` output.
 //

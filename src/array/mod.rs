@@ -442,6 +442,33 @@ impl Array {
         planner::write(&self.chunk_io(&state), start, &input)
     }
 
+    /// The store key of the chunk at `chunk_indices` (checked against the grid).
+    pub fn chunk_key(&self, chunk_indices: &[u64]) -> Result<String, Error> {
+        let state = self.state();
+        state.check_chunk_indices(chunk_indices)?;
+        Ok(self.chunk_io(&state).key(chunk_indices))
+    }
+
+    /// Decode a chunk's stored bytes into `out` (at least `chunk_nbytes`; the first
+    /// `chunk_nbytes` bytes are written, partly when the data is corrupt).
+    pub fn decode_chunk(&self, encoded: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let state = self.state();
+        let needed = state.chunk_nbytes;
+        if out.len() < needed {
+            return Err(Error::BufferTooSmall {
+                needed,
+                given: out.len(),
+            });
+        }
+        let mut encoded_copy = Vec::new();
+        encoded_copy
+            .try_reserve_exact(encoded.len())
+            .map_err(|_| Error::OutOfMemory(format!("cannot copy {} bytes", encoded.len())))?;
+        encoded_copy.extend_from_slice(encoded);
+        state.chain.decode_into(encoded_copy, &mut out[..needed])?;
+        Ok(())
+    }
+
     /// Whether every bound of the selection is a multiple of the chunk shape or the
     /// array's edge (writing it then replaces whole chunks only).
     pub fn is_chunk_aligned(&self, start: &[u64], count: &[u64]) -> Result<bool, Error> {

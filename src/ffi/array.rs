@@ -727,6 +727,79 @@ pub unsafe extern "C" fn zarr_array_chunk_aligned(
     })
 }
 
+/// The store key of the chunk at `chunk_indices` (for `zarr_store_get` and
+/// `zarr_store_set`): the array's path, then the chunk key encoding's spelling of the
+/// indices (`"a/b/c/0/1"` in v3, `"a/b/0.1"` in v2). For a sharded array, the chunk is the
+/// shard.
+///
+/// - `key_out`: receives the key (free with `zarr_string_free`), NULL on failure.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk).
+///
+/// # Safety
+/// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `key_out` is
+/// NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_chunk_key(
+    array: *const zarr_array,
+    ndim: usize,
+    chunk_indices: *const u64,
+    key_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(key_out) };
+    run("zarr_array_chunk_key", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let indices = unsafe { slice(chunk_indices, ndim, "chunk_indices") }?;
+        let out = out_ptr(key_out, "key_out")?;
+        let key = array.chunk_key(indices)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, owned_c_string(key)?) };
+        Ok(())
+    })
+}
+
+/// Decode the stored bytes of one chunk (as `zarr_store_get` returns them for the key of
+/// `zarr_array_chunk_key`) into `buf`, at the full chunk shape, dense, C order, host byte
+/// order: for bytes fetched or cached by other means. The codecs are the array's.
+///
+/// - `buf_len`: at least `zarr_array_chunk_nbytes`; the first that many bytes are written
+///   (partly, if the data turns out to be corrupt).
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
+/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`.
+///
+/// Thread safety: safe from several threads on one handle.
+///
+/// # Safety
+/// `array` is NULL or live; `encoded` is NULL or has `encoded_len` readable bytes; `buf`
+/// is NULL or has `buf_len` writable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_decode_chunk(
+    array: *const zarr_array,
+    encoded: *const c_void,
+    encoded_len: usize,
+    buf: *mut c_void,
+    buf_len: usize,
+) -> zarr_status {
+    run("zarr_array_decode_chunk", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        // SAFETY: per this function's contract.
+        let encoded = unsafe { slice(encoded.cast::<u8>(), encoded_len, "encoded") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
+        array.decode_chunk(encoded, buf)?;
+        Ok(())
+    })
+}
+
 /// Read one whole chunk, identified by its grid coordinates, into `buf`.
 ///
 /// The chunk is transferred at its full chunk shape, including any part past the array's

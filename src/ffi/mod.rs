@@ -12,6 +12,7 @@ pub mod group;
 pub mod handle;
 pub mod status;
 pub mod store;
+pub mod store_keys;
 pub mod strings;
 pub mod threads;
 pub mod version;

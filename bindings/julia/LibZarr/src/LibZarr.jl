@@ -25,7 +25,8 @@ export open_filesystem, open_memory, open_zip, open_consolidated, open_group, cr
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
-export chunk_aligned
+export chunk_aligned, chunk_key, decode_chunk
+export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
 export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
 export chunk_nbytes, selection_nbytes
 export set_num_threads, num_threads, libversion, libversion_number, status_str
@@ -378,6 +379,66 @@ The group's direct children as JSON text: an array, sorted by name, of objects w
 function children_json(g::ZarrGroup)
     out = Ref{Ptr{UInt8}}(C_NULL)
     check(@ccall libzarr().zarr_group_children_json(g::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+# ---- store keys and node metadata -----------------------------------------------------
+
+"""
+    store_get(store, key) -> Vector{UInt8}
+
+The value stored at `key` (wraps `zarr_store_get`). Throws `ZarrError`: NOT_FOUND,
+INVALID_PATH, IO.
+"""
+function store_get(s::ZarrStore, key::AbstractString)
+    size = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_store_get(s::Ptr{Cvoid}, key::Cstring, C_NULL::Ptr{Cvoid}, 0::Csize_t, size::Ref{Csize_t})::Int32)
+    buf = Vector{UInt8}(undef, size[])
+    check(@ccall libzarr().zarr_store_get(s::Ptr{Cvoid}, key::Cstring, buf::Ptr{Cvoid}, sizeof(buf)::Csize_t, size::Ref{Csize_t})::Int32)
+    return resize!(buf, size[])
+end
+
+"""
+    store_set!(store, key, value::Vector{UInt8}) -> store
+
+Stores `value` at `key` (wraps `zarr_store_set`).
+"""
+function store_set!(s::ZarrStore, key::AbstractString, value::Vector{UInt8})
+    check(@ccall libzarr().zarr_store_set(s::Ptr{Cvoid}, key::Cstring, value::Ptr{Cvoid}, sizeof(value)::Csize_t)::Int32)
+    return s
+end
+
+"""
+    store_erase!(store, key) -> store
+
+Removes the value at `key`, if any (wraps `zarr_store_erase`).
+"""
+function store_erase!(s::ZarrStore, key::AbstractString)
+    check(@ccall libzarr().zarr_store_erase(s::Ptr{Cvoid}, key::Cstring)::Int32)
+    return s
+end
+
+"""
+    store_list_json(store, prefix = "") -> String
+
+One level of the store under `prefix` as `{"keys": [...], "prefixes": [...]}` (wraps
+`zarr_store_list_json`).
+"""
+function store_list_json(s::ZarrStore, prefix::AbstractString="")
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_store_list_json(s::Ptr{Cvoid}, prefix::Cstring, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+"""
+    node_metadata_json(store, path) -> String
+
+The stored metadata document of any node, also one this build cannot open (wraps
+`zarr_store_node_metadata_json`).
+"""
+function node_metadata_json(s::ZarrStore, path::AbstractString)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_store_node_metadata_json(s::Ptr{Cvoid}, path::Cstring, out::Ref{Ptr{UInt8}})::Int32)
     return take_string(out[])
 end
 
@@ -753,6 +814,31 @@ function chunk_aligned(a::ZarrArray, firsts, counts)
     out = Ref{Int32}(0)
     check(@ccall libzarr().zarr_array_chunk_aligned(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, out::Ref{Int32})::Int32)
     return out[] == 1
+end
+
+"""
+    chunk_key(a, idx::Integer...) -> String
+
+The store key of the chunk at 1-based Julia-order grid coordinates `idx` (wraps
+`zarr_array_chunk_key`).
+"""
+function chunk_key(a::ZarrArray, idx::Integer...)
+    ci = c_indices("chunk_key", idx)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_array_chunk_key(a::Ptr{Cvoid}, length(ci)::Csize_t, ci::Ptr{UInt64}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+"""
+    decode_chunk(a, encoded::Vector{UInt8}) -> Array
+
+Decodes a chunk's stored bytes (from `store_get(store, chunk_key(a, idx...))`) with the
+array's codecs (wraps `zarr_array_decode_chunk`).
+"""
+function decode_chunk(a::ZarrArray, encoded::Vector{UInt8})
+    dest = Array{eltype(a)}(undef, chunk_size(a)...)
+    check(@ccall libzarr().zarr_array_decode_chunk(a::Ptr{Cvoid}, encoded::Ptr{Cvoid}, sizeof(encoded)::Csize_t, dest::Ptr{Cvoid}, sizeof(dest)::Csize_t)::Int32)
+    return dest
 end
 
 """
