@@ -67,6 +67,10 @@
 #define ZARR_NODISCARD
 #endif
 
+// The largest number of worker threads `zarr_set_num_threads` accepts; a larger
+// `ZARR_NUM_THREADS` value or CPU count is clamped to it.
+#define ZARR_MAX_NUM_THREADS 1024
+
 // An open Zarr array.
 typedef struct zarr_array zarr_array;
 
@@ -179,6 +183,15 @@ typedef int32_t zarr_data_type;
 
 // The store is read-only.
 #define ZARR_ERROR_READ_ONLY -15
+
+// An internal invariant was violated: a bug in libzarr (reported without a panic).
+// Please report it with the message from `zarr_last_error_message()`.
+#define ZARR_ERROR_INTERNAL -16
+
+// The operating system refused a resource: worker threads could not be started, or the
+// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
+// freeing resources (fewer threads, closing files or handles) may succeed.
+#define ZARR_ERROR_RESOURCE -18
 
 // A bug inside libzarr was caught before it could unwind into the caller.
 #define ZARR_ERROR_PANIC -99
@@ -779,11 +792,14 @@ void zarr_string_free(char *s);
 // Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
 //
 // `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
-// set to a positive integer, otherwise the number of CPUs available to the process. The
+// set to a positive integer (clamped to `ZARR_MAX_NUM_THREADS`; other values are
+// ignored), otherwise the number of CPUs available to the process (also clamped). The
 // setting is process-wide; calls already running finish with the previous pool. Reads and
 // writes of a single chunk run on the calling thread whatever the setting.
 //
-// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+// Returns `ZARR_OK`; `ZARR_ERROR_INVALID_ARGUMENT` if `num_threads` is larger than
+// `ZARR_MAX_NUM_THREADS` (1024; the pool is left as it was); `ZARR_ERROR_RESOURCE` if the
+// operating system refuses to start the threads.
 //
 // Thread safety: may be called from any thread at any time.
 ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
@@ -791,7 +807,7 @@ ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
 // The number of worker threads libzarr uses (see `zarr_set_num_threads`).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
-// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+// `ZARR_ERROR_RESOURCE` if the pool cannot be started.
 //
 // # Safety
 // `num_threads_out` is NULL or writable.

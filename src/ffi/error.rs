@@ -5,6 +5,7 @@ use crate::codec::CodecError;
 use crate::error::Error;
 use crate::metadata::MetadataError;
 use crate::storage::StorageError;
+use crate::threads::ThreadPoolError;
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::fmt::Write;
@@ -37,6 +38,9 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
         FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
         FfiError::Core(error) => match error {
             Error::Storage(e) => match e {
+                StorageError::Io { source, .. } if is_out_of_descriptors(source) => {
+                    ZARR_ERROR_RESOURCE
+                }
                 StorageError::Io { .. } => ZARR_ERROR_IO,
                 StorageError::InvalidKey { .. } => ZARR_ERROR_INVALID_PATH,
                 StorageError::RangeOutOfBounds { .. } => ZARR_ERROR_CORRUPT_DATA,
@@ -67,9 +71,18 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
             Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
             Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
             Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
-            Error::Threads(_) => ZARR_ERROR_OUT_OF_MEMORY,
+            Error::Threads(e) => match e {
+                ThreadPoolError::TooMany { .. } => ZARR_ERROR_INVALID_ARGUMENT,
+                ThreadPoolError::Start { .. } => ZARR_ERROR_RESOURCE,
+            },
+            Error::Internal(_) => ZARR_ERROR_INTERNAL,
         },
     }
+}
+
+/// Whether an I/O error is the process or the system running out of file descriptors.
+fn is_out_of_descriptors(error: &std::io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// "<message>: <cause>: <cause>..." for an error and its source chain.
