@@ -48,6 +48,8 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
                 StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
                 StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
                 StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
+                StorageError::SymbolicLink { .. } => ZARR_ERROR_INVALID_PATH,
+                StorageError::NotRegularFile { .. } => ZARR_ERROR_IO,
             },
             Error::Codec(e) => match e {
                 CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
