@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const zarr_status all_statuses[] = {
     ZARR_OK,
@@ -350,6 +352,89 @@ ZTEST(json_output_cleared_on_failure) {
     ZT_STR_CONTAINS(zarr_last_error_message(), "'group'");
 }
 
+/* ---- failing calls while the process or a thread exits ---------------------------- */
+
+/* 0 when a failing call behaved: the right status and a message that is either the
+ * call's own or the documented text for a thread whose message slot is gone. */
+static int failing_call_behaves(void) {
+    zarr_array *array = (zarr_array *)1;
+    const char *message;
+    if (zarr_array_open(NULL, "/a", &array) != ZARR_ERROR_NULL_ARGUMENT) return 1;
+    if (array != NULL) return 2;
+    message = zarr_last_error_message();
+    if (message == NULL) return 3;
+    if (strstr(message, "zarr_array_open") == NULL &&
+        strstr(message, "the calling thread is exiting") == NULL)
+        return 4;
+    if (zarr_status_str(ZARR_ERROR_NULL_ARGUMENT) == NULL) return 5;
+    return 0;
+}
+
+static void failing_call_at_exit(void) {
+    int result = failing_call_behaves();
+    if (result != 0) _exit(20 + result);
+}
+
+/* Runs `scenario` in a child process and expects it to exit normally with status 0. */
+static int child_exit_status(void (*scenario)(void)) {
+    int wstatus = 0;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        scenario();
+        exit(0); /* runs atexit handlers and thread-local destructors */
+    }
+    if (waitpid(pid, &wstatus, 0) != pid) return -2;
+    if (WIFSIGNALED(wstatus)) {
+        fprintf(stderr, "child killed by signal %d\n", WTERMSIG(wstatus));
+        return -3;
+    }
+    return WEXITSTATUS(wstatus);
+}
+
+static void atexit_scenario(void) {
+    /* A failure first, so that the thread's message slot exists and is torn down at exit. */
+    if (failing_call_behaves() != 0) _exit(10);
+    atexit(failing_call_at_exit);
+}
+
+/* A failing call from an atexit handler returns its status; the process exits normally
+ * (it used to abort: the message slot was used after its destruction). */
+ZTEST(failing_call_in_atexit_handler) {
+    ZT_EQ_U64(child_exit_status(atexit_scenario), 0);
+}
+
+static pthread_key_t exit_key;
+static volatile int destructor_result = -1;
+
+static void key_destructor(void *value) {
+    (void)value;
+    destructor_result = failing_call_behaves();
+}
+
+static void *thread_with_key(void *arg) {
+    (void)arg;
+    if (failing_call_behaves() != 0) return NULL;
+    pthread_setspecific(exit_key, (void *)1);
+    return NULL;
+}
+
+static void key_destructor_scenario(void) {
+    pthread_t thread;
+    if (pthread_key_create(&exit_key, key_destructor) != 0) _exit(10);
+    if (pthread_create(&thread, NULL, thread_with_key, NULL) != 0) _exit(11);
+    if (pthread_join(thread, NULL) != 0) _exit(12);
+    if (destructor_result != 0) _exit(20 + destructor_result);
+}
+
+/* The same from a pthread key destructor, which runs after the thread's Rust
+ * thread-locals are gone. */
+ZTEST(failing_call_in_thread_key_destructor) {
+    ZT_EQ_U64(child_exit_status(key_destructor_scenario), 0);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(status_values_are_stable),
     ZCASE(status_str_known_codes),
@@ -369,6 +454,8 @@ static const ztest_case ztest_cases[] = {
     ZCASE(string_free_frees_returned_strings),
     ZCASE(free_functions_accept_null),
     ZCASE(json_output_cleared_on_failure),
+    ZCASE(failing_call_in_atexit_handler),
+    ZCASE(failing_call_in_thread_key_destructor),
 };
 
 ZTEST_MAIN()

@@ -541,6 +541,13 @@ zarr_status zarr_array_read_inner_chunk(const zarr_array *array,
 // when no call on this thread has failed yet. The text names the failing function and
 // the chain of causes. Successful calls leave it unchanged. The pointer stays valid until
 // the next failing libzarr call on the same thread; copy the text to keep it longer.
+//
+// During thread or process exit (from an `atexit` handler, or a `pthread_key_create`
+// destructor running after the thread's thread-local storage is gone), failing calls
+// still return their status but cannot keep a message: this function then returns the
+// fixed text "no error message: the calling thread is exiting and its libzarr error
+// message slot has been destroyed (the status code is still valid)", a static string.
+//
 // Thread safety: each thread has its own message.
 const char *zarr_last_error_message(void);
 
