@@ -435,6 +435,56 @@ ZTEST(failing_call_in_thread_key_destructor) {
     ZT_EQ_U64(child_exit_status(key_destructor_scenario), 0);
 }
 
+/* ---- fill values outside their type's range ---------------------------------------- */
+
+static zarr_status create_with_fill(zarr_store *store, const char *path, const char *dtype,
+                                    const char *fill) {
+    char meta[1024];
+    zarr_array *array = NULL;
+    zarr_status s;
+    snprintf(meta, sizeof meta,
+             "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"%s\","
+             "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":[2]}},"
+             "\"chunk_key_encoding\":{\"name\":\"default\"},"
+             "\"fill_value\":%s,\"codecs\":[{\"name\":\"bytes\","
+             "\"configuration\":{\"endian\":\"little\"}}]}",
+             dtype, fill);
+    s = zarr_array_create(store, path, meta, &array);
+    zarr_array_free(array);
+    return s;
+}
+
+/* -2^63 - 1 used to be accepted as -2^63 (JSON parsers give it as the nearest double). */
+ZTEST(fill_value_outside_integer_range) {
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    char *json = NULL;
+    int64_t back[4] = {0};
+    uint64_t start = 0, count = 4;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_STATUS(create_with_fill(store, "/a", "int64", "-9223372036854775809"),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "fill_value");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "int64");
+    ZT_STATUS(create_with_fill(store, "/b", "int64", "9223372036854775808"),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STATUS(create_with_fill(store, "/c", "uint64", "18446744073709551616"),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STATUS(create_with_fill(store, "/d", "int32", "2147483648"), ZARR_ERROR_INVALID_METADATA);
+    ZT_STATUS(create_with_fill(store, "/e", "uint8", "-1"), ZARR_ERROR_INVALID_METADATA);
+    /* The extremes themselves are fine, and read back exactly. */
+    ZT_OK(create_with_fill(store, "/min", "int64", "-9223372036854775808"));
+    ZT_OK(create_with_fill(store, "/max", "uint64", "18446744073709551615"));
+    ZT_OK(zarr_array_open(store, "/min", &array));
+    ZT_OK(zarr_array_metadata_json(array, &json));
+    ZT_STR_CONTAINS(json, "-9223372036854775808");
+    ZT_OK(zarr_array_read(array, 1, &start, &count, back, sizeof back));
+    ZT_CHECK(back[0] == INT64_MIN && back[3] == INT64_MIN);
+    zarr_string_free(json);
+    zarr_array_free(array);
+    zarr_store_free(store);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(status_values_are_stable),
     ZCASE(status_str_known_codes),
@@ -456,6 +506,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(json_output_cleared_on_failure),
     ZCASE(failing_call_in_atexit_handler),
     ZCASE(failing_call_in_thread_key_destructor),
+    ZCASE(fill_value_outside_integer_range),
 };
 
 ZTEST_MAIN()
