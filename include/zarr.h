@@ -34,14 +34,43 @@
  * - Strings: inputs are NUL-terminated UTF-8 and are copied if kept. Metadata and
  *   attributes cross as JSON text. Strings returned through `char **` belong to the
  *   caller and are freed with `zarr_string_free`.
- * - Threads. There is no global state and no init call. Distinct handles are independent.
- *   Concurrent reads of one array handle are safe; concurrent writes through one handle
- *   are safe when they touch disjoint chunks (writes that share a chunk must be
- *   serialised by the caller, since each rewrites the whole chunk). Replacing attributes
- *   must not race with other calls on the same handle. Error messages are per thread.
+ * - Threads. There is no init call. Distinct handles are independent. Concurrent reads
+ *   of one array handle are safe; concurrent writes through one handle are safe when they
+ *   touch disjoint chunks (writes that share a chunk must be serialised by the caller,
+ *   since each rewrites the whole chunk). Replacing attributes must not race with other
+ *   calls on the same handle. Error messages are per thread.
+ * - Global state. Two things a caller can notice are process-wide: (1) the worker pool
+ *   that decodes and encodes the chunks of one call in parallel, started on first use
+ *   and shared by every handle and thread; its size (zarr_set_num_threads,
+ *   ZARR_NUM_THREADS, default the CPU count, never more than ZARR_MAX_NUM_THREADS =
+ *   1024) is one setting for the whole process, so a library inside the process that
+ *   changes it changes it for all; (2) a panic hook, installed by the first libzarr call
+ *   (see Robustness). Everything else lives in handles and in per-thread error messages.
  * - Robustness. Malformed metadata, corrupt or truncated chunks, out-of-range selections,
- *   NULL pointers and absurd sizes give an error status, never a crash; a Rust panic is
- *   caught at the boundary and reported as `ZARR_ERROR_PANIC`.
+ *   NULL pointers and absurd sizes give an error status, never a crash; a Rust panic (a
+ *   bug) is caught at the boundary and reported as `ZARR_ERROR_PANIC`, its message and
+ *   location in zarr_last_error_message(). Nothing is printed for it: Rust would print
+ *   every panic on stderr, so the first libzarr call installs a panic hook that is silent
+ *   for panics inside libzarr calls and on libzarr's worker threads (named `libzarr-N`)
+ *   and passes every other panic to the hook installed before it, so a Rust host's own
+ *   panics are reported as before. A host that installs its own hook later replaces
+ *   this one, and its hook then sees libzarr's caught panics too.
+ * - Exit. Calls keep working during process and thread exit (from atexit handlers and
+ *   pthread key destructors) and return their status as usual; once the thread's
+ *   thread-local storage is gone, a failure cannot keep its message, and
+ *   zarr_last_error_message() returns a fixed text saying so.
+ * - File system stores (zarr_store_open_filesystem). A write goes to a uniquely named
+ *   temporary file that is renamed over the key, so readers see the old or the new value
+ *   and any number of handles, threads and processes may write disjoint keys. If the
+ *   process crashes or is killed, every key holds its old or its new value. Nothing is
+ *   fsync'ed: after a power loss or kernel crash, writes of roughly the last 30 seconds may
+ *   be lost and, depending on the file system, a key written in that window may be left
+ *   empty or partly written. Keys resolve beneath the root: symbolic links below the
+ *   root are never followed (ZARR_ERROR_INVALID_PATH) and listings leave them out; the
+ *   root itself may be a link. Only regular files hold values: FIFOs, sockets and
+ *   devices give ZARR_ERROR_IO. Calls on such a store may also return
+ *   ZARR_ERROR_RESOURCE when the process runs out of file descriptors.
+ * - Platforms: Unix only (POSIX file and thread APIs); built and tested on Linux x86-64.
  */
 
 
