@@ -3,6 +3,8 @@
 //!
 //! The header is rewritten only when its text changes, so that a build does not touch a
 //! committed file needlessly (CI checks that the committed header equals a fresh run).
+//! A source tree that cannot be written (an installed source package, a read-only mount)
+//! still builds: the header is then left as it is, with a cargo warning if it is stale.
 
 use std::path::PathBuf;
 
@@ -84,8 +86,16 @@ fn generate_header(crate_dir: &std::path::Path) {
     let mut text = Vec::new();
     bindings.write(&mut text);
     let path = crate_dir.join("include/zarr.h");
-    if std::fs::read(&path).ok().as_deref() != Some(text.as_slice()) {
-        std::fs::create_dir_all(crate_dir.join("include")).expect("create include/");
-        std::fs::write(&path, &text).expect("write include/zarr.h");
+    if std::fs::read(&path).ok().as_deref() == Some(text.as_slice()) {
+        return;
+    }
+    let written = std::fs::create_dir_all(crate_dir.join("include"))
+        .and_then(|()| std::fs::write(&path, &text));
+    if let Err(error) = written {
+        // The library does not need the header to build; CI's header check catches drift.
+        println!(
+            "cargo:warning=include/zarr.h is out of date and cannot be rewritten ({error}); \
+             the library builds anyway, but the header does not match it"
+        );
     }
 }

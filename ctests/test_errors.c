@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const zarr_status all_statuses[] = {
     ZARR_OK,
@@ -27,6 +29,7 @@ static const zarr_status all_statuses[] = {
     ZARR_ERROR_OUT_OF_MEMORY,
     ZARR_ERROR_READ_ONLY,
     ZARR_ERROR_INTERNAL,
+    ZARR_ERROR_RESOURCE,
     ZARR_ERROR_PANIC,
 };
 #define N_STATUSES (sizeof all_statuses / sizeof all_statuses[0])
@@ -56,6 +59,7 @@ ZTEST(status_values_are_stable) {
     ZT_CHECK(ZARR_ERROR_OUT_OF_MEMORY == -14);
     ZT_CHECK(ZARR_ERROR_READ_ONLY == -15);
     ZT_CHECK(ZARR_ERROR_INTERNAL == -16);
+    ZT_CHECK(ZARR_ERROR_RESOURCE == -18);
     ZT_CHECK(ZARR_ERROR_PANIC == -99);
     ZT_CHECK(sizeof(zarr_status) == 4);
 }
@@ -84,8 +88,11 @@ ZTEST(status_str_known_codes) {
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_INVALID_PATH), "path");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_OUT_OF_MEMORY), "memory");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_READ_ONLY), "read-only");
-    ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_INTERNAL), "internal error");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_PANIC), "panic");
+    ZT_CHECK(strcmp(zarr_status_str(ZARR_ERROR_INTERNAL),
+                    "an internal invariant was violated: a bug in libzarr, please report it") == 0);
+    ZT_CHECK(strcmp(zarr_status_str(ZARR_ERROR_RESOURCE),
+                    "the operating system refused a resource: threads, file descriptors") == 0);
 }
 
 ZTEST(status_str_texts_are_distinct) {
@@ -102,7 +109,7 @@ ZTEST(status_str_texts_are_distinct) {
 }
 
 ZTEST(status_str_unknown_values) {
-    static const int32_t unknown[] = {1, 2, 100, -17, -50, -98, -100, -1000,
+    static const int32_t unknown[] = {1, 2, 100, -17, -19, -50, -98, -100, -1000,
                                       INT32_MIN, INT32_MAX, INT32_MIN + 1};
     size_t i;
     for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
@@ -345,6 +352,139 @@ ZTEST(json_output_cleared_on_failure) {
     ZT_STR_CONTAINS(zarr_last_error_message(), "'group'");
 }
 
+/* ---- failing calls while the process or a thread exits ---------------------------- */
+
+/* 0 when a failing call behaved: the right status and a message that is either the
+ * call's own or the documented text for a thread whose message slot is gone. */
+static int failing_call_behaves(void) {
+    zarr_array *array = (zarr_array *)1;
+    const char *message;
+    if (zarr_array_open(NULL, "/a", &array) != ZARR_ERROR_NULL_ARGUMENT) return 1;
+    if (array != NULL) return 2;
+    message = zarr_last_error_message();
+    if (message == NULL) return 3;
+    if (strstr(message, "zarr_array_open") == NULL &&
+        strstr(message, "the calling thread is exiting") == NULL)
+        return 4;
+    if (zarr_status_str(ZARR_ERROR_NULL_ARGUMENT) == NULL) return 5;
+    return 0;
+}
+
+static void failing_call_at_exit(void) {
+    int result = failing_call_behaves();
+    if (result != 0) _exit(20 + result);
+}
+
+/* Runs `scenario` in a child process and expects it to exit normally with status 0. */
+static int child_exit_status(void (*scenario)(void)) {
+    int wstatus = 0;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        scenario();
+        exit(0); /* runs atexit handlers and thread-local destructors */
+    }
+    if (waitpid(pid, &wstatus, 0) != pid) return -2;
+    if (WIFSIGNALED(wstatus)) {
+        fprintf(stderr, "child killed by signal %d\n", WTERMSIG(wstatus));
+        return -3;
+    }
+    return WEXITSTATUS(wstatus);
+}
+
+static void atexit_scenario(void) {
+    /* A failure first, so that the thread's message slot exists and is torn down at exit. */
+    if (failing_call_behaves() != 0) _exit(10);
+    atexit(failing_call_at_exit);
+}
+
+/* A failing call from an atexit handler returns its status; the process exits normally
+ * (it used to abort: the message slot was used after its destruction). */
+ZTEST(failing_call_in_atexit_handler) {
+    ZT_EQ_U64(child_exit_status(atexit_scenario), 0);
+}
+
+static pthread_key_t exit_key;
+static volatile int destructor_result = -1;
+
+static void key_destructor(void *value) {
+    (void)value;
+    destructor_result = failing_call_behaves();
+}
+
+static void *thread_with_key(void *arg) {
+    (void)arg;
+    if (failing_call_behaves() != 0) return NULL;
+    pthread_setspecific(exit_key, (void *)1);
+    return NULL;
+}
+
+static void key_destructor_scenario(void) {
+    pthread_t thread;
+    if (pthread_key_create(&exit_key, key_destructor) != 0) _exit(10);
+    if (pthread_create(&thread, NULL, thread_with_key, NULL) != 0) _exit(11);
+    if (pthread_join(thread, NULL) != 0) _exit(12);
+    if (destructor_result != 0) _exit(20 + destructor_result);
+}
+
+/* The same from a pthread key destructor, which runs after the thread's Rust
+ * thread-locals are gone. */
+ZTEST(failing_call_in_thread_key_destructor) {
+    ZT_EQ_U64(child_exit_status(key_destructor_scenario), 0);
+}
+
+/* ---- fill values outside their type's range ---------------------------------------- */
+
+static zarr_status create_with_fill(zarr_store *store, const char *path, const char *dtype,
+                                    const char *fill) {
+    char meta[1024];
+    zarr_array *array = NULL;
+    zarr_status s;
+    snprintf(meta, sizeof meta,
+             "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"%s\","
+             "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":[2]}},"
+             "\"chunk_key_encoding\":{\"name\":\"default\"},"
+             "\"fill_value\":%s,\"codecs\":[{\"name\":\"bytes\","
+             "\"configuration\":{\"endian\":\"little\"}}]}",
+             dtype, fill);
+    s = zarr_array_create(store, path, meta, &array);
+    zarr_array_free(array);
+    return s;
+}
+
+/* -2^63 - 1 used to be accepted as -2^63 (JSON parsers give it as the nearest double). */
+ZTEST(fill_value_outside_integer_range) {
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    char *json = NULL;
+    int64_t back[4] = {0};
+    uint64_t start = 0, count = 4;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_STATUS(create_with_fill(store, "/a", "int64", "-9223372036854775809"),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "fill_value");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "int64");
+    ZT_STATUS(create_with_fill(store, "/b", "int64", "9223372036854775808"),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STATUS(create_with_fill(store, "/c", "uint64", "18446744073709551616"),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STATUS(create_with_fill(store, "/d", "int32", "2147483648"), ZARR_ERROR_INVALID_METADATA);
+    ZT_STATUS(create_with_fill(store, "/e", "uint8", "-1"), ZARR_ERROR_INVALID_METADATA);
+    /* The extremes themselves are fine, and read back exactly. */
+    ZT_OK(create_with_fill(store, "/min", "int64", "-9223372036854775808"));
+    ZT_OK(create_with_fill(store, "/max", "uint64", "18446744073709551615"));
+    ZT_OK(zarr_array_open(store, "/min", &array));
+    ZT_OK(zarr_array_metadata_json(array, &json));
+    ZT_STR_CONTAINS(json, "-9223372036854775808");
+    ZT_OK(zarr_array_read(array, 1, &start, &count, back, sizeof back));
+    ZT_CHECK(back[0] == INT64_MIN && back[3] == INT64_MIN);
+    zarr_string_free(json);
+    zarr_array_free(array);
+    zarr_store_free(store);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(status_values_are_stable),
     ZCASE(status_str_known_codes),
@@ -364,6 +504,9 @@ static const ztest_case ztest_cases[] = {
     ZCASE(string_free_frees_returned_strings),
     ZCASE(free_functions_accept_null),
     ZCASE(json_output_cleared_on_failure),
+    ZCASE(failing_call_in_atexit_handler),
+    ZCASE(failing_call_in_thread_key_destructor),
+    ZCASE(fill_value_outside_integer_range),
 };
 
 ZTEST_MAIN()

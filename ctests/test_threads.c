@@ -1,6 +1,20 @@
 /* The worker pool size: zarr_set_num_threads, zarr_num_threads, ZARR_NUM_THREADS; and
  * region reads giving the same result with one worker and with several. */
+#define _XOPEN_SOURCE 700
+
 #include "ztest.h"
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double seconds_since(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
 
 ZTEST(set_and_query) {
     size_t n = 0;
@@ -24,6 +38,78 @@ ZTEST(zero_restores_the_environment_default) {
     ZT_OK(zarr_set_num_threads(0));
     ZT_OK(zarr_num_threads(&n));
     ZT_CHECK(n >= 1);
+}
+
+/* Absurd counts are refused at once (they used to start up to 65,535 threads, for
+ * minutes) and leave the pool as it was. */
+ZTEST(absurd_counts_are_refused) {
+    static const size_t absurd[] = {ZARR_MAX_NUM_THREADS + 1, 1000000, SIZE_MAX};
+    struct timespec start;
+    size_t n = 0, i;
+    ZT_CHECK(ZARR_MAX_NUM_THREADS == 1024);
+    ZT_OK(zarr_set_num_threads(2));
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
+        ZT_STATUS(zarr_set_num_threads(absurd[i]), ZARR_ERROR_INVALID_ARGUMENT);
+        ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_set_num_threads");
+        ZT_STR_CONTAINS(zarr_last_error_message(), "the maximum is 1024");
+    }
+    ZT_CHECK(seconds_since(&start) < 5.0);
+    ZT_OK(zarr_num_threads(&n));
+    ZT_EQ_U64(n, 2);
+    ZT_OK(zarr_set_num_threads(0));
+}
+
+/* The environment variable cannot report an error: a value above the maximum is clamped
+ * to it, and the pool starts in seconds, not minutes. */
+ZTEST(environment_count_is_clamped) {
+    struct timespec start;
+    size_t n = 0;
+    ZT_CHECK(setenv("ZARR_NUM_THREADS", "1000000", 1) == 0);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ZT_OK(zarr_set_num_threads(0));
+    ZT_OK(zarr_num_threads(&n));
+    ZT_EQ_U64(n, ZARR_MAX_NUM_THREADS);
+    /* Too large even for size_t: still clamped, not ignored. */
+    ZT_CHECK(setenv("ZARR_NUM_THREADS", "99999999999999999999999", 1) == 0);
+    ZT_OK(zarr_set_num_threads(0));
+    ZT_OK(zarr_num_threads(&n));
+    ZT_EQ_U64(n, ZARR_MAX_NUM_THREADS);
+    ZT_CHECK(seconds_since(&start) < 120.0);
+    ZT_CHECK(setenv("ZARR_NUM_THREADS", "1", 1) == 0);
+    ZT_OK(zarr_set_num_threads(0));
+    ZT_OK(zarr_num_threads(&n));
+    ZT_EQ_U64(n, 1);
+}
+
+/* When the system refuses to start the threads, the status says so: RESOURCE, not
+ * OUT_OF_MEMORY. The child process gets a thread limit it has already reached (for root,
+ * after giving up root, since root ignores the limit). */
+ZTEST(refused_threads_are_a_resource_error) {
+    pid_t pid;
+    int wstatus = 0;
+    fflush(NULL);
+    pid = fork();
+    ZT_CHECK(pid >= 0);
+    if (pid == 0) {
+        struct rlimit one = {1, 1};
+        zarr_status s;
+        if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(10);
+        if (setrlimit(RLIMIT_NPROC, &one) != 0) _exit(11);
+        s = zarr_set_num_threads(8);
+        if (s != ZARR_ERROR_RESOURCE) {
+            fprintf(stderr, "status %d: %s\n", (int)s, zarr_last_error_message());
+            _exit(12);
+        }
+        if (strstr(zarr_last_error_message(), "cannot start 8 worker threads") == NULL) {
+            fprintf(stderr, "message: %s\n", zarr_last_error_message());
+            _exit(13);
+        }
+        _exit(0);
+    }
+    ZT_CHECK(waitpid(pid, &wstatus, 0) == pid);
+    ZT_CHECK(WIFEXITED(wstatus));
+    ZT_EQ_U64(WEXITSTATUS(wstatus), 0);
 }
 
 ZTEST(null_output) {
@@ -62,6 +148,9 @@ ZTEST(same_result_with_one_or_many_workers) {
 static const ztest_case ztest_cases[] = {
     ZCASE(set_and_query),
     ZCASE(zero_restores_the_environment_default),
+    ZCASE(absurd_counts_are_refused),
+    ZCASE(environment_count_is_clamped),
+    ZCASE(refused_threads_are_a_resource_error),
     ZCASE(null_output),
     ZCASE(same_result_with_one_or_many_workers),
 };

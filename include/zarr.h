@@ -34,14 +34,43 @@
  * - Strings: inputs are NUL-terminated UTF-8 and are copied if kept. Metadata and
  *   attributes cross as JSON text. Strings returned through `char **` belong to the
  *   caller and are freed with `zarr_string_free`.
- * - Threads. There is no global state and no init call. Distinct handles are independent.
- *   Concurrent reads of one array handle are safe; concurrent writes through one handle
- *   are safe when they touch disjoint chunks (writes that share a chunk must be
- *   serialised by the caller, since each rewrites the whole chunk). Replacing attributes
- *   must not race with other calls on the same handle. Error messages are per thread.
+ * - Threads. There is no init call. Distinct handles are independent. Concurrent reads
+ *   of one array handle are safe; concurrent writes through one handle are safe when they
+ *   touch disjoint chunks (writes that share a chunk must be serialised by the caller,
+ *   since each rewrites the whole chunk). Replacing attributes must not race with other
+ *   calls on the same handle. Error messages are per thread.
+ * - Global state. Two things a caller can notice are process-wide: (1) the worker pool
+ *   that decodes and encodes the chunks of one call in parallel, started on first use
+ *   and shared by every handle and thread; its size (zarr_set_num_threads,
+ *   ZARR_NUM_THREADS, default the CPU count, never more than ZARR_MAX_NUM_THREADS =
+ *   1024) is one setting for the whole process, so a library inside the process that
+ *   changes it changes it for all; (2) a panic hook, installed by the first libzarr call
+ *   (see Robustness). Everything else lives in handles and in per-thread error messages.
  * - Robustness. Malformed metadata, corrupt or truncated chunks, out-of-range selections,
- *   NULL pointers and absurd sizes give an error status, never a crash; a Rust panic is
- *   caught at the boundary and reported as `ZARR_ERROR_PANIC`.
+ *   NULL pointers and absurd sizes give an error status, never a crash; a Rust panic (a
+ *   bug) is caught at the boundary and reported as `ZARR_ERROR_PANIC`, its message and
+ *   location in zarr_last_error_message(). Nothing is printed for it: Rust would print
+ *   every panic on stderr, so the first libzarr call installs a panic hook that is silent
+ *   for panics inside libzarr calls and on libzarr's worker threads (named `libzarr-N`)
+ *   and passes every other panic to the hook installed before it, so a Rust host's own
+ *   panics are reported as before. A host that installs its own hook later replaces
+ *   this one, and its hook then sees libzarr's caught panics too.
+ * - Exit. Calls keep working during process and thread exit (from atexit handlers and
+ *   pthread key destructors) and return their status as usual; once the thread's
+ *   thread-local storage is gone, a failure cannot keep its message, and
+ *   zarr_last_error_message() returns a fixed text saying so.
+ * - File system stores (zarr_store_open_filesystem). A write goes to a uniquely named
+ *   temporary file that is renamed over the key, so readers see the old or the new value
+ *   and any number of handles, threads and processes may write disjoint keys. If the
+ *   process crashes or is killed, every key holds its old or its new value. Nothing is
+ *   fsync'ed: after a power loss or kernel crash, writes of roughly the last 30 seconds may
+ *   be lost and, depending on the file system, a key written in that window may be left
+ *   empty or partly written. Keys resolve beneath the root: symbolic links below the
+ *   root are never followed (ZARR_ERROR_INVALID_PATH) and listings leave them out; the
+ *   root itself may be a link. Only regular files hold values: FIFOs, sockets and
+ *   devices give ZARR_ERROR_IO. Calls on such a store may also return
+ *   ZARR_ERROR_RESOURCE when the process runs out of file descriptors.
+ * - Platforms: Unix only (POSIX file and thread APIs); built and tested on Linux x86-64.
  */
 
 
@@ -66,6 +95,10 @@
 #else
 #define ZARR_NODISCARD
 #endif
+
+// The largest number of worker threads `zarr_set_num_threads` accepts; a larger
+// `ZARR_NUM_THREADS` value or CPU count is clamped to it.
+#define ZARR_MAX_NUM_THREADS 1024
 
 // An open Zarr array.
 typedef struct zarr_array zarr_array;
@@ -180,9 +213,14 @@ typedef int32_t zarr_data_type;
 // The store is read-only.
 #define ZARR_ERROR_READ_ONLY -15
 
-// An internal invariant was violated: a bug in libzarr, reported as a status instead of
-// a crash (please report it).
+// An internal invariant was violated: a bug in libzarr (reported without a panic).
+// Please report it with the message from `zarr_last_error_message()`.
 #define ZARR_ERROR_INTERNAL -16
+
+// The operating system refused a resource: worker threads could not be started, or the
+// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
+// freeing resources (fewer threads, closing files or handles) may succeed.
+#define ZARR_ERROR_RESOURCE -18
 
 // A bug inside libzarr was caught before it could unwind into the caller.
 #define ZARR_ERROR_PANIC -99
@@ -716,6 +754,13 @@ zarr_status zarr_array_read_inner_chunk(const zarr_array *array,
 // when no call on this thread has failed yet. The text names the failing function and
 // the chain of causes. Successful calls leave it unchanged. The pointer stays valid until
 // the next failing libzarr call on the same thread; copy the text to keep it longer.
+//
+// During thread or process exit (from an `atexit` handler, or a `pthread_key_create`
+// destructor running after the thread's thread-local storage is gone), failing calls
+// still return their status but cannot keep a message: this function then returns the
+// fixed text "no error message: the calling thread is exiting and its libzarr error
+// message slot has been destroyed (the status code is still valid)", a static string.
+//
 // Thread safety: each thread has its own message.
 const char *zarr_last_error_message(void);
 
@@ -857,9 +902,28 @@ ZARR_NODISCARD zarr_status zarr_group_zarr_format(const zarr_group *group, uint3
 
 // Open a store on the local file system rooted at the directory `path`.
 //
-// The directory need not exist: it is created by the first write. Every write goes to a
-// temporary file in the destination directory that is renamed into place, so a crash
-// never leaves a torn chunk or metadata file.
+// The directory need not exist: it is created by the first write. Key `a/b/c` is the
+// file `<path>/a/b/c`.
+//
+// Writes: every write goes to a temporary file `.libzarr-tmp-<pid>-<n>-<random>` in the
+// destination directory, created exclusively, then renamed into place. Readers never see
+// a torn chunk or metadata file, and any number of handles, threads and processes may
+// write disjoint chunks of one directory at once. Temporary files left behind by a killed
+// process are ignored by reads and listings and never block later writes; they may be
+// deleted when no writer is running.
+//
+// Crashes: if the process dies, every chunk and metadata file holds its old or its new
+// value. Nothing is fsync'ed, so after a power loss or kernel crash the writes of about
+// the last half minute may be lost, and on some file systems a file written in that
+// window may be left empty or partly written (reads of it then fail with
+// `ZARR_ERROR_CORRUPT_DATA` for compressed or checksummed chunks).
+//
+// Links and special files: keys resolve beneath the root. Symbolic links below the root
+// are not followed, wherever they point; a key whose path crosses one fails with
+// `ZARR_ERROR_INVALID_PATH` naming the link, and listings (`zarr_group_children_json`...)
+// leave links out. The root `path` itself, and the directories above it, may be links.
+// Only regular files hold values: a FIFO, socket or device at a key fails with
+// `ZARR_ERROR_IO` ("not a regular file") without blocking or reading it.
 //
 // - `path`: NUL-terminated UTF-8 directory path (absolute or relative to the current
 //   directory, which is resolved now).
@@ -867,7 +931,13 @@ ZARR_NODISCARD zarr_status zarr_group_zarr_format(const zarr_group *group, uint3
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `path` or `out` is NULL;
 // `ZARR_ERROR_INVALID_ARGUMENT` if `path` is empty or not UTF-8; `ZARR_ERROR_IO` if
-// `path` exists and is not a directory.
+// `path` exists and is not a directory. Later calls on the store may fail with
+// `ZARR_ERROR_IO` (the operating system's error, or a special file),
+// `ZARR_ERROR_INVALID_PATH` (a symbolic link on the way) or `ZARR_ERROR_RESOURCE` (out of
+// file descriptors).
+//
+// Ownership: the store holds no open file between calls. Thread safety: any number of
+// threads may use the store at once.
 //
 // # Safety
 // `path` is NULL or a NUL-terminated string; `out` is NULL or writable.
@@ -1062,11 +1132,14 @@ void zarr_string_free(char *s);
 // Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
 //
 // `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
-// set to a positive integer, otherwise the number of CPUs available to the process. The
+// set to a positive integer (clamped to `ZARR_MAX_NUM_THREADS`; other values are
+// ignored), otherwise the number of CPUs available to the process (also clamped). The
 // setting is process-wide; calls already running finish with the previous pool. Reads and
 // writes of a single chunk run on the calling thread whatever the setting.
 //
-// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+// Returns `ZARR_OK`; `ZARR_ERROR_INVALID_ARGUMENT` if `num_threads` is larger than
+// `ZARR_MAX_NUM_THREADS` (1024; the pool is left as it was); `ZARR_ERROR_RESOURCE` if the
+// operating system refuses to start the threads.
 //
 // Thread safety: may be called from any thread at any time.
 ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
@@ -1074,7 +1147,7 @@ ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
 // The number of worker threads libzarr uses (see `zarr_set_num_threads`).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
-// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+// `ZARR_ERROR_RESOURCE` if the pool cannot be started.
 //
 // # Safety
 // `num_threads_out` is NULL or writable.

@@ -450,9 +450,11 @@ fn number_as_i128(n: &Number) -> Option<i128> {
     if let Some(i) = n.as_i64() {
         return Some(i as i128);
     }
+    // Integer text beyond the 64-bit ranges, and text with a fraction or an exponent,
+    // arrive as the nearest f64: -9223372036854775809 reads as -2^63. Only up to 2^53,
+    // where every integer is an f64, does the f64 still say which integer was written.
     let f = n.as_f64()?;
-    // 2^63 is exactly representable, so this bound check is exact.
-    (f.fract() == 0.0 && f.abs() < 9.3e18).then_some(f as i128)
+    (f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0).then_some(f as i128)
 }
 
 /// Parse a float fill value into host-order bytes of the given width.
@@ -601,6 +603,21 @@ mod tests {
         assert!(DataType::Int8.parse_fill_value(&json!(128)).is_err());
         assert!(DataType::UInt8.parse_fill_value(&json!(-1)).is_err());
         assert!(DataType::Int32.parse_fill_value(&json!(1.5)).is_err());
+        // Beyond the type's range, even where the nearest f64 is in range (-2^63 - 1 and
+        // 2^64 arrive as floats).
+        let text = |t: &str| serde_json::from_str::<Value>(t).unwrap();
+        for (data_type, out_of_range) in [
+            (DataType::Int64, "-9223372036854775809"),
+            (DataType::Int64, "9223372036854775808"),
+            (DataType::Int64, "-9223372036854775808.0"),
+            (DataType::UInt64, "18446744073709551616"),
+            (DataType::UInt64, "1e19"),
+        ] {
+            let error = data_type.parse_fill_value(&text(out_of_range)).unwrap_err();
+            assert!(error.to_string().contains("fill_value"), "{error}");
+        }
+        let min = DataType::Int64.parse_fill_value(&text("-9223372036854775808"));
+        assert_eq!(min.unwrap().as_bytes(), i64::MIN.to_ne_bytes());
         let intish = DataType::Int32.parse_fill_value(&json!(7.0)).unwrap();
         assert_eq!(intish.as_bytes(), 7i32.to_ne_bytes());
         assert!(DataType::Bool.parse_fill_value(&json!(1)).is_err());

@@ -56,6 +56,9 @@ pub enum Error {
     /// A size computed from the input does not fit in memory (or in usize).
     #[error("{0}")]
     OutOfMemory(String),
+    /// An internal invariant was violated: a bug in libzarr, reported without a panic.
+    #[error("internal error (a bug in libzarr, please report it): {0}")]
+    Internal(String),
 }
 
 impl From<crate::selection::SelectionError> for Error {

@@ -5,8 +5,9 @@ use crate::codec::CodecError;
 use crate::error::Error;
 use crate::metadata::MetadataError;
 use crate::storage::StorageError;
+use crate::threads::ThreadPoolError;
 use std::cell::RefCell;
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, CStr, CString};
 use std::fmt::Write;
 
 /// A failure of an exported function.
@@ -61,13 +62,18 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
             Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
             Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
             Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
-            Error::Threads(_) => ZARR_ERROR_OUT_OF_MEMORY,
+            Error::Threads(e) => match e {
+                ThreadPoolError::TooMany { .. } => ZARR_ERROR_INVALID_ARGUMENT,
+                ThreadPoolError::Start { .. } => ZARR_ERROR_RESOURCE,
+            },
+            Error::Internal(_) => ZARR_ERROR_INTERNAL,
         },
     }
 }
 
 fn storage_status(error: &StorageError) -> zarr_status {
     match error {
+        StorageError::Io { source, .. } if is_out_of_descriptors(source) => ZARR_ERROR_RESOURCE,
         StorageError::Io { .. } => ZARR_ERROR_IO,
         StorageError::InvalidKey { .. } => ZARR_ERROR_INVALID_PATH,
         StorageError::RangeOutOfBounds { .. } => ZARR_ERROR_CORRUPT_DATA,
@@ -75,7 +81,14 @@ fn storage_status(error: &StorageError) -> zarr_status {
         StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
         StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
         StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
+        StorageError::SymbolicLink { .. } => ZARR_ERROR_INVALID_PATH,
+        StorageError::NotRegularFile { .. } => ZARR_ERROR_IO,
     }
+}
+
+/// Whether an I/O error is the process or the system running out of file descriptors.
+fn is_out_of_descriptors(error: &std::io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// "<message>: <cause>: <cause>..." for an error and its source chain.
@@ -103,7 +116,13 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
-/// Record the calling thread's last error message.
+/// What `zarr_last_error_message()` gives on a thread whose message slot is gone: during
+/// thread or process exit (an `atexit` handler, a `pthread_key_create` destructor), after
+/// the thread's thread-local storage has been torn down.
+pub(crate) const NO_MESSAGE_SLOT: &CStr = c"no error message: the calling thread is exiting and its libzarr error message slot has been destroyed (the status code is still valid)";
+
+/// Record the calling thread's last error message. During thread or process exit, when
+/// the slot is gone, the message is dropped (the status code still tells the failure).
 pub(crate) fn set_last_error(message: String) {
     // Interior NULs would truncate the C string; replace them.
     let bytes: Vec<u8> = message
@@ -112,7 +131,11 @@ pub(crate) fn set_last_error(message: String) {
         .map(|b| if b == 0 { b'?' } else { b })
         .collect();
     let message = CString::new(bytes).unwrap_or_default();
-    LAST_ERROR.with(|slot| *slot.borrow_mut() = message);
+    let _ = LAST_ERROR.try_with(|slot| {
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            *slot = message;
+        }
+    });
 }
 
 /// The message of the most recent failure on the calling thread.
@@ -121,10 +144,22 @@ pub(crate) fn set_last_error(message: String) {
 /// when no call on this thread has failed yet. The text names the failing function and
 /// the chain of causes. Successful calls leave it unchanged. The pointer stays valid until
 /// the next failing libzarr call on the same thread; copy the text to keep it longer.
+///
+/// During thread or process exit (from an `atexit` handler, or a `pthread_key_create`
+/// destructor running after the thread's thread-local storage is gone), failing calls
+/// still return their status but cannot keep a message: this function then returns the
+/// fixed text "no error message: the calling thread is exiting and its libzarr error
+/// message slot has been destroyed (the status code is still valid)", a static string.
+///
 /// Thread safety: each thread has its own message.
 #[no_mangle]
 pub extern "C" fn zarr_last_error_message() -> *const c_char {
-    LAST_ERROR.with(|slot| slot.borrow().as_ptr())
+    LAST_ERROR
+        .try_with(|slot| match slot.try_borrow() {
+            Ok(message) => message.as_ptr(),
+            Err(_) => NO_MESSAGE_SLOT.as_ptr(),
+        })
+        .unwrap_or(NO_MESSAGE_SLOT.as_ptr())
 }
 
 /// Fixed English text describing a status code.
@@ -134,4 +169,64 @@ pub extern "C" fn zarr_last_error_message() -> *const c_char {
 #[no_mangle]
 pub extern "C" fn zarr_status_str(status: i32) -> *const c_char {
     status_text(status).as_ptr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(error: Error) -> zarr_status {
+        status_of(&FfiError::Core(error))
+    }
+
+    #[test]
+    fn resource_and_internal_statuses() {
+        let start = ThreadPoolError::Start {
+            threads: 8,
+            message: "Resource temporarily unavailable".into(),
+        };
+        assert_eq!(status(Error::Threads(start)), ZARR_ERROR_RESOURCE);
+        let too_many = ThreadPoolError::TooMany {
+            requested: 5000,
+            max: 1024,
+        };
+        assert_eq!(
+            status(Error::Threads(too_many)),
+            ZARR_ERROR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            status(Error::Internal("an invariant".into())),
+            ZARR_ERROR_INTERNAL
+        );
+        let io = |errno| {
+            Error::Storage(StorageError::Io {
+                key: "k".into(),
+                source: std::io::Error::from_raw_os_error(errno),
+            })
+        };
+        assert_eq!(status(io(libc::EMFILE)), ZARR_ERROR_RESOURCE);
+        assert_eq!(status(io(libc::ENFILE)), ZARR_ERROR_RESOURCE);
+        assert_eq!(status(io(libc::EIO)), ZARR_ERROR_IO);
+        let link = StorageError::SymbolicLink {
+            key: "a/c/0".into(),
+            link: "a/c".into(),
+        };
+        assert_eq!(status(Error::Storage(link)), ZARR_ERROR_INVALID_PATH);
+        let fifo = StorageError::NotRegularFile {
+            key: "a/c/0".into(),
+            kind: "FIFO (named pipe)",
+        };
+        assert_eq!(status(Error::Storage(fifo)), ZARR_ERROR_IO);
+    }
+
+    /// Outside thread exit the slot works as usual (the exit paths are tested from C, in
+    /// an atexit handler and a pthread key destructor).
+    #[test]
+    fn message_slot() {
+        set_last_error("first\0second".into());
+        // SAFETY: the pointer is a valid NUL-terminated string.
+        let text = unsafe { CStr::from_ptr(zarr_last_error_message()) };
+        assert_eq!(text.to_str().unwrap(), "first?second");
+        assert!(NO_MESSAGE_SLOT.to_str().unwrap().contains("exiting"));
+    }
 }

@@ -43,9 +43,13 @@ pub const ZARR_ERROR_INVALID_PATH: zarr_status = -13;
 pub const ZARR_ERROR_OUT_OF_MEMORY: zarr_status = -14;
 /// The store is read-only.
 pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
-/// An internal invariant was violated: a bug in libzarr, reported as a status instead of
-/// a crash (please report it).
+/// An internal invariant was violated: a bug in libzarr (reported without a panic).
+/// Please report it with the message from `zarr_last_error_message()`.
 pub const ZARR_ERROR_INTERNAL: zarr_status = -16;
+/// The operating system refused a resource: worker threads could not be started, or the
+/// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
+/// freeing resources (fewer threads, closing files or handles) may succeed.
+pub const ZARR_ERROR_RESOURCE: zarr_status = -18;
 /// A bug inside libzarr was caught before it could unwind into the caller.
 pub const ZARR_ERROR_PANIC: zarr_status = -99;
 
@@ -68,7 +72,12 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_INVALID_PATH => c"invalid node path or store key",
         ZARR_ERROR_OUT_OF_MEMORY => c"out of memory",
         ZARR_ERROR_READ_ONLY => c"store is read-only",
-        ZARR_ERROR_INTERNAL => c"internal error: an invariant was violated (a bug in libzarr)",
+        ZARR_ERROR_INTERNAL => {
+            c"an internal invariant was violated: a bug in libzarr, please report it"
+        }
+        ZARR_ERROR_RESOURCE => {
+            c"the operating system refused a resource: threads, file descriptors"
+        }
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }

@@ -13,9 +13,28 @@ use std::sync::Arc;
 
 /// Open a store on the local file system rooted at the directory `path`.
 ///
-/// The directory need not exist: it is created by the first write. Every write goes to a
-/// temporary file in the destination directory that is renamed into place, so a crash
-/// never leaves a torn chunk or metadata file.
+/// The directory need not exist: it is created by the first write. Key `a/b/c` is the
+/// file `<path>/a/b/c`.
+///
+/// Writes: every write goes to a temporary file `.libzarr-tmp-<pid>-<n>-<random>` in the
+/// destination directory, created exclusively, then renamed into place. Readers never see
+/// a torn chunk or metadata file, and any number of handles, threads and processes may
+/// write disjoint chunks of one directory at once. Temporary files left behind by a killed
+/// process are ignored by reads and listings and never block later writes; they may be
+/// deleted when no writer is running.
+///
+/// Crashes: if the process dies, every chunk and metadata file holds its old or its new
+/// value. Nothing is fsync'ed, so after a power loss or kernel crash the writes of about
+/// the last half minute may be lost, and on some file systems a file written in that
+/// window may be left empty or partly written (reads of it then fail with
+/// `ZARR_ERROR_CORRUPT_DATA` for compressed or checksummed chunks).
+///
+/// Links and special files: keys resolve beneath the root. Symbolic links below the root
+/// are not followed, wherever they point; a key whose path crosses one fails with
+/// `ZARR_ERROR_INVALID_PATH` naming the link, and listings (`zarr_group_children_json`...)
+/// leave links out. The root `path` itself, and the directories above it, may be links.
+/// Only regular files hold values: a FIFO, socket or device at a key fails with
+/// `ZARR_ERROR_IO` ("not a regular file") without blocking or reading it.
 ///
 /// - `path`: NUL-terminated UTF-8 directory path (absolute or relative to the current
 ///   directory, which is resolved now).
@@ -23,7 +42,13 @@ use std::sync::Arc;
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `path` or `out` is NULL;
 /// `ZARR_ERROR_INVALID_ARGUMENT` if `path` is empty or not UTF-8; `ZARR_ERROR_IO` if
-/// `path` exists and is not a directory.
+/// `path` exists and is not a directory. Later calls on the store may fail with
+/// `ZARR_ERROR_IO` (the operating system's error, or a special file),
+/// `ZARR_ERROR_INVALID_PATH` (a symbolic link on the way) or `ZARR_ERROR_RESOURCE` (out of
+/// file descriptors).
+///
+/// Ownership: the store holds no open file between calls. Thread safety: any number of
+/// threads may use the store at once.
 ///
 /// # Safety
 /// `path` is NULL or a NUL-terminated string; `out` is NULL or writable.

@@ -5,14 +5,22 @@ use super::boundary::run;
 use super::status::zarr_status;
 use crate::error::Error;
 
+/// The largest number of worker threads `zarr_set_num_threads` accepts; a larger
+/// `ZARR_NUM_THREADS` value or CPU count is clamped to it.
+pub const ZARR_MAX_NUM_THREADS: usize = 1024;
+const _: () = assert!(ZARR_MAX_NUM_THREADS == crate::threads::MAX_THREADS);
+
 /// Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
 ///
 /// `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
-/// set to a positive integer, otherwise the number of CPUs available to the process. The
+/// set to a positive integer (clamped to `ZARR_MAX_NUM_THREADS`; other values are
+/// ignored), otherwise the number of CPUs available to the process (also clamped). The
 /// setting is process-wide; calls already running finish with the previous pool. Reads and
 /// writes of a single chunk run on the calling thread whatever the setting.
 ///
-/// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+/// Returns `ZARR_OK`; `ZARR_ERROR_INVALID_ARGUMENT` if `num_threads` is larger than
+/// `ZARR_MAX_NUM_THREADS` (1024; the pool is left as it was); `ZARR_ERROR_RESOURCE` if the
+/// operating system refuses to start the threads.
 ///
 /// Thread safety: may be called from any thread at any time.
 #[must_use]
@@ -27,7 +35,7 @@ pub extern "C" fn zarr_set_num_threads(num_threads: usize) -> zarr_status {
 /// The number of worker threads libzarr uses (see `zarr_set_num_threads`).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
-/// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+/// `ZARR_ERROR_RESOURCE` if the pool cannot be started.
 ///
 /// # Safety
 /// `num_threads_out` is NULL or writable.

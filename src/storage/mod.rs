@@ -8,7 +8,7 @@ pub mod memory;
 pub mod source;
 pub mod zip;
 
-pub use filesystem::FilesystemStore;
+pub use filesystem::{FilesystemOptions, FilesystemStore};
 pub use memory::MemoryStore;
 pub use zip::ZipStore;
 
@@ -50,6 +50,16 @@ pub enum StorageError {
     /// zip entry, a compression method other than stored or deflate).
     #[error("unsupported store feature at '{key}': {reason}")]
     Unsupported { key: String, reason: String },
+    /// The key's path crosses a symbolic link, which the store does not follow (a file
+    /// system store resolves keys beneath its root; `link` is the link's path below it).
+    #[error(
+        "'{key}' crosses the symbolic link '{link}': links below the store root are not followed"
+    )]
+    SymbolicLink { key: String, link: String },
+    /// The entry at the key is not a regular file (a FIFO, socket or device), so it holds
+    /// no value.
+    #[error("'{key}' is a {kind}, not a regular file")]
+    NotRegularFile { key: String, kind: &'static str },
 }
 
 /// A byte range within a value.
@@ -133,8 +143,10 @@ pub fn ranges_of(
     Ok((size, out))
 }
 
-/// Write access to a store. A `set` is atomic: readers see the old or the new value, never
-/// a mixture.
+/// Write access to a store. A `set` is atomic for readers: they see the old or the new
+/// value, never a mixture. What a crash leaves depends on the store: the file system store
+/// keeps the old or the new value when the process dies, and after a power loss only with
+/// its `fsync` option (see [`filesystem`] for the exact guarantee).
 pub trait WritableStorage: Debug + Send + Sync {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError>;
     /// Remove `key`; removing a missing key is not an error.
