@@ -18,6 +18,8 @@ pub(crate) enum FfiError {
     InvalidArgument(String),
     /// A file named by an argument does not exist (the message says which).
     NotFound(String),
+    /// A value has another type than the one asked for (typed attribute getters).
+    TypeMismatch(String),
     /// The core reported an error.
     Core(Error),
 }
@@ -35,6 +37,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
         FfiError::Null(_) => ZARR_ERROR_NULL_ARGUMENT,
         FfiError::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
         FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
+        FfiError::TypeMismatch(_) => ZARR_ERROR_TYPE_MISMATCH,
         FfiError::Core(error) => match error {
             Error::Storage(e) => match e {
                 StorageError::Io { .. } => ZARR_ERROR_IO,
@@ -44,6 +47,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
                 StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
                 StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
                 StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
+                StorageError::Callback { status, .. } => callback_status(*status),
             },
             Error::Codec(e) => match e {
                 CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
@@ -72,11 +76,27 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
     }
 }
 
+/// The status reported for a failing store callback: the callback's own status when it is
+/// one a store can mean, otherwise `ZARR_ERROR_IO`.
+fn callback_status(status: zarr_status) -> zarr_status {
+    match status {
+        ZARR_ERROR_IO
+        | ZARR_ERROR_READ_ONLY
+        | ZARR_ERROR_OUT_OF_MEMORY
+        | ZARR_ERROR_CORRUPT_DATA
+        | ZARR_ERROR_UNSUPPORTED
+        | ZARR_ERROR_INVALID_PATH => status,
+        _ => ZARR_ERROR_IO,
+    }
+}
+
 /// "<message>: <cause>: <cause>..." for an error and its source chain.
 pub(crate) fn describe(error: &FfiError) -> String {
     match error {
         FfiError::Null(parameter) => format!("argument '{parameter}' is NULL"),
-        FfiError::InvalidArgument(message) | FfiError::NotFound(message) => message.clone(),
+        FfiError::InvalidArgument(message)
+        | FfiError::NotFound(message)
+        | FfiError::TypeMismatch(message) => message.clone(),
         FfiError::Core(error) => {
             let mut text = error.to_string();
             let mut source = std::error::Error::source(error);

@@ -43,6 +43,10 @@ pub const ZARR_ERROR_INVALID_PATH: zarr_status = -13;
 pub const ZARR_ERROR_OUT_OF_MEMORY: zarr_status = -14;
 /// The store is read-only.
 pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
+/// The value has another type than the one asked for: a typed attribute getter found a
+/// string where it asked for a number, a fractional number where it asked for an integer,
+/// an object where it asked for an array...
+pub const ZARR_ERROR_TYPE_MISMATCH: zarr_status = -17;
 /// A bug inside libzarr was caught before it could unwind into the caller.
 pub const ZARR_ERROR_PANIC: zarr_status = -99;
 
@@ -65,6 +69,7 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_INVALID_PATH => c"invalid node path or store key",
         ZARR_ERROR_OUT_OF_MEMORY => c"out of memory",
         ZARR_ERROR_READ_ONLY => c"store is read-only",
+        ZARR_ERROR_TYPE_MISMATCH => c"the value has another type than the one asked for",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }

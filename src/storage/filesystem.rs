@@ -141,6 +141,11 @@ impl ReadableStorage for FilesystemStore {
         }
         Ok(Some((size, data)))
     }
+
+    /// The file's size from its metadata; nothing is read.
+    fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        Ok(self.open_value(key)?.map(|(_, size)| size))
+    }
 }
 
 impl WritableStorage for FilesystemStore {
@@ -177,6 +182,12 @@ impl WritableStorage for FilesystemStore {
             Err(e) if means_absent(&e) => Ok(()),
             Err(e) => Err(Self::io_error(key, e)),
         }
+    }
+
+    /// Removes the prefix's directory without following symbolic links (see
+    /// [`super::remove::remove_prefix`]).
+    fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
+        super::remove::remove_prefix(&self.root, prefix)
     }
 }
 
