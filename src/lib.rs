@@ -4,6 +4,8 @@
 //! functions and it holds no Zarr logic.
 
 pub mod array;
+pub mod attributes;
+pub mod builder;
 pub mod chunk_grid;
 pub mod chunk_key_encoding;
 pub mod codec;

@@ -7,6 +7,7 @@
 
 mod prefault;
 mod sharded;
+mod stored;
 pub mod subset;
 
 use crate::chunk_grid::RegularChunkGrid;
