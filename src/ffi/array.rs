@@ -180,19 +180,32 @@ pub unsafe extern "C" fn zarr_array_free(array: *mut zarr_array) {
     }
 }
 
-/// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
-///
-/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+/// Deprecated name of `zarr_array_format` (same arguments and statuses), kept for one
+/// release.
 ///
 /// # Safety
 /// `array` is NULL or a live handle; `format_out` is NULL or writable.
 #[must_use]
 #[no_mangle]
+#[deprecated(note = "use zarr_array_format")]
 pub unsafe extern "C" fn zarr_array_zarr_format(
     array: *const zarr_array,
     format_out: *mut u32,
 ) -> zarr_status {
-    run("zarr_array_zarr_format", || {
+    // SAFETY: per this function's contract, which is format_body's.
+    unsafe { format_body("zarr_array_zarr_format", array, format_out) }
+}
+
+/// The body of `zarr_array_format` and its deprecated alias, reporting as `function`.
+///
+/// # Safety
+/// `array` is NULL or a live handle; `format_out` is NULL or writable.
+unsafe fn format_body(
+    function: &str,
+    array: *const zarr_array,
+    format_out: *mut u32,
+) -> zarr_status {
+    run(function, || {
         // SAFETY: per this function's contract.
         let array = unsafe { handle(array, "array") }?;
         let out = out_ptr(format_out, "format_out")?;
@@ -730,4 +743,24 @@ pub unsafe extern "C" fn zarr_array_read_inner_chunk(
         array.read_inner_chunk(indices, buf)?;
         Ok(())
     })
+}
+
+/// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
+///
+/// - `format_out`: receives 2 or 3.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// Thread safety: may be called concurrently with any call on the handle.
+///
+/// # Safety
+/// `array` is NULL or a live handle; `format_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_format(
+    array: *const zarr_array,
+    format_out: *mut u32,
+) -> zarr_status {
+    // SAFETY: per this function's contract, which is format_body's.
+    unsafe { format_body("zarr_array_format", array, format_out) }
 }

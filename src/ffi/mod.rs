@@ -4,14 +4,20 @@
 // C names (zarr_store, zarr_status) follow the C API conventions, not Rust naming.
 #![allow(non_camel_case_types)]
 
+pub mod accessors;
 pub mod args;
 pub mod array;
+pub mod attributes;
 pub mod boundary;
+pub mod builder;
+pub mod custom_store;
+pub mod erase;
 pub mod error;
 pub mod group;
 pub mod handle;
 pub mod status;
 pub mod store;
 pub mod strings;
+pub mod thread_pool;
 pub mod threads;
 pub mod version;
