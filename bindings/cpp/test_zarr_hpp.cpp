@@ -261,13 +261,13 @@ void children_listing() {
 
 void v2_consolidated_descendants() {
     zarr::Store store = zarr::Store::memory();
-    zarr::Group root = zarr::Group::create_v2(store, "/", R"({"t": 1})");
-    CHECK(root.zarr_format() == 2);
+    zarr::Group root = zarr::Group::create_with_format(store, "/", 2, R"({"t": 1})");
+    CHECK(root.format() == 2);
     zarr::Array a = zarr::Array::create(
         store, "/g/a",
         R"({"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": ">i4",
             "compressor": null, "filters": null, "fill_value": 0, "order": "C"})");
-    CHECK(a.zarr_format() == 2);
+    CHECK(a.format() == 2);
     std::vector<int32_t> values = {1, -2, 3, -4};
     NO_THROW(a.write<int32_t>({0}, {4}, values));
     CHECK(contains(root.descendants_json(), "\"/g/a\""));
@@ -441,12 +441,12 @@ void sharded_inner_chunks() {
 }
 
 void threads_and_version() {
-    size_t before = zarr::num_threads();
+    size_t before = zarr::thread_pool_size();
     CHECK(before >= 1);
-    NO_THROW(zarr::set_num_threads(2));
-    CHECK(zarr::num_threads() == 2);
-    NO_THROW(zarr::set_num_threads(0));
-    CHECK(zarr::num_threads() >= 1);
+    NO_THROW(zarr::set_thread_pool_size(2));
+    CHECK(zarr::thread_pool_size() == 2);
+    NO_THROW(zarr::set_thread_pool_size(0));
+    CHECK(zarr::thread_pool_size() >= 1);
     CHECK(zarr::version() == ZARR_VERSION_STRING);
     CHECK(zarr::version_number() ==
           static_cast<uint32_t>(ZARR_VERSION_MAJOR * 10000 + ZARR_VERSION_MINOR * 100 +

@@ -260,25 +260,36 @@ class Group : public detail::Handle<zarr_group> {
         return Group(raw);
     }
 
-    // Creates a Zarr v2 group (`.zgroup`) at `path`, with attributes from the JSON object
-    // text `attributes_json` ("{}" for none); missing ancestors are created as v2 groups
-    // (wraps `zarr_group_create_v2`). Throws zarr::Error as `create`.
-    static Group create_v2(Store &store, const std::string &path,
-                           const std::string &attributes_json = "{}") {
+    // Creates a group at `path` in Zarr format `zarr_format` (2: `.zgroup`, 3: zarr.json)
+    // with attributes from the JSON object text `attributes_json` ("{}" for none); missing
+    // ancestors are created in the same format (wraps `zarr_group_create_with_format`).
+    // Throws zarr::Error as `create`, plus INVALID_ARGUMENT (a format other than 2 or 3).
+    static Group create_with_format(Store &store, const std::string &path, uint32_t zarr_format,
+                                    const std::string &attributes_json = "{}") {
         zarr_group *raw = nullptr;
-        detail::check(zarr_group_create_v2(store.get(), detail::c_str(path, "path"),
-                                           detail::c_str(attributes_json, "attributes_json"),
-                                           &raw));
+        detail::check(zarr_group_create_with_format(
+            store.get(), detail::c_str(path, "path"),
+            detail::c_str(attributes_json, "attributes_json"), zarr_format, &raw));
         return Group(raw);
     }
 
+    // Deprecated: `create_with_format(store, path, 2, attributes_json)`.
+    [[deprecated("use zarr::Group::create_with_format(store, path, 2, attributes)")]]
+    static Group create_v2(Store &store, const std::string &path,
+                           const std::string &attributes_json = "{}") {
+        return create_with_format(store, path, 2, attributes_json);
+    }
+
     // The Zarr format the group is stored in: 3 (also for the 2022 draft layout) or 2
-    // (wraps `zarr_group_zarr_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
-    uint32_t zarr_format() const {
+    // (wraps `zarr_group_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    uint32_t format() const {
         uint32_t format = 0;
-        detail::check(zarr_group_zarr_format(get(), &format));
+        detail::check(zarr_group_format(get(), &format));
         return format;
     }
+
+    // Deprecated: `format()`.
+    [[deprecated("use zarr::Group::format()")]] uint32_t zarr_format() const { return format(); }
 
     // Every node below the group as JSON text, depth first (wraps
     // `zarr_group_descendants_json`). Throws zarr::Error: NULL_ARGUMENT,
@@ -358,12 +369,15 @@ class Array : public detail::Handle<zarr_array> {
     }
 
     // The Zarr format the array is stored in: 3 (also for the 2022 draft layout) or 2
-    // (wraps `zarr_array_zarr_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
-    uint32_t zarr_format() const {
+    // (wraps `zarr_array_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    uint32_t format() const {
         uint32_t format = 0;
-        detail::check(zarr_array_zarr_format(get(), &format));
+        detail::check(zarr_array_format(get(), &format));
         return format;
     }
+
+    // Deprecated: `format()`.
+    [[deprecated("use zarr::Array::format()")]] uint32_t zarr_format() const { return format(); }
 
     // The shape, one extent per dimension (wraps `zarr_array_shape`). Throws zarr::Error:
     // NULL_ARGUMENT.
@@ -610,17 +624,25 @@ inline std::string last_error_message() { return zarr_last_error_message(); }
 inline const char *status_str(zarr_status status) noexcept { return zarr_status_str(status); }
 
 // Sets the number of worker threads for parallel chunk coding; 0 restores the default
-// (wraps `zarr_set_num_threads`). Throws zarr::Error: OUT_OF_MEMORY.
-inline void set_num_threads(size_t num_threads) {
-    detail::check(zarr_set_num_threads(num_threads));
+// (wraps `zarr_thread_pool_set_size`). Throws zarr::Error: OUT_OF_MEMORY.
+inline void set_thread_pool_size(size_t size) { detail::check(zarr_thread_pool_set_size(size)); }
+
+// The number of worker threads (wraps `zarr_thread_pool_size`). Throws zarr::Error:
+// OUT_OF_MEMORY.
+inline size_t thread_pool_size() {
+    size_t n = 0;
+    detail::check(zarr_thread_pool_size(&n));
+    return n;
 }
 
-// The number of worker threads (wraps `zarr_num_threads`). Throws zarr::Error:
-// OUT_OF_MEMORY.
-inline size_t num_threads() {
-    size_t n = 0;
-    detail::check(zarr_num_threads(&n));
-    return n;
+// Deprecated: `set_thread_pool_size`.
+[[deprecated("use zarr::set_thread_pool_size")]] inline void set_num_threads(size_t n) {
+    set_thread_pool_size(n);
+}
+
+// Deprecated: `thread_pool_size`.
+[[deprecated("use zarr::thread_pool_size")]] inline size_t num_threads() {
+    return thread_pool_size();
 }
 
 // The library's version as "MAJOR.MINOR.PATCH" (wraps `zarr_version_string`; the library
