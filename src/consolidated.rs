@@ -258,6 +258,10 @@ impl WritableStorage for ConsolidatedStore {
         documents.retain(|key, _| !key.starts_with(prefix));
         Ok(())
     }
+
+    fn erase_prefix_is_atomic(&self) -> bool {
+        self.inner.erase_prefix_is_atomic()
+    }
 }
 
 impl ListableStorage for ConsolidatedStore {

@@ -346,10 +346,12 @@ fn subtree_prefixes(path: &NodePath, format: ZarrFormat) -> Vec<String> {
 ///
 /// The order keeps every reader's view valid if the deletion stops midway (a failing
 /// store, a crash): first every consolidated metadata document of an ancestor group stops
-/// listing the node (so consolidated readers no longer see it), then the node's own
-/// metadata document is erased (from here on it is gone for every reader), then the
-/// documents of the nodes below it, and only then the chunks and everything else under its
-/// prefix. So no reader ever opens an array whose chunks are partly erased.
+/// listing the node (so consolidated readers no longer see it). Then, where the store
+/// erases a prefix atomically (memory, file system) and the node's keys all lie under its
+/// prefix (v3, v2), that one erase removes it. Otherwise the node's own metadata document
+/// is erased first (from here on it is gone for every reader), then the documents of the
+/// nodes below it, and only then the chunks and everything else under its prefix. So no
+/// reader ever opens an array whose chunks are partly erased.
 ///
 /// An interrupted deletion leaves keys under the prefix but no node: calling this again
 /// erases them (there is no node at `path`, no ancestor is an array, and keys remain under
@@ -364,13 +366,19 @@ pub fn delete_node(storage: &dyn Storage, path: &str) -> Result<(), Error> {
     let Some(node) = find_node(storage, &path)? else {
         return delete_leftovers(storage, &path);
     };
+    crate::consolidated::forget_node(storage, &path)?;
+    if node.format != ZarrFormat::V3Draft2022 && storage.erase_prefix_is_atomic() {
+        // Every document and chunk of the subtree lies under the node's prefix: one
+        // atomic erase makes it vanish whole.
+        storage.erase_prefix(&path.key_prefix())?;
+        return Ok(());
+    }
     // Everything below, found while the hierarchy is intact.
     let below = if node.node_type == NodeType::Group {
         crate::group::listed_descendants(storage, &path, node.format)?
     } else {
         Vec::new()
     };
-    crate::consolidated::forget_node(storage, &path)?;
     for key in document_keys(&path, node.format) {
         storage.erase(&key)?;
     }
@@ -488,12 +496,83 @@ mod tests {
             out
         }
 
+        /// A store whose `erase_prefix` is the trait's default, key by key (not atomic),
+        /// recording the order of erases.
+        #[derive(Debug, Default)]
+        struct KeyByKey {
+            inner: MemoryStore,
+            erased: std::sync::Mutex<Vec<String>>,
+        }
+        impl crate::storage::ReadableStorage for KeyByKey {
+            fn get(&self, key: &str) -> Result<Option<Vec<u8>>, crate::storage::StorageError> {
+                self.inner.get(key)
+            }
+        }
+        impl crate::storage::WritableStorage for KeyByKey {
+            fn set(&self, key: &str, value: &[u8]) -> Result<(), crate::storage::StorageError> {
+                self.inner.set(key, value)
+            }
+            fn erase(&self, key: &str) -> Result<(), crate::storage::StorageError> {
+                self.erased.lock().unwrap().push(key.to_string());
+                self.inner.erase(key)
+            }
+        }
+        impl crate::storage::ListableStorage for KeyByKey {
+            fn list_dir(
+                &self,
+                prefix: &str,
+            ) -> Result<crate::storage::DirListing, crate::storage::StorageError> {
+                self.inner.list_dir(prefix)
+            }
+        }
+
+        /// Without an atomic erase_prefix, every metadata document goes before any chunk.
+        #[test]
+        fn documents_go_first_when_prefixes_are_erased_key_by_key() {
+            for format in [ZarrFormat::V3, ZarrFormat::V2] {
+                let store = Arc::new(KeyByKey::default());
+                let s: Arc<dyn Storage> = store.clone();
+                Group::create(s.clone(), "/", Map::new(), format).unwrap();
+                for path in ["/g/a", "/g/sub/b"] {
+                    let a = Array::create(s.clone(), path, array_doc(format)).unwrap();
+                    a.write_region(&[0], &[4], &[1, 2, 3, 4]).unwrap();
+                }
+                delete_node(s.as_ref(), "/g").unwrap();
+                let erased = store.erased.lock().unwrap().clone();
+                let is_document = |k: &String| {
+                    k.ends_with("zarr.json") || k.ends_with(".zarray") || k.ends_with(".zgroup")
+                };
+                let first_chunk = erased
+                    .iter()
+                    .position(|k| !is_document(k) && !k.ends_with(".zattrs"))
+                    .unwrap();
+                let last_document = erased.iter().rposition(is_document).unwrap();
+                assert!(last_document < first_chunk, "{format:?}: {erased:?}");
+                assert_eq!(
+                    keys(s.as_ref())
+                        .iter()
+                        .filter(|k| k.starts_with("g/"))
+                        .count(),
+                    0
+                );
+            }
+        }
+
         /// /g/a (array with data), /g/sub/b (array), /keep (array); consolidated at the
         /// root. Deleting /g leaves only /keep, in the store and in the consolidated view.
         #[test]
         fn subtrees_in_v3_and_v2_with_consolidated_metadata() {
-            for format in [ZarrFormat::V3, ZarrFormat::V2] {
-                let s: Arc<dyn Storage> = Arc::new(MemoryStore::new());
+            for (format, atomic) in [
+                (ZarrFormat::V3, true),
+                (ZarrFormat::V2, true),
+                (ZarrFormat::V3, false),
+                (ZarrFormat::V2, false),
+            ] {
+                let s: Arc<dyn Storage> = if atomic {
+                    Arc::new(MemoryStore::new())
+                } else {
+                    Arc::new(KeyByKey::default())
+                };
                 let root = Group::create(s.clone(), "/", Map::new(), format).unwrap();
                 for path in ["/g/a", "/g/sub/b", "/keep", "/gx"] {
                     let a = Array::create(s.clone(), path, array_doc(format)).unwrap();

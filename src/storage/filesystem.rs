@@ -184,10 +184,14 @@ impl WritableStorage for FilesystemStore {
         }
     }
 
-    /// Removes the prefix's directory without following symbolic links (see
-    /// [`super::remove::remove_prefix`]).
+    /// Renames the prefix's directory away (atomic: readers see it whole or not at all),
+    /// then removes it, never following symbolic links (see [`super::remove`]).
     fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
-        super::remove::remove_prefix(&self.root, prefix)
+        super::remove::remove_prefix(&self.root, prefix, TEMP_PREFIX)
+    }
+
+    fn erase_prefix_is_atomic(&self) -> bool {
+        true
     }
 }
 

@@ -74,6 +74,10 @@ impl WritableStorage for MemoryStore {
         }
         Ok(())
     }
+
+    fn erase_prefix_is_atomic(&self) -> bool {
+        true
+    }
 }
 
 impl ListableStorage for MemoryStore {

@@ -171,6 +171,14 @@ pub trait WritableStorage: ListableStorage + Debug + Send + Sync {
     fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
         erase_prefix_by_listing(self, prefix)
     }
+
+    /// Whether [`WritableStorage::erase_prefix`] is atomic for readers: they see every key
+    /// of the prefix or none, never a part (so that a node can be deleted in one step).
+    /// The default's key-by-key erasing is not; the memory store (one lock) and the file
+    /// system store (one rename) are.
+    fn erase_prefix_is_atomic(&self) -> bool {
+        false
+    }
 }
 
 /// The default [`WritableStorage::erase_prefix`]: list `prefix` level by level and erase
@@ -390,6 +398,16 @@ mod tests {
 
         store.erase_prefix("a/").unwrap();
         assert!(!root.join("a").exists());
+        assert!(store.erase_prefix_is_atomic());
+        // The hidden name it was renamed to is gone too.
+        let names: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with(".libzarr")),
+            "{names:?}"
+        );
         assert_eq!(store.get("ab/x").unwrap().unwrap(), b"12345");
         // Through the link: refused, nothing outside touched.
         assert!(matches!(

@@ -5,8 +5,11 @@
 //! is checked with `symlink_metadata` (which does not follow links): a symbolic link on the
 //! way could lead outside the root, so the removal is refused. When the prefix's directory
 //! is itself a symbolic link, only the link is removed (what it points to is outside the
-//! store's own tree). The directory is then removed with `std::fs::remove_dir_all`, which
-//! does not follow symbolic links inside it either (it removes the links themselves).
+//! store's own tree). Otherwise the directory is first renamed to a hidden temporary name
+//! beside it (one atomic step: readers see the whole prefix or none of it; listings skip
+//! temporary names), then removed with `std::fs::remove_dir_all`, which does not follow
+//! symbolic links inside it either (it removes the links themselves). Should that removal
+//! stop midway, what is left lies under the hidden name, invisible to readers.
 //!
 //! A process that replaces a checked directory by a symbolic link between the check and the
 //! removal could still redirect it; stores are not meant to be shared with hostile writers
@@ -16,6 +19,10 @@ use super::{validate_prefix, StorageError};
 use std::fs;
 use std::io::ErrorKind;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Distinguishes the temporary names of concurrent removals in one process.
+static REMOVALS: AtomicU64 = AtomicU64::new(0);
 
 fn io_error(key: &str, source: std::io::Error) -> StorageError {
     StorageError::Io {
@@ -49,8 +56,13 @@ fn remove_entry(path: &Path, key: &str) -> Result<(), StorageError> {
 }
 
 /// Remove every key under `prefix` (`""` or a valid key followed by `/`) of the file system
-/// store rooted at `root`. `""` empties the root directory but keeps it.
-pub(crate) fn remove_prefix(root: &Path, prefix: &str) -> Result<(), StorageError> {
+/// store rooted at `root`; `temp_prefix` starts the names that the store's listings skip.
+/// `""` empties the root directory but keeps it.
+pub(crate) fn remove_prefix(
+    root: &Path,
+    prefix: &str,
+    temp_prefix: &str,
+) -> Result<(), StorageError> {
     validate_prefix(prefix)?;
     if prefix.is_empty() {
         let entries = match fs::read_dir(root) {
@@ -84,6 +96,20 @@ pub(crate) fn remove_prefix(root: &Path, prefix: &str) -> Result<(), StorageErro
         if !meta.is_dir() && !meta.file_type().is_symlink() {
             // A file where a directory would be: nothing is stored under the prefix.
             return Ok(());
+        }
+    }
+    let meta = fs::symlink_metadata(&path).map_err(|e| io_error(prefix, e))?;
+    if meta.is_dir() {
+        let hidden = path.with_file_name(format!(
+            "{temp_prefix}{}-{}-deleted",
+            std::process::id(),
+            REMOVALS.fetch_add(1, Ordering::Relaxed)
+        ));
+        match fs::rename(&path, &hidden) {
+            Ok(()) => return remove_entry(&hidden, prefix),
+            Err(e) if absent(&e) => return Ok(()),
+            // Renaming may be refused where removing is not: remove in place.
+            Err(_) => {}
         }
     }
     remove_entry(&path, prefix)
