@@ -1514,18 +1514,17 @@ ZARR_NODISCARD zarr_status zarr_sink_extend(zarr_sink *sink, size_t len, void **
 // Explain the failure a store callback is about to return: the text becomes part of the
 // failing libzarr call's `zarr_last_error_message()` (after "<operation> of '<key>'
 // failed in the store's callback: "). Call it from the callback, on the thread the
-// callback runs on, before returning an error status; the last call wins, and a callback
-// that returns `ZARR_OK` discards it.
+// callback runs on, before returning an error status; the last call wins, NULL clears
+// the message, and a callback that returns `ZARR_OK` discards it. Never fails (so that a
+// callback has no status of this call to handle).
 //
-// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied.
-//
-// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied; or NULL.
 //
 // Thread safety: the message is per thread.
 //
 // # Safety
 // `message` is NULL or NUL-terminated.
-ZARR_NODISCARD zarr_status zarr_store_callback_set_error(const char *message);
+void zarr_store_callback_set_error(const char *message);
 
 // Delete the node at `path`: an array with its chunks, or a group with everything below
 // it, in any layout (Zarr v3; v2 `.zarray` / `.zgroup` / `.zattrs` and chunks; the 2022

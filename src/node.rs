@@ -416,8 +416,20 @@ fn delete_leftovers(storage: &dyn Storage, path: &NodePath) -> Result<(), Error>
     let mut found = false;
     for prefix in subtree_prefixes(path, format) {
         let listing = storage.list_dir(&prefix)?;
-        if !listing.keys.is_empty() || !listing.prefixes.is_empty() {
-            found = true;
+        found |= !listing.keys.is_empty() || !listing.prefixes.is_empty();
+    }
+    if found && !storage.erase_prefix_is_atomic() {
+        // Nodes left below lose their documents before their chunks, as in delete_node.
+        for (child, node) in crate::group::listed_descendants(storage, path, format)? {
+            let child_path = NodePath::new(&child.path)?;
+            let child_format = node.as_ref().map_or(format, |n| n.format);
+            for key in document_keys(&child_path, child_format) {
+                storage.erase(&key)?;
+            }
+        }
+    }
+    if found {
+        for prefix in subtree_prefixes(path, format) {
             storage.erase_prefix(&prefix)?;
         }
     }

@@ -653,31 +653,31 @@ pub unsafe extern "C" fn zarr_sink_extend(
 /// Explain the failure a store callback is about to return: the text becomes part of the
 /// failing libzarr call's `zarr_last_error_message()` (after "<operation> of '<key>'
 /// failed in the store's callback: "). Call it from the callback, on the thread the
-/// callback runs on, before returning an error status; the last call wins, and a callback
-/// that returns `ZARR_OK` discards it.
+/// callback runs on, before returning an error status; the last call wins, NULL clears
+/// the message, and a callback that returns `ZARR_OK` discards it. Never fails (so that a
+/// callback has no status of this call to handle).
 ///
-/// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied.
-///
-/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+/// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied; or NULL.
 ///
 /// Thread safety: the message is per thread.
 ///
 /// # Safety
 /// `message` is NULL or NUL-terminated.
-#[must_use]
 #[no_mangle]
-pub unsafe extern "C" fn zarr_store_callback_set_error(message: *const c_char) -> zarr_status {
-    run("zarr_store_callback_set_error", || {
-        if message.is_null() {
-            return Err(FfiError::Null("message"));
-        }
+pub unsafe extern "C" fn zarr_store_callback_set_error(message: *const c_char) {
+    let text = if message.is_null() {
+        None
+    } else {
         // SAFETY: non-NULL and NUL-terminated per this function's contract.
-        let text = unsafe { CStr::from_ptr(message) }
-            .to_string_lossy()
-            .into_owned();
-        CALLBACK_MESSAGE.with(|m| *m.borrow_mut() = Some(text));
-        Ok(())
-    })
+        Some(
+            unsafe { CStr::from_ptr(message) }
+                .to_string_lossy()
+                .into_owned(),
+        )
+    };
+    // Nothing here can panic but an allocation failure, which aborts anyway; no boundary
+    // is needed for a function that returns nothing and cannot fail.
+    CALLBACK_MESSAGE.with(|m| *m.borrow_mut() = text);
 }
 
 #[cfg(test)]
