@@ -32,13 +32,17 @@
  * - Integers: uint64_t for shapes, indices and chunk coordinates; size_t for ranks and
  *   byte lengths. All arithmetic on caller values and metadata is overflow-checked.
  * - Strings: inputs are NUL-terminated UTF-8 and are copied if kept. Metadata and
- *   attributes cross as JSON text. Strings returned through `char **` belong to the
+ *   attributes cross as JSON text, or without JSON through typed accessors (attributes
+ *   by key as string, double, int64 and arrays of them; dimension names; fill value;
+ *   codecs; children by index). Strings returned through `char **` belong to the
  *   caller and are freed with `zarr_string_free`.
  * - Threads. There is no global state and no init call. Distinct handles are independent.
  *   Concurrent reads of one array handle are safe; concurrent writes through one handle
  *   are safe when they touch disjoint chunks (writes that share a chunk must be
- *   serialised by the caller, since each rewrites the whole chunk). Replacing attributes
- *   must not race with other calls on the same handle. Error messages are per thread.
+ *   serialised by the caller, since each rewrites the whole chunk). Attribute changes
+ *   through one handle are serialised. Error messages are per thread. Stores of the
+ *   caller's own (`zarr_store_open_callbacks`) have their callbacks called from worker
+ *   threads, concurrently.
  * - Robustness. Malformed metadata, corrupt or truncated chunks, out-of-range selections,
  *   NULL pointers and absurd sizes give an error status, never a crash; a Rust panic is
  *   caught at the boundary and reported as `ZARR_ERROR_PANIC`.
@@ -757,7 +761,9 @@ ZARR_NODISCARD zarr_status zarr_array_attributes_json(const zarr_array *array, c
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not JSON,
 // or not an object); `ZARR_ERROR_IO`.
 //
-// Thread safety: do not call concurrently with other calls on the same handle.
+// Thread safety: attribute changes through one handle (this function and the typed
+// setters such as `zarr_array_set_attribute_string`) are serialised; other calls on the
+// handle see the attributes before or after each change.
 //
 // # Safety
 // `array` is NULL or live; `attributes_json` is NULL or NUL-terminated.

@@ -171,11 +171,10 @@ impl Group {
 
     /// Replace the attributes and rewrite the document holding them (atomically).
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
-        let mut updated = self.meta().clone();
-        updated.attributes = attributes;
-        self.write_metadata(&updated)?;
-        *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
-        Ok(())
+        self.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), Error>(())
+        })
     }
 
     /// Change the attributes with `update` and rewrite the document holding them
@@ -271,12 +270,14 @@ impl Group {
                     "must_understand": false,
                     "metadata": Value::Object(nodes),
                 });
-                let mut updated = self.meta().clone();
+                // Under the lock, so that a concurrent attribute change is not lost.
+                let mut guard = self.metadata.write().unwrap_or_else(|e| e.into_inner());
+                let mut updated = guard.clone();
                 updated
                     .ignored_extensions
                     .insert("consolidated_metadata".into(), consolidated);
                 self.write_metadata(&updated)?;
-                *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
+                *guard = updated;
                 Ok(())
             }
             ZarrFormat::V2 => {

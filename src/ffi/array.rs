@@ -649,7 +649,9 @@ pub unsafe extern "C" fn zarr_array_attributes_json(
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not JSON,
 /// or not an object); `ZARR_ERROR_IO`.
 ///
-/// Thread safety: do not call concurrently with other calls on the same handle.
+/// Thread safety: attribute changes through one handle (this function and the typed
+/// setters such as `zarr_array_set_attribute_string`) are serialised; other calls on the
+/// handle see the attributes before or after each change.
 ///
 /// # Safety
 /// `array` is NULL or live; `attributes_json` is NULL or NUL-terminated.
@@ -666,8 +668,11 @@ pub unsafe extern "C" fn zarr_array_set_attributes_json(
         let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
         let attributes = parse_object(text.as_bytes(), "attributes_json")
             .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))?;
-        array.array.set_attributes(attributes)?;
-        Ok(())
+        // Under the metadata lock, so that it cannot race with the typed setters.
+        array.array.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), FfiError>(())
+        })
     })
 }
 

@@ -243,8 +243,11 @@ pub unsafe extern "C" fn zarr_group_set_attributes_json(
         let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
         let attributes = parse_object(text.as_bytes(), "attributes_json")
             .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))?;
-        group.group.set_attributes(attributes)?;
-        Ok(())
+        // Under the metadata lock, so that it cannot race with the typed setters.
+        group.group.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), FfiError>(())
+        })
     })
 }
 
