@@ -273,6 +273,12 @@ ZTEST(children_listing_errors) {
     zarr_store_free(store);
 }
 
+ZTEST(type_mismatch_status) {
+    ZT_EQ_U64(ZARR_ERROR_TYPE_MISMATCH + 100, 83); /* -17, stable forever */
+    ZT_CHECK(strcmp(zarr_status_str(ZARR_ERROR_TYPE_MISMATCH),
+                    "the value has another type than the one asked for") == 0);
+}
+
 ZTEST(array_attributes_typed) {
     zarr_store *store = fixture();
     zarr_array *a = NULL;
@@ -818,6 +824,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(codecs),
     ZCASE(children_by_index),
     ZCASE(children_listing_errors),
+    ZCASE(type_mismatch_status),
     ZCASE(array_attributes_typed),
     ZCASE(array_attributes_set_and_names),
     ZCASE(group_attributes_typed),
