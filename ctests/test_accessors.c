@@ -273,6 +273,29 @@ ZTEST(children_listing_errors) {
     zarr_store_free(store);
 }
 
+/* Names and values holding a NUL character cannot cross as C strings. */
+ZTEST(nul_characters) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    zarr_group *g = NULL;
+    char *text = (char *)"untouched";
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/b", v2_i16, &a));
+    ZT_OK(zarr_array_set_attributes_json(
+        a, "{\"k\\u0000ey\": 1, \"v\": \"a\\u0000b\", \"_ARRAY_DIMENSIONS\": [\"y\\u0000\", \"x\"]}"));
+    ZT_STATUS(zarr_array_attribute_name(a, 0, &text), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_CHECK(text == NULL);
+    ZT_STATUS(zarr_array_attribute_string(a, "v", &text), ZARR_ERROR_TYPE_MISMATCH);
+    ZT_STATUS(zarr_array_dimension_name(a, 0, &text), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_OK(zarr_array_dimension_name(a, 1, &text));
+    zarr_string_free(text);
+    ZT_OK(zarr_group_create(store, "/g", "{\"n\\u0000\": 1}", &g));
+    ZT_STATUS(zarr_group_attribute_name(g, 0, &text), ZARR_ERROR_INVALID_ARGUMENT);
+    zarr_group_free(g);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
 ZTEST(type_mismatch_status) {
     ZT_EQ_U64(ZARR_ERROR_TYPE_MISMATCH + 100, 83); /* -17, stable forever */
     ZT_CHECK(strcmp(zarr_status_str(ZARR_ERROR_TYPE_MISMATCH),
@@ -824,6 +847,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(codecs),
     ZCASE(children_by_index),
     ZCASE(children_listing_errors),
+    ZCASE(nul_characters),
     ZCASE(type_mismatch_status),
     ZCASE(array_attributes_typed),
     ZCASE(array_attributes_set_and_names),

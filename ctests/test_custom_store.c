@@ -544,6 +544,24 @@ ZTEST(read_only_store) {
     ZT_STATUS(zarr_array_erase_chunk(a, 1, chunk), ZARR_ERROR_READ_ONLY);
     ZT_STATUS(zarr_store_delete_node(ro, "/a"), ZARR_ERROR_READ_ONLY);
     ZT_STATUS(zarr_group_create(ro, "/g", NULL, &g), ZARR_ERROR_READ_ONLY);
+    ZT_STATUS(zarr_group_create_with_format(ro, "/g", NULL, 3, &g), ZARR_ERROR_READ_ONLY);
+    ZT_STATUS(zarr_array_delete_attribute(a, "k"), ZARR_ERROR_NOT_FOUND);
+    {
+        zarr_array_builder *b = NULL;
+        zarr_array *made = NULL;
+        zarr_group *root = NULL;
+        uint64_t shape[1] = {4};
+        ZT_OK(zarr_array_builder_new(ZARR_DATA_TYPE_UINT8, 1, shape, &b));
+        ZT_STATUS(zarr_array_builder_create(b, ro, "/made", &made), ZARR_ERROR_READ_ONLY);
+        zarr_array_builder_free(b);
+        ZT_OK(zarr_group_open(writable, "/", &root));
+        ZT_OK(zarr_group_set_attribute_int64(root, "n", 1));
+        zarr_group_free(root);
+        ZT_OK(zarr_group_open(ro, "/", &root));
+        ZT_STATUS(zarr_group_set_attribute_int64(root, "n", 2), ZARR_ERROR_READ_ONLY);
+        ZT_STATUS(zarr_group_delete_attribute(root, "n"), ZARR_ERROR_READ_ONLY);
+        zarr_group_free(root);
+    }
     zarr_array_free(a);
     zarr_store_free(ro);
     zarr_store_free(writable);
@@ -672,6 +690,96 @@ ZTEST(sink_argument_errors) {
     ZT_EQ_U64(results[1], (uint64_t)(int64_t)ZARR_ERROR_NULL_ARGUMENT);
     ZT_EQ_U64(results[2], ZARR_OK);
     ZT_EQ_U64(results[3], (uint64_t)(int64_t)ZARR_ERROR_INVALID_ARGUMENT);
+    zarr_store_free(store);
+}
+
+/* Every new function that reaches the store reports the store's failure as its status. */
+ZTEST(store_failures_become_statuses) {
+    mapstore *m = NULL;
+    zarr_store *store = open_map(&m);
+    zarr_array *a = NULL, *made = NULL;
+    zarr_group *root = NULL, *fresh = NULL;
+    zarr_array_builder *b = NULL;
+    uint64_t chunk[1] = {0}, nbytes = 0, shape[1] = {4};
+    bool stored = false;
+    size_t n = 0;
+    zarr_node_type type = 0;
+    char *name = NULL;
+    int32_t ints[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    uint64_t s1[1] = {0}, c1[1] = {9};
+    ZT_CHECK(store != NULL);
+    ZT_OK(zarr_group_create(store, "/", NULL, &root));
+    ZT_OK(zarr_array_create(store, "/a", v2_i32, &a));
+    ZT_OK(zarr_array_write(a, 1, s1, c1, ints, sizeof ints));
+    ZT_OK(zarr_array_builder_new(ZARR_DATA_TYPE_UINT8, 1, shape, &b));
+#define FAILS(call)                                                                        \
+    do {                                                                                   \
+        arm(m, 1, ZARR_ERROR_IO);                                                          \
+        ZT_STATUS(call, ZARR_ERROR_IO);                                                    \
+        ZT_STR_CONTAINS(zarr_last_error_message(), "No space left on device");            \
+        arm(m, 0, ZARR_ERROR_IO);                                                          \
+    } while (0)
+    FAILS(zarr_array_chunk_stored_nbytes(a, 1, chunk, &stored, &nbytes));
+    FAILS(zarr_array_erase_chunk(a, 1, chunk));
+    FAILS(zarr_array_set_attribute_string(a, "k", "v"));
+    FAILS(zarr_array_set_attribute_double(a, "k", 1));
+    FAILS(zarr_array_set_attribute_int64(a, "k", 1));
+    FAILS(zarr_array_set_attribute_double_array(a, "k", NULL, 0));
+    FAILS(zarr_array_set_attribute_int64_array(a, "k", NULL, 0));
+    FAILS(zarr_group_set_attribute_string(root, "k", "v"));
+    FAILS(zarr_group_set_attribute_double(root, "k", 1));
+    FAILS(zarr_group_set_attribute_int64(root, "k", 1));
+    FAILS(zarr_group_set_attribute_double_array(root, "k", NULL, 0));
+    FAILS(zarr_group_set_attribute_int64_array(root, "k", NULL, 0));
+    FAILS(zarr_group_child_count(root, &n));
+    ZT_OK(zarr_group_open(store, "/", &fresh));
+    FAILS(zarr_group_child_name(fresh, 0, &name));
+    FAILS(zarr_group_child_node_type(fresh, 0, &type));
+    FAILS(zarr_array_builder_create(b, store, "/made", &made));
+    FAILS(zarr_group_create_with_format(store, "/g", NULL, 2, &fresh));
+    FAILS(zarr_store_delete_node(store, "/a"));
+    FAILS(zarr_array_set_attributes_json(a, "{}"));
+    /* Failed setters changed nothing; with the fault lifted everything works. */
+    ZT_STATUS(zarr_array_attribute_string(a, "k", &name), ZARR_ERROR_NOT_FOUND);
+    ZT_OK(zarr_array_set_attribute_string(a, "k", "v"));
+    FAILS(zarr_array_delete_attribute(a, "k"));
+    ZT_OK(zarr_array_delete_attribute(a, "k"));
+    ZT_OK(zarr_group_set_attribute_int64(root, "k", 1));
+    FAILS(zarr_group_delete_attribute(root, "k"));
+    ZT_OK(zarr_array_chunk_stored_nbytes(a, 1, chunk, &stored, &nbytes));
+    ZT_CHECK(stored);
+#undef FAILS
+    zarr_array_builder_free(b);
+    zarr_group_free(fresh);
+    zarr_group_free(root);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* A read callback whose sink cannot grow: the read fails with OUT_OF_MEMORY even though
+ * the callback returns ZARR_OK. */
+static zarr_status greedy_get(void *user_data, const char *key, zarr_sink *value) {
+    zarr_status *seen = (zarr_status *)user_data;
+    void *room = (void *)1;
+    (void)key;
+    *seen = zarr_sink_extend(value, (size_t)1 << 62, &room);
+    if (room != NULL) *seen = 12345;
+    return ZARR_OK;
+}
+
+ZTEST(sink_cannot_grow) {
+    zarr_status seen = 0;
+    zarr_store_callbacks cb;
+    zarr_store *store = NULL;
+    zarr_group *g = NULL;
+    memset(&cb, 0, sizeof cb);
+    cb.version = ZARR_STORE_CALLBACKS_VERSION;
+    cb.user_data = &seen;
+    cb.get = greedy_get;
+    cb.list = empty_list;
+    ZT_OK(zarr_store_open_callbacks(&cb, &store));
+    ZT_STATUS(zarr_group_open(store, "/", &g), ZARR_ERROR_OUT_OF_MEMORY);
+    ZT_EQ_U64(seen, (uint64_t)(int64_t)ZARR_ERROR_OUT_OF_MEMORY);
     zarr_store_free(store);
 }
 
@@ -862,6 +970,8 @@ static const ztest_case ztest_cases[] = {
     ZCASE(read_only_store),
     ZCASE(callback_errors_become_statuses),
     ZCASE(sink_argument_errors),
+    ZCASE(store_failures_become_statuses),
+    ZCASE(sink_cannot_grow),
     ZCASE(faults_during_whole_sharded_write),
     ZCASE(faults_during_partial_sharded_write),
     ZCASE(faults_during_consolidate),

@@ -184,6 +184,18 @@ ZTEST(delete_errors) {
     zarr_store_free(store);
 }
 
+/* Malformed consolidated metadata of an ancestor: the deletion stops before erasing. */
+ZTEST(delete_malformed_consolidated_metadata) {
+    const char *dir = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    ZT_OK(zarr_store_open_filesystem(dir, &store));
+    ZT_CHECK(hierarchy(store, 2));
+    ZT_CHECK(ztest_write_file(ztest_path(dir, ".zmetadata"), "{not json", 9) == 0);
+    ZT_STATUS(zarr_store_delete_node(store, "/keep"), ZARR_ERROR_INVALID_METADATA);
+    ZT_CHECK(ztest_exists(ztest_path(dir, "keep/.zarray")));
+    zarr_store_free(store);
+}
+
 ZTEST(delete_read_only_store) {
     /* A zip store is read-only; the fixture lives beside the sources. */
     char zip[4096];
@@ -354,6 +366,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(delete_v2_subtree_and_array),
     ZCASE(delete_draft_layout),
     ZCASE(delete_errors),
+    ZCASE(delete_malformed_consolidated_metadata),
     ZCASE(delete_read_only_store),
     ZCASE(delete_finishes_an_interrupted_delete),
     ZCASE(delete_never_follows_links_out_of_the_store),

@@ -388,7 +388,7 @@ ZARR_NODISCARD zarr_status zarr_array_codec_count(const zarr_array *array, size_
 //   `zarr_string_free`), or NULL on failure.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (`index` is not
-// below `zarr_array_codec_count`); `ZARR_ERROR_INVALID_ARGUMENT` (a name holding a NUL).
+// below `zarr_array_codec_count`).
 //
 // Thread safety: may be called concurrently with any call on the handle.
 //
