@@ -29,6 +29,7 @@ static const zarr_status all_statuses[] = {
     ZARR_ERROR_OUT_OF_MEMORY,
     ZARR_ERROR_READ_ONLY,
     ZARR_ERROR_INTERNAL,
+    ZARR_ERROR_TYPE_MISMATCH,
     ZARR_ERROR_RESOURCE,
     ZARR_ERROR_PANIC,
 };
@@ -59,6 +60,7 @@ ZTEST(status_values_are_stable) {
     ZT_CHECK(ZARR_ERROR_OUT_OF_MEMORY == -14);
     ZT_CHECK(ZARR_ERROR_READ_ONLY == -15);
     ZT_CHECK(ZARR_ERROR_INTERNAL == -16);
+    ZT_CHECK(ZARR_ERROR_TYPE_MISMATCH == -17);
     ZT_CHECK(ZARR_ERROR_RESOURCE == -18);
     ZT_CHECK(ZARR_ERROR_PANIC == -99);
     ZT_CHECK(sizeof(zarr_status) == 4);
@@ -109,7 +111,7 @@ ZTEST(status_str_texts_are_distinct) {
 }
 
 ZTEST(status_str_unknown_values) {
-    static const int32_t unknown[] = {1, 2, 100, -17, -19, -50, -98, -100, -1000,
+    static const int32_t unknown[] = {1, 2, 100, -19, -50, -98, -100, -1000,
                                       INT32_MIN, INT32_MAX, INT32_MIN + 1};
     size_t i;
     for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {

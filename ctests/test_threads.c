@@ -1,4 +1,4 @@
-/* The worker pool size: zarr_set_num_threads, zarr_num_threads, ZARR_NUM_THREADS; and
+/* The worker pool size: zarr_thread_pool_set_size, zarr_thread_pool_size, ZARR_NUM_THREADS; and
  * region reads giving the same result with one worker and with several. */
 #define _XOPEN_SOURCE 700
 
@@ -18,25 +18,25 @@ static double seconds_since(const struct timespec *start) {
 
 ZTEST(set_and_query) {
     size_t n = 0;
-    ZT_OK(zarr_set_num_threads(1));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(1));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, 1);
-    ZT_OK(zarr_set_num_threads(3));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(3));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, 3);
 }
 
 ZTEST(zero_restores_the_environment_default) {
     size_t n = 0;
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "2", 1) == 0);
-    ZT_OK(zarr_set_num_threads(5));
-    ZT_OK(zarr_set_num_threads(0));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(5));
+    ZT_OK(zarr_thread_pool_set_size(0));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, 2);
     /* A value that is not a positive integer is ignored: the CPU count applies. */
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "lots", 1) == 0);
-    ZT_OK(zarr_set_num_threads(0));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(0));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_CHECK(n >= 1);
 }
 
@@ -113,7 +113,7 @@ ZTEST(refused_threads_are_a_resource_error) {
 }
 
 ZTEST(null_output) {
-    ZT_STATUS(zarr_num_threads(NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_thread_pool_size(NULL), ZARR_ERROR_NULL_ARGUMENT);
     ZT_STR_CONTAINS(zarr_last_error_message(), "num_threads_out");
 }
 
@@ -133,14 +133,14 @@ ZTEST(same_result_with_one_or_many_workers) {
                             " \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"big\"}},"
                             " {\"name\": \"gzip\", \"configuration\": {\"level\": 1}}]}",
                             &array));
-    ZT_OK(zarr_set_num_threads(4));
+    ZT_OK(zarr_thread_pool_set_size(4));
     ZT_OK(zarr_array_write(array, 2, start, count, data, sizeof data));
     ZT_OK(zarr_array_read(array, 2, start, count, many, sizeof many));
-    ZT_OK(zarr_set_num_threads(1));
+    ZT_OK(zarr_thread_pool_set_size(1));
     ZT_OK(zarr_array_read(array, 2, start, count, one, sizeof one));
     ZT_EQ_MEM(many, data, sizeof data);
     ZT_EQ_MEM(one, data, sizeof data);
-    ZT_OK(zarr_set_num_threads(0));
+    ZT_OK(zarr_thread_pool_set_size(0));
     zarr_array_free(array);
     zarr_store_free(store);
 }

@@ -51,7 +51,7 @@ ZTEST(create_write_read_uncompressed) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", zarray("[5,4]", "[2,3]", "<i4", "null", "0", "C", "."), &a));
     uint32_t format = 0;
-    ZT_OK(zarr_array_zarr_format(a, &format));
+    ZT_OK(zarr_array_format(a, &format));
     ZT_EQ_U64(format, 2);
     int32_t values[20];
     for (int i = 0; i < 20; i++) values[i] = i + 1;
@@ -196,14 +196,14 @@ ZTEST(groups_children_descendants) {
     zarr_group *g = NULL, *top = NULL;
     zarr_array *a = NULL;
     ZT_OK(zarr_store_open_filesystem(root, &store));
-    ZT_OK(zarr_group_create_v2(store, "/g/h", "{\"k\": 1}", &g));
+    ZT_OK(zarr_group_create_with_format(store, "/g/h", "{\"k\": 1}", 2, &g));
     ZT_CHECK(ztest_is_file(ztest_path(root, ".zgroup")));
     ZT_CHECK(ztest_is_file(ztest_path(root, "g/.zgroup")));
     ZT_CHECK(ztest_is_file(ztest_path(root, "g/h/.zgroup")));
     ZT_CHECK(ztest_is_file(ztest_path(root, "g/h/.zattrs")));
     ZT_CHECK(!ztest_exists(ztest_path(root, "zarr.json")));
     uint32_t format = 0;
-    ZT_OK(zarr_group_zarr_format(g, &format));
+    ZT_OK(zarr_group_format(g, &format));
     ZT_EQ_U64(format, 2);
     ZT_OK(zarr_array_create(store, "/g/a", zarray("[4]", "[2]", "<f4", "null", "0", "C", "."), &a));
     zarr_array_free(a);
@@ -254,26 +254,26 @@ ZTEST(errors) {
     zarr_array_free(a);
     ZT_STATUS(zarr_array_create(store, "/ok", zarray("[4]", "[2]", "<f4", "null", "0", "C", "."), &a),
               ZARR_ERROR_ALREADY_EXISTS);
-    ZT_STATUS(zarr_group_create_v2(store, "/ok", NULL, &g), ZARR_ERROR_ALREADY_EXISTS);
+    ZT_STATUS(zarr_group_create_with_format(store, "/ok", NULL, 2, &g), ZARR_ERROR_ALREADY_EXISTS);
     ZT_CHECK(g == NULL);
-    ZT_STATUS(zarr_group_create_v2(store, "/ok/x", NULL, &g), ZARR_ERROR_NODE_TYPE_MISMATCH);
-    ZT_STATUS(zarr_group_create_v2(NULL, "/x", NULL, &g), ZARR_ERROR_NULL_ARGUMENT);
-    ZT_STATUS(zarr_group_create_v2(store, NULL, NULL, &g), ZARR_ERROR_NULL_ARGUMENT);
-    ZT_STATUS(zarr_group_create_v2(store, "/x", NULL, NULL), ZARR_ERROR_NULL_ARGUMENT);
-    ZT_STATUS(zarr_group_create_v2(store, "x", NULL, &g), ZARR_ERROR_INVALID_PATH);
-    ZT_STATUS(zarr_group_create_v2(store, "/x", "[1]", &g), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_group_create_with_format(store, "/ok/x", NULL, 2, &g), ZARR_ERROR_NODE_TYPE_MISMATCH);
+    ZT_STATUS(zarr_group_create_with_format(NULL, "/x", NULL, 2, &g), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_group_create_with_format(store, NULL, NULL, 2, &g), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_group_create_with_format(store, "/x", NULL, 2, NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_group_create_with_format(store, "x", NULL, 2, &g), ZARR_ERROR_INVALID_PATH);
+    ZT_STATUS(zarr_group_create_with_format(store, "/x", "[1]", 2, &g), ZARR_ERROR_INVALID_ARGUMENT);
     uint32_t format = 0;
-    ZT_STATUS(zarr_array_zarr_format(NULL, &format), ZARR_ERROR_NULL_ARGUMENT);
-    ZT_STATUS(zarr_group_zarr_format(NULL, &format), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_array_format(NULL, &format), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_group_format(NULL, &format), ZARR_ERROR_NULL_ARGUMENT);
     ZT_OK(zarr_array_open(store, "/ok", &a));
-    ZT_STATUS(zarr_array_zarr_format(a, NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_array_format(a, NULL), ZARR_ERROR_NULL_ARGUMENT);
     zarr_array_free(a);
     char *json = (char *)1;
     ZT_STATUS(zarr_group_descendants_json(NULL, &json), ZARR_ERROR_NULL_ARGUMENT);
     ZT_CHECK(json == NULL);
     ZT_OK(zarr_group_open(store, "/", &g));
     ZT_STATUS(zarr_group_descendants_json(g, NULL), ZARR_ERROR_NULL_ARGUMENT);
-    ZT_STATUS(zarr_group_zarr_format(g, NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_group_format(g, NULL), ZARR_ERROR_NULL_ARGUMENT);
     zarr_group_free(g);
     zarr_store_free(store);
 }
@@ -288,7 +288,7 @@ static void check_consolidated(int v2) {
     zarr_array *a = NULL;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     if (v2) {
-        ZT_OK(zarr_group_create_v2(store, "/", "{\"title\": \"t\"}", &top));
+        ZT_OK(zarr_group_create_with_format(store, "/", "{\"title\": \"t\"}", 2, &top));
         ZT_OK(zarr_array_create(store, "/g/a", zarray("[4]", "[2]", "<i4", "null", "0", "C", "."), &a));
     } else {
         ZT_OK(zarr_group_create(store, "/", "{\"title\": \"t\"}", &top));
@@ -329,7 +329,7 @@ ZTEST(consolidated_errors) {
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_STATUS(zarr_store_open_consolidated(store, &view), ZARR_ERROR_NOT_FOUND);
     ZT_CHECK(view == NULL);
-    ZT_OK(zarr_group_create_v2(store, "/", NULL, &g));
+    ZT_OK(zarr_group_create_with_format(store, "/", NULL, 2, &g));
     ZT_STATUS(zarr_store_open_consolidated(store, &view), ZARR_ERROR_NOT_FOUND);
     ZT_CHECK(write_text(ztest_path(root, ".zmetadata"), "{\"zarr_consolidated_format\": 1, \"metadata\": 3}") == 0);
     ZT_STATUS(zarr_store_open_consolidated(store, &view), ZARR_ERROR_INVALID_METADATA);
@@ -375,7 +375,7 @@ ZTEST(draft_2022_layout) {
     const int16_t expected[6] = {1, 2, 7, 4, 5, 7}; /* chunk (0,1) missing: fill 7 */
     ZT_EQ_MEM(back, expected, sizeof expected);
     uint32_t format = 0;
-    ZT_OK(zarr_array_zarr_format(a, &format));
+    ZT_OK(zarr_array_format(a, &format));
     ZT_EQ_U64(format, 3);
     char *json = NULL;
     ZT_OK(zarr_array_attributes_json(a, &json));
@@ -428,7 +428,7 @@ ZTEST(descendants_v3) {
     free(compact);
     zarr_string_free(json);
     uint32_t format = 0;
-    ZT_OK(zarr_group_zarr_format(top, &format));
+    ZT_OK(zarr_group_format(top, &format));
     ZT_EQ_U64(format, 3);
     zarr_group_free(top);
     zarr_store_free(store);

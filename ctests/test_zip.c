@@ -171,7 +171,7 @@ static void check_v2_fixture(const char *zip, int consolidated) {
         zarr_group *g = NULL;
         uint32_t format = 0;
         ZT_OK(zarr_group_open(store, "/", &g));
-        ZT_OK(zarr_group_zarr_format(g, &format));
+        ZT_OK(zarr_group_format(g, &format));
         ZT_EQ_U64(format, 2);
         zarr_group_free(g);
     }

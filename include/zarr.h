@@ -32,16 +32,22 @@
  * - Integers: uint64_t for shapes, indices and chunk coordinates; size_t for ranks and
  *   byte lengths. All arithmetic on caller values and metadata is overflow-checked.
  * - Strings: inputs are NUL-terminated UTF-8 and are copied if kept. Metadata and
- *   attributes cross as JSON text. Strings returned through `char **` belong to the
+ *   attributes cross as JSON text, or without JSON through typed accessors (attributes
+ *   by key as string, double, int64 and arrays of them; dimension names; fill value;
+ *   codecs; children by index). Strings returned through `char **` belong to the
  *   caller and are freed with `zarr_string_free`.
  * - Threads. There is no init call. Distinct handles are independent. Concurrent reads
- *   of one array handle are safe; concurrent writes through one handle are safe when they
- *   touch disjoint chunks (writes that share a chunk must be serialised by the caller,
- *   since each rewrites the whole chunk). Replacing attributes must not race with other
- *   calls on the same handle. Error messages are per thread.
+ *   of one array handle are safe. Concurrent writes of disjoint regions are safe through
+ *   one handle or several, even when the regions share a chunk or shard: within the
+ *   process the read-merge-write of a partly written chunk holds a lock for that chunk.
+ *   Across processes, writes are safe when no two processes write one chunk (shard):
+ *   chunk-aligned regions (zarr_array_chunk_aligned). Attribute changes through one handle
+ *   are serialised. Error messages are per thread. Stores of the caller's own
+ *   (zarr_store_open_callbacks) have their callbacks called from worker threads,
+ *   concurrently.
  * - Global state. Two things a caller can notice are process-wide: (1) the worker pool
  *   that decodes and encodes the chunks of one call in parallel, started on first use
- *   and shared by every handle and thread; its size (zarr_set_num_threads,
+ *   and shared by every handle and thread; its size (zarr_thread_pool_set_size,
  *   ZARR_NUM_THREADS, default the CPU count, never more than ZARR_MAX_NUM_THREADS =
  *   1024) is one setting for the whole process, so a library inside the process that
  *   changes it changes it for all; (2) a panic hook, installed by the first libzarr call
@@ -71,7 +77,22 @@
  *   devices give ZARR_ERROR_IO. Calls on such a store may also return
  *   ZARR_ERROR_RESOURCE when the process runs out of file descriptors.
  * - Platforms: Unix only (POSIX file and thread APIs); built and tested on Linux x86-64.
+ * - Deprecated names. Functions renamed to follow `zarr_<noun>_<verb>` keep their old
+ *   name for one release, marked ZARR_DEPRECATED("use <new name>"): calling one makes the
+ *   compiler warn (including the header does not). Define ZARR_DEPRECATED(note) as empty
+ *   before including zarr.h to silence the warnings.
  */
+
+/* Marks a function kept under an old name for one release (see the file comment). */
+#ifndef ZARR_DEPRECATED
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define ZARR_DEPRECATED(note) [[deprecated(note)]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define ZARR_DEPRECATED(note) __attribute__((deprecated(note)))
+#else
+#define ZARR_DEPRECATED(note)
+#endif
+#endif
 
 
 #ifndef ZARR_H
@@ -96,6 +117,10 @@
 #define ZARR_NODISCARD
 #endif
 
+// The version of `zarr_store_callbacks` described by this header: put it in the table's
+// `version` field.
+#define ZARR_STORE_CALLBACKS_VERSION 1
+
 // The largest number of worker threads `zarr_set_num_threads` accepts; a larger
 // `ZARR_NUM_THREADS` value or CPU count is clamped to it.
 #define ZARR_MAX_NUM_THREADS 1024
@@ -103,8 +128,18 @@
 // An open Zarr array.
 typedef struct zarr_array zarr_array;
 
+// Settings for a new array (data type, shape, chunks, shards, fill value, codecs,
+// dimension names, attributes, Zarr format), collected by the `zarr_array_builder_set_*`
+// and `_add_*` functions and turned into an array by `zarr_array_builder_create`.
+typedef struct zarr_array_builder zarr_array_builder;
+
 // An open Zarr group.
 typedef struct zarr_group zarr_group;
+
+// Where a read callback puts the bytes it returns: an opaque buffer owned by the library,
+// valid only during the callback that received it. Fill it with `zarr_sink_write` or
+// `zarr_sink_extend`.
+typedef struct zarr_sink zarr_sink;
 
 // A store: where keys map to bytes (a directory on disk, or memory).
 typedef struct zarr_store zarr_store;
@@ -113,8 +148,102 @@ typedef struct zarr_store zarr_store;
 // `ZARR_ERROR_*` value on failure. `zarr_last_error_message()` then explains the failure.
 typedef int32_t zarr_status;
 
+// The kind of a node: one of the `ZARR_NODE_TYPE_*` values.
+typedef int32_t zarr_node_type;
+
 // A data type code (one of the `ZARR_DATA_TYPE_*` values).
 typedef int32_t zarr_data_type;
+
+// A read callback: write the value of `key` into `value` and return `ZARR_OK`, or
+// return `ZARR_ERROR_NOT_FOUND` when the key has no value, or an error status.
+typedef zarr_status (*zarr_store_get_fn)(void *user_data, const char *key, zarr_sink *value);
+
+// A byte range read callback: write `length` bytes of the value of `key` into `value`,
+// from byte `offset`, or the last `length` bytes when `from_end` is true (then `offset`
+// is 0). Return `ZARR_OK`, `ZARR_ERROR_NOT_FOUND` (no value), `ZARR_ERROR_OUT_OF_BOUNDS`
+// (the range reaches past the end of the value), or an error status.
+typedef zarr_status (*zarr_store_get_range_fn)(void *user_data,
+                                               const char *key,
+                                               uint64_t offset,
+                                               uint64_t length,
+                                               bool from_end,
+                                               zarr_sink *value);
+
+// A size callback: write the length in bytes of the value of `key` to `size_out` and
+// return `ZARR_OK`, or return `ZARR_ERROR_NOT_FOUND` (no value) or an error status.
+typedef zarr_status (*zarr_store_size_fn)(void *user_data, const char *key, uint64_t *size_out);
+
+// A write callback: replace the value of `key` with the `value_len` bytes at `value`
+// (which the callback may only read, and only during the call), atomically: a reader
+// sees the old or the new value, and on failure the old value stays.
+typedef zarr_status (*zarr_store_set_fn)(void *user_data,
+                                         const char *key,
+                                         const void *value,
+                                         size_t value_len);
+
+// A callback taking one key or prefix: erase the value of `key` (erasing a missing key
+// is not an error: return `ZARR_OK` or `ZARR_ERROR_NOT_FOUND`), or every key under a
+// prefix.
+typedef zarr_status (*zarr_store_key_fn)(void *user_data, const char *key);
+
+// A listing callback: write every key that starts with `prefix` (`""` or ending in `/`)
+// into `keys`, each one followed by a NUL byte, in any order.
+typedef zarr_status (*zarr_store_list_fn)(void *user_data, const char *prefix, zarr_sink *keys);
+
+// Frees the caller's `user_data` when the store is gone.
+typedef void (*zarr_store_free_fn)(void *user_data);
+
+// A table of callbacks implementing a store, for `zarr_store_open_callbacks`.
+//
+// Initialise every field (for example `zarr_store_callbacks cb = {0};` then set the
+// fields): `version` is `ZARR_STORE_CALLBACKS_VERSION`; later versions only append
+// fields. The library copies the table; `user_data` is passed to every callback.
+//
+// Keys are NUL-terminated UTF-8 such as "zarr.json" or "a/b/c/0/1" (never starting or
+// ending with `/`, no empty, "." or ".." segment). Each callback returns `ZARR_OK` or a
+// status: `ZARR_ERROR_NOT_FOUND` where noted, otherwise an error status that the
+// failing libzarr call then returns (`ZARR_ERROR_IO` for an EIO or ENOSPC-like failure,
+// `ZARR_ERROR_READ_ONLY`, `ZARR_ERROR_OUT_OF_MEMORY`, `ZARR_ERROR_CORRUPT_DATA`,
+// `ZARR_ERROR_UNSUPPORTED`, `ZARR_ERROR_INVALID_PATH`; any other value becomes
+// `ZARR_ERROR_IO`). Before returning an error, a callback may explain it with
+// `zarr_store_callback_set_error`; `zarr_last_error_message()` then carries that text.
+//
+// Threads: libzarr calls the callbacks from the thread of the libzarr call and from its
+// worker threads (`zarr_thread_pool_set_size`), concurrently: they must be thread-safe.
+// A callback must not unwind (no C++ exception, no longjmp) out of the call, and may call
+// only `zarr_sink_write`, `zarr_sink_extend` and `zarr_store_callback_set_error` of this
+// library.
+//
+// Fields (all callbacks receive `user_data` first):
+// - `get` (required): see `zarr_store_get_fn`.
+// - `get_range` (optional): see `zarr_store_get_range_fn`. NULL: ranges are cut from a
+//   `get` of the whole value (sharded arrays then read whole shards).
+// - `size` (optional): see `zarr_store_size_fn`. NULL: a `get` of the whole value.
+// - `set`, `erase` (both, or neither for a read-only store whose writes fail with
+//   `ZARR_ERROR_READ_ONLY`): see `zarr_store_set_fn` and `zarr_store_key_fn`.
+// - `list` (required): see `zarr_store_list_fn`.
+// - `erase_prefix` (optional): erase every key starting with the given prefix (`""` or
+//   ending in `/`); see `zarr_store_key_fn`. NULL: `list` then `erase` of each key.
+// - `free_user_data` (optional): called exactly once with `user_data` when the store is
+//   gone (see `zarr_store_open_callbacks`).
+typedef struct {
+  uint32_t version;
+  void *user_data;
+  zarr_store_get_fn get;
+  zarr_store_get_range_fn get_range;
+  zarr_store_size_fn size;
+  zarr_store_set_fn set;
+  zarr_store_key_fn erase;
+  zarr_store_list_fn list;
+  zarr_store_key_fn erase_prefix;
+  zarr_store_free_fn free_user_data;
+} zarr_store_callbacks;
+
+// An array.
+#define ZARR_NODE_TYPE_ARRAY 1
+
+// A group.
+#define ZARR_NODE_TYPE_GROUP 2
 
 // `bool`: one byte, 0 or 1.
 #define ZARR_DATA_TYPE_BOOL 1
@@ -217,6 +346,11 @@ typedef int32_t zarr_data_type;
 // Please report it with the message from `zarr_last_error_message()`.
 #define ZARR_ERROR_INTERNAL -16
 
+// The value has another type than the one asked for: a typed attribute getter found a
+// string where it asked for a number, a fractional number where it asked for an integer,
+// an object where it asked for an array...
+#define ZARR_ERROR_TYPE_MISMATCH -17
+
 // The operating system refused a resource: worker threads could not be started, or the
 // process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
 // freeing resources (fewer threads, closing files or handles) may succeed.
@@ -228,6 +362,160 @@ typedef int32_t zarr_data_type;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// The name of dimension `dim` of the array, or NULL when that dimension has no name.
+//
+// Zarr v3 arrays keep names in `zarr.json`'s `dimension_names`. For Zarr v2 arrays the
+// names are the `_ARRAY_DIMENSIONS` attribute, the convention of xarray that netCDF-C,
+// GDAL and every v2 reader follow; for the 2022 draft layout the document's
+// `dimension_names`, else `_ARRAY_DIMENSIONS`. An array without names gives NULL for
+// every dimension (status `ZARR_OK`).
+//
+// - `dim`: 0-based dimension, in C order (the first dimension is the slowest varying).
+// - `name`: receives a new NUL-terminated UTF-8 string owned by the caller (free it with
+//   `zarr_string_free`), or NULL when the dimension is unnamed or on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (`dim` is not
+// below the rank); `ZARR_ERROR_INVALID_METADATA` (a v2 `_ARRAY_DIMENSIONS` that is not a
+// list of strings, one per dimension); `ZARR_ERROR_INVALID_ARGUMENT` (a name holding a
+// NUL character).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `name` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_dimension_name(const zarr_array *array,
+                                      size_t dim,
+                                      char **name);
+
+// The array's fill value (what unwritten elements read as): the bytes of one element in
+// host byte order, as an element of a read buffer (`zarr_array_element_size` bytes; bool
+// is one byte 0/1, float16 its IEEE bits, complex a (real, imaginary) pair).
+//
+// - `buf`, `buf_len`: the caller's buffer; the first `zarr_array_element_size` bytes are
+//   written, nothing beyond them.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len`
+// below the element size; nothing is written); `ZARR_ERROR_INVALID_ARGUMENT` (absurd
+// `buf_len`).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `buf` is NULL or has `buf_len` writable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_fill_value(const zarr_array *array,
+                                  void *buf,
+                                  size_t buf_len);
+
+// The number of codecs of the array, in encoding order (see `zarr_array_codec_name`).
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `count_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_array_codec_count(const zarr_array *array, size_t *count_out);
+
+// The name of the array's codec number `index` (0-based, in encoding order: array to
+// array codecs, then the array to bytes codec, then bytes to bytes codecs), as Zarr v3
+// names it: "transpose", "bytes", "sharding_indexed", "gzip", "zstd", "blosc",
+// "crc32c", or "numcodecs.<id>" for numcodecs codecs. A Zarr v2 array lists its v3
+// equivalent: "transpose" for order F, its filters and compressor as "numcodecs.<id>"
+// (such as "numcodecs.zlib"), and "bytes". For a sharded array the one top-level codec
+// is "sharding_indexed"; its inner codecs are in its configuration
+// (`zarr_array_codec_configuration_json`).
+//
+// - `name`: receives a new NUL-terminated string owned by the caller (free it with
+//   `zarr_string_free`), or NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (`index` is not
+// below `zarr_array_codec_count`).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `name` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_codec_name(const zarr_array *array,
+                                  size_t index,
+                                  char **name);
+
+// The configuration of the array's codec number `index` as a JSON object text (`{}` for
+// a codec without configuration), such as `{"level":5}` for gzip.
+//
+// - `json_out`: receives a new string owned by the caller (free it with
+//   `zarr_string_free`), or NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (`index` is
+// not below `zarr_array_codec_count`).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `json_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_codec_configuration_json(const zarr_array *array,
+                                                size_t index,
+                                                char **json_out);
+
+// List the group's direct children now and give their number; the children are then
+// available by index (0 .. count-1, sorted by name) through `zarr_group_child_name` and
+// `zarr_group_child_node_type`, as with netCDF's `nc_inq_varids`.
+//
+// The list is a snapshot kept in the handle: indexes stay valid, and refer to the same
+// children, while other handles or programs change the hierarchy, until the next call
+// of this function on the handle refreshes it. Sub-directories without node metadata
+// (chunk directories, stray folders) are not children; children whose metadata this
+// library cannot read as an array (string data types, unknown codecs) are listed all the
+// same, with their node type.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_METADATA` (a child's
+// metadata is malformed); `ZARR_ERROR_IO`.
+//
+// Thread safety: may be called concurrently with other calls on the handle; an index
+// read concurrently with a refresh refers to the old or the new list.
+//
+// # Safety
+// `group` is NULL or live; `count_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_group_child_count(const zarr_group *group, size_t *count_out);
+
+// The name of the group's child number `index` in the list taken by
+// `zarr_group_child_count` (the last path segment, such as "temperature"; the child's
+// path is the group's path joined with it).
+//
+// - `name`: receives a new NUL-terminated string owned by the caller (free it with
+//   `zarr_string_free`), or NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (`index` is
+// not below the count); `ZARR_ERROR_INVALID_METADATA` and `ZARR_ERROR_IO` (only when no
+// list was taken yet on this handle and listing fails).
+//
+// Thread safety: as `zarr_group_child_count`.
+//
+// # Safety
+// `group` is NULL or live; `name` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_child_name(const zarr_group *group,
+                                  size_t index,
+                                  char **name);
+
+// The node type of the group's child number `index` in the list taken by
+// `zarr_group_child_count`: `ZARR_NODE_TYPE_ARRAY` or `ZARR_NODE_TYPE_GROUP`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS`;
+// `ZARR_ERROR_INVALID_METADATA` and `ZARR_ERROR_IO` (only when no list was taken yet).
+//
+// Thread safety: as `zarr_group_child_count`.
+//
+// # Safety
+// `group` is NULL or live; `node_type_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_child_node_type(const zarr_group *group,
+                                       size_t index,
+                                       zarr_node_type *node_type_out);
 
 // Create an array at `path` from a complete Zarr v3 or v2 array metadata document.
 //
@@ -290,13 +578,15 @@ zarr_status zarr_array_open(const zarr_store *store,
 // and not in use by another thread.
 void zarr_array_free(zarr_array *array);
 
-// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
-//
-// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+// Deprecated name of `zarr_array_format` (same arguments and statuses), kept for one
+// release.
 //
 // # Safety
 // `array` is NULL or a live handle; `format_out` is NULL or writable.
-ZARR_NODISCARD zarr_status zarr_array_zarr_format(const zarr_array *array, uint32_t *format_out);
+ZARR_NODISCARD
+ZARR_DEPRECATED("use zarr_array_format")
+zarr_status zarr_array_zarr_format(const zarr_array *array,
+                                   uint32_t *format_out);
 
 // The number of dimensions of the array (0 for a scalar array).
 //
@@ -699,7 +989,9 @@ ZARR_NODISCARD zarr_status zarr_array_attributes_json(const zarr_array *array, c
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not JSON,
 // or not an object); `ZARR_ERROR_IO`.
 //
-// Thread safety: do not call concurrently with other calls on the same handle.
+// Thread safety: attribute changes through one handle (this function and the typed
+// setters such as `zarr_array_set_attribute_string`) are serialised; other calls on the
+// handle see the attributes before or after each change.
 //
 // # Safety
 // `array` is NULL or live; `attributes_json` is NULL or NUL-terminated.
@@ -748,6 +1040,801 @@ zarr_status zarr_array_read_inner_chunk(const zarr_array *array,
                                         void *buf,
                                         size_t buf_len);
 
+// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
+//
+// - `format_out`: receives 2 or 3.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or a live handle; `format_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_array_format(const zarr_array *array, uint32_t *format_out);
+
+// The number of attributes of the array.
+//
+// Attributes are numbered 0 .. count-1 in the order of the stored document (which is the
+// order in which they were first set); `zarr_array_attribute_name` gives each name.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `count_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_array_attribute_count(const zarr_array *array, size_t *count_out);
+
+// The name (key) of the array's attribute number `index` (see
+// `zarr_array_attribute_count`).
+//
+// - `name_out`: receives a new NUL-terminated string owned by the caller (free it with
+//   `zarr_string_free`), or NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (`index` is
+// not below the count); `ZARR_ERROR_INVALID_ARGUMENT` (the name holds a NUL character).
+//
+// # Safety
+// `array` is NULL or live; `name_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_attribute_name(const zarr_array *array,
+                                      size_t index,
+                                      char **name_out);
+
+// The array's attribute `key` as a string (a CF `units`, `long_name`...).
+//
+// - `key`: NUL-terminated UTF-8 attribute name.
+// - `value`: receives a new NUL-terminated UTF-8 string owned by the caller (free it with
+//   `zarr_string_free`), or NULL on failure.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` not
+// UTF-8); `ZARR_ERROR_NOT_FOUND` (no attribute `key`); `ZARR_ERROR_TYPE_MISMATCH` (the
+// value is not a JSON string, or holds a NUL character).
+//
+// Thread safety: may be called concurrently with any call on the handle; it sees the
+// attributes before or after a concurrent setter, never a mixture.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `value` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_attribute_string(const zarr_array *array,
+                                        const char *key,
+                                        char **value);
+
+// The array's attribute `key` as a double.
+//
+// Any JSON number converts (an integer beyond 2^53 is rounded to the nearest double), and
+// so do the strings "NaN", "Infinity" and "-Infinity" (Zarr's spelling of non-finite
+// floats, also how bare `NaN` tokens of other writers read).
+//
+// - `value`: receives the value.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` not
+// UTF-8); `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH` (not a number: a string, a
+// boolean, null, an array, an object).
+//
+// Thread safety: as `zarr_array_attribute_string`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `value` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_attribute_double(const zarr_array *array,
+                                        const char *key,
+                                        double *value);
+
+// The array's attribute `key` as a signed 64-bit integer.
+//
+// A JSON integer in range converts, and so does a number without a fractional part
+// (`3.0` gives 3). A fractional number (`3.5`) is `ZARR_ERROR_TYPE_MISMATCH`; an integral
+// number outside the int64 range (`2^63`, `2^70`) is `ZARR_ERROR_OUT_OF_BOUNDS`.
+//
+// - `value`: receives the value.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` not
+// UTF-8); `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH` (not a number, or a
+// fractional or non-finite one); `ZARR_ERROR_OUT_OF_BOUNDS` (outside the int64 range).
+//
+// Thread safety: as `zarr_array_attribute_string`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `value` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_attribute_int64(const zarr_array *array,
+                                       const char *key,
+                                       int64_t *value);
+
+// The array's attribute `key` as an array of doubles (a CF `valid_range`...).
+//
+// The attribute is a JSON array whose every element converts as in
+// `zarr_array_attribute_double`; a single number reads as an array of one.
+//
+// - `values`, `capacity`: the caller's buffer of `capacity` doubles. With `values` NULL
+//   and `capacity` 0, only the count is written (a size query).
+// - `count_out`: receives the number of elements of the attribute.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (also `values` NULL with `capacity` > 0);
+// `ZARR_ERROR_INVALID_ARGUMENT` (`key` not UTF-8, absurd `capacity`);
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH` (not an array of numbers: the
+// message names the first bad element); `ZARR_ERROR_BUFFER_TOO_SMALL` (`capacity` is
+// smaller than the count; nothing is written, query the count first).
+//
+// Thread safety: as `zarr_array_attribute_string`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `capacity` writable doubles; `count_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_attribute_double_array(const zarr_array *array,
+                                              const char *key,
+                                              double *values,
+                                              size_t capacity,
+                                              size_t *count_out);
+
+// The array's attribute `key` as an array of signed 64-bit integers: each element
+// converts as in `zarr_array_attribute_int64`, otherwise as
+// `zarr_array_attribute_double_array` (size query, statuses), plus
+// `ZARR_ERROR_OUT_OF_BOUNDS` for an element outside the int64 range.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `capacity` writable values; `count_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_attribute_int64_array(const zarr_array *array,
+                                             const char *key,
+                                             int64_t *values,
+                                             size_t capacity,
+                                             size_t *count_out);
+
+// Set the array's attribute `key` to the string `value` (adding it, or replacing the
+// value of an existing key in place).
+//
+// The whole attributes document is rewritten atomically (`zarr.json` for Zarr v3,
+// `.zattrs` for v2, the draft layout's `.array.json`), as `zarr_array_set_attributes_json`
+// does: a concurrent reader of the store sees the document before or after the change,
+// never a mixture; handles opened before keep the attributes they read when opened.
+// Setters through one handle are serialised, so none of several concurrent ones is lost;
+// other calls on the handle see the attributes before or after each change. When the
+// store fails, the attributes are unchanged.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` or
+// `value` not UTF-8); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `array` is NULL or live; `key` and `value` are NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_set_attribute_string(zarr_array *array,
+                                            const char *key,
+                                            const char *value);
+
+// Set the array's attribute `key` to the number `value`. A non-finite value is stored as
+// the string "NaN", "Infinity" or "-Infinity" (JSON has no such numbers; Zarr spells them
+// so), which `zarr_array_attribute_double` reads back. Writing, statuses and thread
+// safety as `zarr_array_set_attribute_string`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_set_attribute_double(zarr_array *array,
+                                            const char *key,
+                                            double value);
+
+// Set the array's attribute `key` to the integer `value`. Writing, statuses and thread
+// safety as `zarr_array_set_attribute_string`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_set_attribute_int64(zarr_array *array,
+                                           const char *key,
+                                           int64_t value);
+
+// Set the array's attribute `key` to the array of `count` doubles at `values` (`(NULL, 0)`
+// is the empty array; non-finite values as in `zarr_array_set_attribute_double`).
+// Writing, statuses and thread safety as `zarr_array_set_attribute_string`, plus
+// `ZARR_ERROR_INVALID_ARGUMENT` for an absurd `count`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `count` readable doubles.
+ZARR_NODISCARD
+zarr_status zarr_array_set_attribute_double_array(zarr_array *array,
+                                                  const char *key,
+                                                  const double *values,
+                                                  size_t count);
+
+// Set the array's attribute `key` to the array of `count` integers at `values` (`(NULL,
+// 0)` is the empty array). Writing, statuses and thread safety as
+// `zarr_array_set_attribute_string`, plus `ZARR_ERROR_INVALID_ARGUMENT` for an absurd
+// `count`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `count` readable values.
+ZARR_NODISCARD
+zarr_status zarr_array_set_attribute_int64_array(zarr_array *array,
+                                                 const char *key,
+                                                 const int64_t *values,
+                                                 size_t count);
+
+// Remove the array's attribute `key` (the remaining attributes keep their order).
+// Writing and thread safety as `zarr_array_set_attribute_string`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` not
+// UTF-8); `ZARR_ERROR_NOT_FOUND` (no attribute `key`: nothing is written);
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `array` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD zarr_status zarr_array_delete_attribute(zarr_array *array, const char *key);
+
+// The number of attributes of the group; as `zarr_array_attribute_count`.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// # Safety
+// `group` is NULL or live; `count_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_group_attribute_count(const zarr_group *group, size_t *count_out);
+
+// The name of the group's attribute number `index`; as `zarr_array_attribute_name`
+// (`name_out` is freed with `zarr_string_free`).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS`;
+// `ZARR_ERROR_INVALID_ARGUMENT` (the name holds a NUL character).
+//
+// # Safety
+// `group` is NULL or live; `name_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_attribute_name(const zarr_group *group,
+                                      size_t index,
+                                      char **name_out);
+
+// The group's attribute `key` as a string; as `zarr_array_attribute_string` (`value` is
+// freed with `zarr_string_free`).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `value` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_attribute_string(const zarr_group *group,
+                                        const char *key,
+                                        char **value);
+
+// The group's attribute `key` as a double; conversions as `zarr_array_attribute_double`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `value` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_attribute_double(const zarr_group *group,
+                                        const char *key,
+                                        double *value);
+
+// The group's attribute `key` as a signed 64-bit integer; conversions as
+// `zarr_array_attribute_int64`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH`; `ZARR_ERROR_OUT_OF_BOUNDS`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `value` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_attribute_int64(const zarr_group *group,
+                                       const char *key,
+                                       int64_t *value);
+
+// The group's attribute `key` as an array of doubles; as
+// `zarr_array_attribute_double_array` (size query with `values` NULL and `capacity` 0).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH`; `ZARR_ERROR_BUFFER_TOO_SMALL`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `capacity` writable doubles; `count_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_attribute_double_array(const zarr_group *group,
+                                              const char *key,
+                                              double *values,
+                                              size_t capacity,
+                                              size_t *count_out);
+
+// The group's attribute `key` as an array of signed 64-bit integers; as
+// `zarr_array_attribute_int64_array`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_TYPE_MISMATCH`; `ZARR_ERROR_OUT_OF_BOUNDS`;
+// `ZARR_ERROR_BUFFER_TOO_SMALL`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `capacity` writable values; `count_out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_group_attribute_int64_array(const zarr_group *group,
+                                             const char *key,
+                                             int64_t *values,
+                                             size_t capacity,
+                                             size_t *count_out);
+
+// Set the group's attribute `key` to the string `value`; the group's `zarr.json` (v3) or
+// `.zattrs` (v2) is rewritten atomically, as for `zarr_array_set_attribute_string`
+// (same reader view and thread safety).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `key` and `value` are NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_group_set_attribute_string(zarr_group *group,
+                                            const char *key,
+                                            const char *value);
+
+// Set the group's attribute `key` to the number `value` (non-finite values as the
+// strings "NaN", "Infinity", "-Infinity"); as `zarr_group_set_attribute_string`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_group_set_attribute_double(zarr_group *group,
+                                            const char *key,
+                                            double value);
+
+// Set the group's attribute `key` to the integer `value`; as
+// `zarr_group_set_attribute_string`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_group_set_attribute_int64(zarr_group *group,
+                                           const char *key,
+                                           int64_t value);
+
+// Set the group's attribute `key` to `count` doubles (`(NULL, 0)`: the empty array); as
+// `zarr_group_set_attribute_string`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (also an
+// absurd `count`); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `count` readable doubles.
+ZARR_NODISCARD
+zarr_status zarr_group_set_attribute_double_array(zarr_group *group,
+                                                  const char *key,
+                                                  const double *values,
+                                                  size_t count);
+
+// Set the group's attribute `key` to `count` integers (`(NULL, 0)`: the empty array); as
+// `zarr_group_set_attribute_string`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (also an
+// absurd `count`); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated; `values` is NULL or holds
+// `count` readable values.
+ZARR_NODISCARD
+zarr_status zarr_group_set_attribute_int64_array(zarr_group *group,
+                                                 const char *key,
+                                                 const int64_t *values,
+                                                 size_t count);
+
+// Remove the group's attribute `key`; as `zarr_array_delete_attribute`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_NOT_FOUND`; `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// # Safety
+// `group` is NULL or live; `key` is NULL or NUL-terminated.
+ZARR_NODISCARD zarr_status zarr_group_delete_attribute(zarr_group *group, const char *key);
+
+// Start the settings of a new array of `data_type` and shape `shape` (`ndim` extents, C
+// order), with defaults for everything else:
+//
+// - Zarr v3;
+// - chunk shape: the whole array, halved along its longest chunk extent until a chunk
+//   holds at most 4 MiB (zero extents become 1);
+// - no shards; fill value 0 (false, +0.0); codecs: `bytes` (little endian) only;
+// - no dimension names, no attributes.
+//
+// - `data_type`: a `ZARR_DATA_TYPE_*` code other than `ZARR_DATA_TYPE_RAW`.
+// - `out`: receives the builder, or NULL on failure. Free it with
+//   `zarr_array_builder_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (unknown or
+// raw data type, absurd `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (more than 2^64 elements).
+//
+// Thread safety: a builder is plain data; use one from one thread at a time.
+//
+// # Safety
+// `shape` is NULL or holds `ndim` values; `out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_new(zarr_data_type data_type,
+                                   size_t ndim,
+                                   const uint64_t *shape,
+                                   zarr_array_builder **out);
+
+// Free a builder. Accepts NULL. Arrays created from it are independent of it.
+//
+// # Safety
+// `builder` is NULL or a builder from `zarr_array_builder_new`, not yet freed.
+void zarr_array_builder_free(zarr_array_builder *builder);
+
+// Set the chunk shape (`ndim` positive extents, C order). With shards
+// (`zarr_array_builder_set_shard_shape`) this is the shape of the inner chunks, the
+// pieces compressed and read independently inside each shard.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`ndim` is
+// not the array's rank, or an extent is 0); `ZARR_ERROR_OUT_OF_BOUNDS` (one chunk would
+// not fit in memory). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `chunk_shape` is NULL or holds
+// `ndim` values.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_chunk_shape(zarr_array_builder *builder,
+                                               size_t ndim,
+                                               const uint64_t *chunk_shape);
+
+// Store the chunks in shards of `shard_shape` (`ndim` extents, C order; the
+// `sharding_indexed` codec, index at the end with a CRC-32C): each extent must be a
+// positive multiple of the chunk shape's, which is checked by `zarr_array_builder_create`
+// (so the two shapes may be set in either order). The codecs added with
+// `zarr_array_builder_add_codec` then apply to the chunks inside each shard. Zarr v3 only.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`, a zero extent, or the builder is set to Zarr v2). On failure the builder is
+// unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `shard_shape` is NULL or holds
+// `ndim` values.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_shard_shape(zarr_array_builder *builder,
+                                               size_t ndim,
+                                               const uint64_t *shard_shape);
+
+// Set the fill value (what unwritten elements read as) from the bytes of one element in
+// host byte order, as in a read buffer: `value_len` must be the element size (bool: one
+// byte, 0 or 1; float16: its IEEE bits; complex: a (real, imaginary) pair).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`
+// (`value_len` is not the element size); `ZARR_ERROR_INVALID_ARGUMENT` (a bool other
+// than 0 or 1). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `value` is NULL or has
+// `value_len` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_fill_value(zarr_array_builder *builder,
+                                              const void *value,
+                                              size_t value_len);
+
+// Append a codec by its Zarr v3 name and configuration: "gzip" (`{"level": 0..9}`),
+// "zstd" (`{"level": .., "checksum": false}`), "blosc" (`{"cname": "lz4", "clevel": 5,
+// "shuffle": "shuffle"}`), "crc32c", "transpose" (`{"order": [..]}`), "bytes"
+// (`{"endian": "little" | "big"}`), or a numcodecs codec as "numcodecs.<id>" (such as
+// "numcodecs.zlib" with `{"level": 1}`, or the filter "numcodecs.delta").
+//
+// Codecs apply in the order added, to each chunk (inside shards when sharded). When none
+// of them is `bytes`, `bytes` with little-endian order is placed after the array to
+// array codecs (transpose, numcodecs filters). The list is checked at once, against the
+// data type and the current chunk shape; the codec is not added when that fails. For a
+// Zarr v2 array the list becomes the v2 `filters` and `compressor` (the last bytes to
+// bytes codec), checked by `zarr_array_builder_create`.
+//
+// - `name`: NUL-terminated codec name.
+// - `configuration_json`: a JSON object text, or NULL for none (the codec's defaults).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (empty
+// name, configuration not a JSON object, a configuration the codec refuses, a codec in
+// an impossible position such as a second `bytes`); `ZARR_ERROR_UNSUPPORTED` (a codec
+// this library does not implement). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `name` is NULL or
+// NUL-terminated; `configuration_json` is NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_add_codec(zarr_array_builder *builder,
+                                         const char *name,
+                                         const char *configuration_json);
+
+// Append the gzip codec at `level` (0 to 9): `zarr_array_builder_add_codec(builder,
+// "gzip", "{\"level\": level}")`, the netCDF-4 `deflate` equivalent.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`level`
+// outside 0 to 9). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread).
+ZARR_NODISCARD zarr_status zarr_array_builder_add_gzip(zarr_array_builder *builder, int32_t level);
+
+// Append the zstd codec at `level` (-131072 to 22; 0 is zstd's default, 3), without
+// checksum: `zarr_array_builder_add_codec(builder, "zstd", "{\"level\": level,
+// \"checksum\": false}")`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`level`
+// out of range). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread).
+ZARR_NODISCARD zarr_status zarr_array_builder_add_zstd(zarr_array_builder *builder, int32_t level);
+
+// Name dimension `dim` (0-based, C order), or remove its name with `name` NULL. Zarr v3
+// stores the names as `dimension_names`; Zarr v2 as the `_ARRAY_DIMENSIONS` attribute
+// (xarray's convention), which needs every dimension named (checked by
+// `zarr_array_builder_create`) and replaces an `_ARRAY_DIMENSIONS` set as an attribute.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`builder`); `ZARR_ERROR_INVALID_ARGUMENT`
+// (`name` not UTF-8); `ZARR_ERROR_OUT_OF_BOUNDS` (`dim` is not below the rank).
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `name` is NULL or
+// NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_dimension_name(zarr_array_builder *builder,
+                                                  size_t dim,
+                                                  const char *name);
+
+// Replace all attributes with the JSON object text `attributes_json` (the typed setters
+// below add to them).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not UTF-8,
+// not JSON, not an object). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `attributes_json` is NULL or
+// NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_attributes_json(zarr_array_builder *builder,
+                                                   const char *attributes_json);
+
+// Set the attribute `key` to the string `value` (as `zarr_array_set_attribute_string`
+// does on an array).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` or
+// `value` not UTF-8).
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `key` and `value` are NULL or
+// NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_attribute_string(zarr_array_builder *builder,
+                                                    const char *key,
+                                                    const char *value);
+
+// Set the attribute `key` to the number `value` (non-finite values as the strings "NaN",
+// "Infinity", "-Infinity", as `zarr_array_set_attribute_double` does).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` not
+// UTF-8).
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `key` is NULL or
+// NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_attribute_double(zarr_array_builder *builder,
+                                                    const char *key,
+                                                    double value);
+
+// Set the attribute `key` to the integer `value`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (`key` not
+// UTF-8).
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread); `key` is NULL or
+// NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_attribute_int64(zarr_array_builder *builder,
+                                                   const char *key,
+                                                   int64_t value);
+
+// Choose the Zarr format: 3 (the default) or 2 (`.zarray`, `.zattrs`, read by
+// zarr-python 2, netCDF-C and GDAL alike; no shards, codecs mapped to v2 `filters` and
+// `compressor`, chunk keys separated by ".").
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (a format
+// other than 2 or 3, or 2 with a shard shape set). On failure the builder is unchanged.
+//
+// # Safety
+// `builder` is NULL or live (not used by another thread).
+ZARR_NODISCARD
+zarr_status zarr_array_builder_set_format(zarr_array_builder *builder,
+                                          uint32_t zarr_format);
+
+// Create an array at `path` from the builder's settings (the builder is unchanged and
+// may create more arrays). Missing ancestor groups are created in the same format. No
+// data is written: every chunk reads as the fill value. A Zarr v2 array with attributes
+// is two documents, `.zarray` then `.zattrs`; if the store fails between them the array
+// exists without its attributes.
+//
+// - `store`: the store to create in.
+// - `path`: absolute node path, such as "/temperature".
+// - `out`: receives the new array, or NULL on failure. Free with `zarr_array_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH`;
+// `ZARR_ERROR_INVALID_ARGUMENT` (settings that do not fit together: a shard shape that
+// is not a multiple of the chunk shape, codecs that do not fit the chunk shape set
+// after them, a v2 array with some dimensions unnamed or with a codec v2 cannot store);
+// `ZARR_ERROR_UNSUPPORTED`; `ZARR_ERROR_ALREADY_EXISTS`; `ZARR_ERROR_NODE_TYPE_MISMATCH`
+// (an ancestor is an array); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: do not create the same path from two threads at once.
+//
+// # Safety
+// `builder` is NULL or live; `store` is NULL or live; `path` is NULL or NUL-terminated;
+// `out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_builder_create(const zarr_array_builder *builder,
+                                      zarr_store *store,
+                                      const char *path,
+                                      zarr_array **out);
+
+// Open a store implemented by the caller's callbacks (see `zarr_store_callbacks`).
+//
+// The table is copied: the caller may free or reuse it after the call. Every array and
+// group opened from the store calls the callbacks for every key they read or write.
+//
+// Ownership of `user_data`: whenever `callbacks` is not NULL, the library owns
+// `user_data` from this call on, and calls `free_user_data` (when not NULL) exactly
+// once: if opening fails, before this function returns; otherwise when the store handle
+// and every array and group opened from it have been freed (in any order).
+//
+// - `callbacks`: the table; `version` must be `ZARR_STORE_CALLBACKS_VERSION`.
+// - `out`: receives the new store, or NULL on failure. Free it with `zarr_store_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`callbacks` or `out` is NULL);
+// `ZARR_ERROR_INVALID_ARGUMENT` (another `version`, `get` or `list` is NULL, or only one
+// of `set` and `erase` is).
+//
+// Thread safety: the store may be used from any number of threads at once; the
+// callbacks are then called concurrently (see `zarr_store_callbacks`).
+//
+// # Safety
+// `callbacks` is NULL or points to a readable table whose callbacks and `user_data`
+// honour the contract of `zarr_store_callbacks`; `out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_store_open_callbacks(const zarr_store_callbacks *callbacks,
+                                      zarr_store **out);
+
+// Append the `len` bytes at `data` to the value a read callback returns (copied: the
+// callback keeps its buffer).
+//
+// - `sink`: the sink the running callback received; valid only during that callback.
+// - `data`, `len`: the bytes (`(NULL, 0)` appends nothing).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (for a byte
+// range read: more bytes than the range's length; nothing is appended);
+// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_INVALID_ARGUMENT` (absurd `len`). A failure is
+// remembered: the read then fails with it even if the callback returns `ZARR_OK`.
+//
+// Thread safety: call it only from the callback that received the sink.
+//
+// # Safety
+// `sink` is NULL or the running callback's sink; `data` is NULL or has `len` readable
+// bytes.
+ZARR_NODISCARD zarr_status zarr_sink_write(zarr_sink *sink, const void *data, size_t len);
+
+// Append `len` zero bytes to the value a read callback returns and give their address,
+// so that the callback fills them in place (a `pread` or `recv` straight into the
+// library's buffer, with no copy of its own).
+//
+// - `sink`: the sink the running callback received.
+// - `len`: the number of bytes to append.
+// - `buf_out`: receives the address of the `len` new bytes (NULL on failure), writable
+//   until the next call on the sink or the end of the callback, whichever comes first.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_OUT_OF_BOUNDS` (more bytes
+// than a byte range's length); `ZARR_ERROR_OUT_OF_MEMORY`. A failure is remembered as
+// for `zarr_sink_write`.
+//
+// Thread safety: call it only from the callback that received the sink.
+//
+// # Safety
+// `sink` is NULL or the running callback's sink; `buf_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_sink_extend(zarr_sink *sink, size_t len, void **buf_out);
+
+// Explain the failure a store callback is about to return: the text becomes part of the
+// failing libzarr call's `zarr_last_error_message()` (after "<operation> of '<key>'
+// failed in the store's callback: "). Call it from the callback, on the thread the
+// callback runs on, before returning an error status; the last call wins, NULL clears
+// the message, and a callback that returns `ZARR_OK` discards it. Never fails (so that a
+// callback has no status of this call to handle).
+//
+// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied; or NULL.
+//
+// Thread safety: the message is per thread.
+//
+// # Safety
+// `message` is NULL or NUL-terminated.
+void zarr_store_callback_set_error(const char *message);
+
+// Delete the node at `path`: an array with its chunks, or a group with everything below
+// it, in any layout (Zarr v3; v2 `.zarray` / `.zgroup` / `.zattrs` and chunks; the 2022
+// draft's `meta/` and `data/` trees).
+//
+// Consolidated metadata stays true: every ancestor group's consolidated metadata that
+// lists the node (a v3 `zarr.json`'s inline `consolidated_metadata`, a v2 `.zmetadata`)
+// is rewritten without it first, so that zarr-python and `zarr_store_open_consolidated`
+// no longer see it. Then the node's own metadata document is erased (from then on no
+// reader finds the node), then the documents of the nodes below it, and last the chunks.
+// Deletion is not atomic: if the store fails midway the node is gone for every reader
+// but some of its keys remain; calling this again erases them (a path with no node, no
+// array above it, and keys under it is cleaned up and `ZARR_OK` returned).
+//
+// The root ("/") cannot be deleted: delete its children, or remove the store itself.
+// Handles open on the deleted nodes stay valid memory but their node is gone: reads give
+// the fill value, and writes would store chunks no reader finds; free them.
+//
+// - `store`: the store; a consolidated view (`zarr_store_open_consolidated`) may be given
+//   too: it then forgets the node as well.
+// - `path`: absolute node path, such as "/a/b".
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_PATH` (malformed
+// path); `ZARR_ERROR_INVALID_ARGUMENT` (`path` is the root); `ZARR_ERROR_NOT_FOUND` (no
+// node and nothing stored at `path`, or `path` lies inside an array);
+// `ZARR_ERROR_INVALID_METADATA` (malformed metadata in the subtree or in a consolidated
+// document); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: do not use the subtree (or create nodes in it) from other threads
+// meanwhile.
+//
+// # Safety
+// `store` is NULL or live; `path` is NULL or NUL-terminated.
+ZARR_NODISCARD zarr_status zarr_store_delete_node(zarr_store *store, const char *path);
+
+// Erase the stored chunk at `chunk_indices` (grid coordinates); for a sharded array the
+// chunk is a whole shard. The chunk then reads as the fill value. Erasing a chunk that
+// is not stored is not an error.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_READ_ONLY`;
+// `ZARR_ERROR_IO`.
+//
+// Thread safety: as `zarr_array_write_chunk` (do not race with a write of the same chunk).
+//
+// # Safety
+// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values.
+ZARR_NODISCARD
+zarr_status zarr_array_erase_chunk(zarr_array *array,
+                                   size_t ndim,
+                                   const uint64_t *chunk_indices);
+
+// Whether the chunk at `chunk_indices` (for a sharded array: the shard) is stored, and
+// how many bytes its stored (encoded) value occupies.
+//
+// A chunk that is not stored reads as the fill value: `*stored_out` is false and
+// `*nbytes_out` 0. A stored chunk gives true and its size, which may itself be 0 for a
+// foreign store's empty value (so test the flag, not the size). The size is asked of
+// the store without reading the value where the store can (files, memory, zip, callback
+// stores with a `size` callback).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_IO`.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `stored_out`
+// and `nbytes_out` are NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_stored_nbytes(const zarr_array *array,
+                                           size_t ndim,
+                                           const uint64_t *chunk_indices,
+                                           bool *stored_out,
+                                           uint64_t *nbytes_out);
+
 // The message of the most recent failure on the calling thread.
 //
 // Returns a NUL-terminated UTF-8 string owned by the library, never NULL: the empty string
@@ -790,14 +1877,13 @@ zarr_status zarr_group_create(zarr_store *store,
                               const char *attributes_json,
                               zarr_group **out);
 
-// Create a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`. Arguments,
-// ownership and status codes are those of `zarr_group_create`; missing ancestor groups
-// are created as v2 groups too. Create v2 arrays inside it by passing a `.zarray`
-// document to `zarr_array_create`.
+// Deprecated name of `zarr_group_create_with_format` with `zarr_format` 2 (same
+// arguments otherwise, same statuses), kept for one release.
 //
 // # Safety
 // Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
 ZARR_NODISCARD
+ZARR_DEPRECATED("use zarr_group_create_with_format(store, path, attributes_json, 2, out)")
 zarr_status zarr_group_create_v2(zarr_store *store,
                                  const char *path,
                                  const char *attributes_json,
@@ -892,13 +1978,55 @@ ZARR_NODISCARD zarr_status zarr_group_descendants_json(const zarr_group *group, 
 // `group` is NULL or live.
 ZARR_NODISCARD zarr_status zarr_group_consolidate(const zarr_group *group);
 
-// The Zarr format the group is stored in: 3 (including the 2022 draft layout) or 2.
-//
-// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+// Deprecated name of `zarr_group_format` (same arguments and statuses), kept for one
+// release.
 //
 // # Safety
 // `group` is NULL or a live handle; `format_out` is NULL or writable.
-ZARR_NODISCARD zarr_status zarr_group_zarr_format(const zarr_group *group, uint32_t *format_out);
+ZARR_NODISCARD
+ZARR_DEPRECATED("use zarr_group_format")
+zarr_status zarr_group_zarr_format(const zarr_group *group,
+                                   uint32_t *format_out);
+
+// The Zarr format the group is stored in: 3 (including the 2022 draft layout) or 2.
+//
+// - `format_out`: receives 2 or 3.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `group` is NULL or a live handle; `format_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_group_format(const zarr_group *group, uint32_t *format_out);
+
+// Create a group at `path` in Zarr format `zarr_format`: 3 (`zarr.json`) or 2
+// (`.zgroup`, attributes in `.zattrs`). Missing ancestor groups are created in the same
+// format. Create v2 arrays inside a v2 group with a `zarr_array_builder` set to format 2,
+// or by passing a `.zarray` document to `zarr_array_create`. Otherwise as
+// `zarr_group_create`.
+//
+// - `store`: the store to create in.
+// - `path`: absolute node path ("/" for the root group).
+// - `attributes_json`: a JSON object text, or NULL for no attributes.
+// - `zarr_format`: 2 or 3.
+// - `out`: receives the new group, or NULL on failure. Free with `zarr_group_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (a
+// `zarr_format` other than 2 or 3, attributes not a JSON object);
+// `ZARR_ERROR_INVALID_PATH`; `ZARR_ERROR_ALREADY_EXISTS`; `ZARR_ERROR_NODE_TYPE_MISMATCH`
+// (an ancestor is an array); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+//
+// Thread safety: do not create the same path from two threads at once.
+//
+// # Safety
+// Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
+ZARR_NODISCARD
+zarr_status zarr_group_create_with_format(zarr_store *store,
+                                          const char *path,
+                                          const char *attributes_json,
+                                          uint32_t zarr_format,
+                                          zarr_group **out);
 
 // Open a store on the local file system rooted at the directory `path`.
 //
@@ -1129,6 +2257,31 @@ zarr_status zarr_store_node_metadata_json(const zarr_store *store,
 // `s` is NULL or a string returned by a libzarr function and not yet freed.
 void zarr_string_free(char *s);
 
+// Set the number of worker threads libzarr uses to decode and encode chunks in parallel
+// (the new name of `zarr_set_num_threads`, which it calls: semantics, statuses and thread
+// safety are that function's, and error messages name it).
+//
+// `size` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if set
+// to a positive integer, otherwise the number of CPUs available to the process. The
+// setting is process-wide; calls already running finish with the previous pool.
+//
+// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+//
+// Thread safety: may be called from any thread at any time.
+ZARR_NODISCARD zarr_status zarr_thread_pool_set_size(size_t size);
+
+// The number of worker threads libzarr uses (the new name of `zarr_num_threads`, which
+// it calls: statuses and thread safety are that function's).
+//
+// - `size_out`: receives the number of threads.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `size_out` is NULL;
+// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+//
+// # Safety
+// `size_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_thread_pool_size(size_t *size_out);
+
 // Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
 //
 // `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
@@ -1142,7 +2295,9 @@ void zarr_string_free(char *s);
 // operating system refuses to start the threads.
 //
 // Thread safety: may be called from any thread at any time.
-ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
+ZARR_NODISCARD
+ZARR_DEPRECATED("use zarr_thread_pool_set_size")
+zarr_status zarr_set_num_threads(size_t num_threads);
 
 // The number of worker threads libzarr uses (see `zarr_set_num_threads`).
 //
@@ -1151,7 +2306,9 @@ ZARR_NODISCARD zarr_status zarr_set_num_threads(size_t num_threads);
 //
 // # Safety
 // `num_threads_out` is NULL or writable.
-ZARR_NODISCARD zarr_status zarr_num_threads(size_t *num_threads_out);
+ZARR_NODISCARD
+ZARR_DEPRECATED("use zarr_thread_pool_size")
+zarr_status zarr_num_threads(size_t *num_threads_out);
 
 // The library's version as "MAJOR.MINOR.PATCH". Static; never NULL; do not free.
 const char *zarr_version_string(void);

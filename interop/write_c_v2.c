@@ -176,9 +176,9 @@ int main(int argc, char **argv) {
     manifest = fopen(path, "w");
     snprintf(path, sizeof path, "%s/store", out_dir);
     if (!manifest || zarr_store_open_filesystem(path, &store) != ZARR_OK) return 1;
-    if ((s = zarr_group_create_v2(store, "/", "{\"title\": \"written by libzarr\", \"n\": [1, 2, 3]}", &root)) !=
+    if ((s = zarr_group_create_with_format(store, "/", "{\"title\": \"written by libzarr\", \"n\": [1, 2, 3]}", 2, &root)) !=
             ZARR_OK ||
-        (s = zarr_group_create_v2(store, "/sub", "{\"level\": 1}", &sub)) != ZARR_OK) {
+        (s = zarr_group_create_with_format(store, "/sub", "{\"level\": 1}", 2, &sub)) != ZARR_OK) {
         fail("groups", "/", s);
         return 1;
     }

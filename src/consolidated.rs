@@ -14,7 +14,7 @@
 use crate::error::Error;
 use crate::metadata::v2::{ZARRAY, ZATTRS, ZGROUP, ZMETADATA};
 use crate::metadata::MetadataError;
-use crate::node::{read_json_object, METADATA_KEY};
+use crate::node::{read_json_object, write_json, NodePath, METADATA_KEY};
 use crate::storage::{
     ranges_of, ByteRange, DirListing, ListableStorage, ReadableStorage, Storage, StorageError,
     WritableStorage,
@@ -135,6 +135,56 @@ impl ConsolidatedStore {
     }
 }
 
+/// Whether the consolidated entry `entry` (a path relative to the consolidating group, for
+/// v3 a node path such as `a/b`, for v2 a key such as `a/b/.zarray`) names the node at
+/// `relative` or something below it.
+fn is_at_or_below(entry: &str, relative: &str) -> bool {
+    let entry = entry.trim_matches('/');
+    entry == relative
+        || entry
+            .strip_prefix(relative)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Remove the node at `path` and everything below it from every consolidated metadata
+/// document that lists it: the inline `consolidated_metadata` of each ancestor v3 group's
+/// `zarr.json`, and each ancestor v2 group's `.zmetadata`. A document is rewritten (each
+/// atomically) only when it listed the node. Called before a node is deleted, so that
+/// readers of consolidated metadata never open a node whose data is being erased.
+pub fn forget_node(storage: &dyn Storage, path: &NodePath) -> Result<(), Error> {
+    let mut ancestor = path.parent();
+    while let Some(group) = ancestor {
+        let relative = path.as_str()[group.as_str().len()..].trim_start_matches('/');
+        let key = group.key(METADATA_KEY);
+        if let Some(mut document) = read_json_object(storage, &key)? {
+            let nodes = document
+                .get_mut("consolidated_metadata")
+                .and_then(Value::as_object_mut)
+                .and_then(|c| c.get_mut("metadata"))
+                .and_then(Value::as_object_mut);
+            if let Some(nodes) = nodes {
+                let before = nodes.len();
+                nodes.retain(|entry, _| !is_at_or_below(entry, relative));
+                if nodes.len() != before {
+                    write_json(storage, &key, &Value::Object(document))?;
+                }
+            }
+        }
+        let key = group.key(ZMETADATA);
+        if let Some(mut document) = read_json_object(storage, &key)? {
+            if let Some(entries) = document.get_mut("metadata").and_then(Value::as_object_mut) {
+                let before = entries.len();
+                entries.retain(|entry, _| !is_at_or_below(entry, relative));
+                if entries.len() != before {
+                    write_json(storage, &key, &Value::Object(document))?;
+                }
+            }
+        }
+        ancestor = group.parent();
+    }
+    Ok(())
+}
+
 impl ReadableStorage for ConsolidatedStore {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
         if is_metadata_key(key) {
@@ -171,6 +221,15 @@ impl ReadableStorage for ConsolidatedStore {
             self.inner.read_ranges(key, ranges)
         }
     }
+
+    fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        if is_metadata_key(key) {
+            crate::storage::validate_key(key)?;
+            Ok(self.snapshot().get(key).map(|v| v.len() as u64))
+        } else {
+            self.inner.value_size(key)
+        }
+    }
 }
 
 impl WritableStorage for ConsolidatedStore {
@@ -190,6 +249,18 @@ impl WritableStorage for ConsolidatedStore {
             documents.remove(key);
         }
         Ok(())
+    }
+
+    /// Erases the prefix in the store, and the snapshot's documents under it.
+    fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
+        self.inner.erase_prefix(prefix)?;
+        let mut documents = self.documents.write().unwrap_or_else(|e| e.into_inner());
+        documents.retain(|key, _| !key.starts_with(prefix));
+        Ok(())
+    }
+
+    fn erase_prefix_is_atomic(&self) -> bool {
+        self.inner.erase_prefix_is_atomic()
     }
 }
 

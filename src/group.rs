@@ -23,6 +23,8 @@ pub struct Group {
     /// the other layouts.
     draft_key: Option<String>,
     metadata: RwLock<GroupMetadata>,
+    /// The children as last listed by [`Group::refresh_children`], for access by index.
+    children_snapshot: RwLock<Option<Arc<Vec<Child>>>>,
 }
 
 /// A node below a group.
@@ -81,6 +83,7 @@ impl Group {
             format: node.format,
             draft_key,
             metadata: RwLock::new(metadata),
+            children_snapshot: RwLock::new(None),
         })
     }
 
@@ -112,6 +115,7 @@ impl Group {
                 attributes,
                 ..GroupMetadata::default()
             }),
+            children_snapshot: RwLock::new(None),
         };
         write_group_document(group.storage.as_ref(), &group.path, format)?;
         group.write_metadata(&group.meta())?;
@@ -167,11 +171,52 @@ impl Group {
 
     /// Replace the attributes and rewrite the document holding them (atomically).
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
-        let mut updated = self.meta().clone();
-        updated.attributes = attributes;
+        self.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), Error>(())
+        })
+    }
+
+    /// Change the attributes with `update` and rewrite the document holding them
+    /// atomically, holding the metadata lock throughout: updates through one handle are
+    /// serialised (none is lost), and readers of this handle see the attributes before or
+    /// after the update. When `update` or the write fails, nothing changes.
+    pub fn update_attributes<E: From<Error>>(
+        &self,
+        update: impl FnOnce(&mut Map<String, Value>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut guard = self.metadata.write().unwrap_or_else(|e| e.into_inner());
+        let mut updated = guard.clone();
+        update(&mut updated.attributes)?;
         self.write_metadata(&updated)?;
-        *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
+        *guard = updated;
         Ok(())
+    }
+
+    /// List the children now (as [`Group::children`]) and keep the list as the group's
+    /// snapshot, which [`Group::children_snapshot`] then returns: indexes into it stay
+    /// valid while the hierarchy changes, until the next refresh.
+    pub fn refresh_children(&self) -> Result<Arc<Vec<Child>>, Error> {
+        let children = Arc::new(self.children()?);
+        *self
+            .children_snapshot
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = Some(children.clone());
+        Ok(children)
+    }
+
+    /// The snapshot of the children taken by the last [`Group::refresh_children`], or a
+    /// new one when none was taken yet.
+    pub fn children_snapshot(&self) -> Result<Arc<Vec<Child>>, Error> {
+        let current = self
+            .children_snapshot
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        match current {
+            Some(children) => Ok(children),
+            None => self.refresh_children(),
+        }
     }
 
     /// The direct children of the group, sorted by name. A sub-directory without node
@@ -225,12 +270,14 @@ impl Group {
                     "must_understand": false,
                     "metadata": Value::Object(nodes),
                 });
-                let mut updated = self.meta().clone();
+                // Under the lock, so that a concurrent attribute change is not lost.
+                let mut guard = self.metadata.write().unwrap_or_else(|e| e.into_inner());
+                let mut updated = guard.clone();
                 updated
                     .ignored_extensions
                     .insert("consolidated_metadata".into(), consolidated);
                 self.write_metadata(&updated)?;
-                *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = updated;
+                *guard = updated;
                 Ok(())
             }
             ZarrFormat::V2 => {
@@ -335,7 +382,7 @@ fn listed_children(
 /// Every node below the group at `path`, depth first, each group before its contents,
 /// siblings by name, with the node found for it where listing read it (see
 /// [`listed_children`]).
-fn listed_descendants(
+pub(crate) fn listed_descendants(
     storage: &dyn Storage,
     path: &NodePath,
     format: ZarrFormat,

@@ -6,6 +6,8 @@
 #![deny(unsafe_code)]
 
 pub mod array;
+pub mod attributes;
+pub mod builder;
 pub mod chunk_grid;
 pub mod chunk_key_encoding;
 pub(crate) mod codec;

@@ -11,6 +11,8 @@ template <typename T> static void instantiate(zarr::Array &a) {
     v = a.template read_chunk<T>({0});
     a.write_chunk({0}, v);
     v = a.template read_inner_chunk<T>({0});
+    T fill = a.template fill_value<T>();
+    zarr::ArrayBuilder(ZARR_DATA_TYPE_FLOAT32, {1}).fill_value(fill);
 }
 
 int main() {

@@ -13,6 +13,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -261,13 +266,13 @@ void children_listing() {
 
 void v2_consolidated_descendants() {
     zarr::Store store = zarr::Store::memory();
-    zarr::Group root = zarr::Group::create_v2(store, "/", R"({"t": 1})");
-    CHECK(root.zarr_format() == 2);
+    zarr::Group root = zarr::Group::create_with_format(store, "/", 2, R"({"t": 1})");
+    CHECK(root.format() == 2);
     zarr::Array a = zarr::Array::create(
         store, "/g/a",
         R"({"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": ">i4",
             "compressor": null, "filters": null, "fill_value": 0, "order": "C"})");
-    CHECK(a.zarr_format() == 2);
+    CHECK(a.format() == 2);
     std::vector<int32_t> values = {1, -2, 3, -4};
     NO_THROW(a.write<int32_t>({0}, {4}, values));
     CHECK(contains(root.descendants_json(), "\"/g/a\""));
@@ -441,17 +446,166 @@ void sharded_inner_chunks() {
 }
 
 void threads_and_version() {
-    size_t before = zarr::num_threads();
+    size_t before = zarr::thread_pool_size();
     CHECK(before >= 1);
-    NO_THROW(zarr::set_num_threads(2));
-    CHECK(zarr::num_threads() == 2);
-    NO_THROW(zarr::set_num_threads(0));
-    CHECK(zarr::num_threads() >= 1);
+    NO_THROW(zarr::set_thread_pool_size(2));
+    CHECK(zarr::thread_pool_size() == 2);
+    NO_THROW(zarr::set_thread_pool_size(0));
+    CHECK(zarr::thread_pool_size() >= 1);
     CHECK(zarr::version() == ZARR_VERSION_STRING);
     CHECK(zarr::version_number() ==
           static_cast<uint32_t>(ZARR_VERSION_MAJOR * 10000 + ZARR_VERSION_MINOR * 100 +
                                 ZARR_VERSION_PATCH));
     CHECK(std::string(zarr::status_str(12345)) == "unknown status");
+}
+
+void accessors_and_attributes() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Group root = zarr::Group::create(store, "/");
+    zarr::Array a = zarr::Array::create(
+        store, "/t",
+        "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [4, 6], \"data_type\": "
+        "\"float64\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
+        "{\"chunk_shape\": [2, 3]}}, \"chunk_key_encoding\": {\"name\": \"default\"}, "
+        "\"fill_value\": -2.5, \"codecs\": [{\"name\": \"bytes\", \"configuration\": "
+        "{\"endian\": \"little\"}}, {\"name\": \"gzip\", \"configuration\": {\"level\": 2}}], "
+        "\"dimension_names\": [\"lat\", null]}");
+    CHECK(a.dimension_name(0) == std::optional<std::string>("lat"));
+    CHECK(!a.dimension_name(1).has_value());
+    CHECK(a.dimension_names().size() == 2);
+    THROWS(a.dimension_name(2), ZARR_ERROR_OUT_OF_BOUNDS, "dimension");
+    CHECK(a.fill_value<double>() == -2.5);
+    THROWS(a.fill_value<float>(), ZARR_ERROR_INVALID_ARGUMENT, "element");
+    CHECK((a.codec_names() == std::vector<std::string>{"bytes", "gzip"}));
+    CHECK(a.codec_configuration_json(1).find("\"level\":2") != std::string::npos);
+    THROWS(a.codec_configuration_json(2), ZARR_ERROR_OUT_OF_BOUNDS, "codec");
+    a.set_attribute_string("units", "K");
+    a.set_attribute_double("scale", 0.5);
+    a.set_attribute_int64("n", 3);
+    a.set_attribute_doubles("range", {1.0, 2.0});
+    a.set_attribute_int64s("ids", {7, 8, 9});
+    zarr::Array again = zarr::Array::open(store, "/t");
+    CHECK(again.attribute_string("units") == "K");
+    CHECK(again.attribute_double("scale") == 0.5);
+    CHECK(again.attribute_double("n") == 3.0);
+    CHECK(again.attribute_int64("n") == 3);
+    CHECK((again.attribute_doubles("range") == std::vector<double>{1.0, 2.0}));
+    CHECK((again.attribute_int64s("ids") == std::vector<int64_t>{7, 8, 9}));
+    CHECK((again.attribute_names() ==
+           std::vector<std::string>{"units", "scale", "n", "range", "ids"}));
+    THROWS(again.attribute_int64("scale"), ZARR_ERROR_TYPE_MISMATCH, "scale");
+    THROWS(again.attribute_string("missing"), ZARR_ERROR_NOT_FOUND, "missing");
+    a.delete_attribute("n");
+    THROWS(a.delete_attribute("n"), ZARR_ERROR_NOT_FOUND, "n");
+    root.set_attribute_string("title", "t");
+    CHECK(zarr::Group::open(store, "/").attribute_string("title") == "t");
+    std::vector<zarr::Child> children = root.children();
+    CHECK(children.size() == 1 && children[0].name == "t" &&
+          children[0].node_type == ZARR_NODE_TYPE_ARRAY);
+    a.write<double>({0, 0}, {2, 3}, std::vector<double>(6, 1.0));
+    CHECK(a.chunk_stored_nbytes({0, 0}).has_value());
+    CHECK(!a.chunk_stored_nbytes({1, 1}).has_value());
+    a.erase_chunk({0, 0});
+    CHECK(!a.chunk_stored_nbytes({0, 0}).has_value());
+    THROWS(a.erase_chunk({5, 0}), ZARR_ERROR_OUT_OF_BOUNDS, "chunk");
+    store.delete_node("/t");
+    CHECK(root.children().empty());
+    THROWS(store.delete_node("/"), ZARR_ERROR_INVALID_ARGUMENT, "root");
+    THROWS(store.delete_node("/t"), ZARR_ERROR_NOT_FOUND, "/t");
+}
+
+void array_builder() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::ArrayBuilder(ZARR_DATA_TYPE_INT32, {8, 8})
+                        .chunk_shape({2, 2})
+                        .shard_shape({4, 4})
+                        .fill_value<int32_t>(-1)
+                        .zstd(2)
+                        .dimension_name(0, std::string("y"))
+                        .dimension_name(1, std::string("x"))
+                        .attribute_string("units", "counts")
+                        .create(store, "/b");
+    CHECK((a.inner_chunk_shape() == std::vector<uint64_t>{2, 2}));
+    CHECK((a.chunk_shape() == std::vector<uint64_t>{4, 4}));
+    CHECK(a.fill_value<int32_t>() == -1);
+    CHECK(a.dimension_name(1) == std::optional<std::string>("x"));
+    CHECK(a.attribute_string("units") == "counts");
+    CHECK(a.format() == 3);
+    zarr::Array v2 = zarr::ArrayBuilder(ZARR_DATA_TYPE_UINT8, {3}).format(2).gzip(1).create(store, "/v2");
+    CHECK(v2.format() == 2);
+    CHECK((v2.codec_names() == std::vector<std::string>{"bytes", "numcodecs.gzip"}));
+    THROWS(zarr::ArrayBuilder(ZARR_DATA_TYPE_RAW, {3}), ZARR_ERROR_INVALID_ARGUMENT, "RAW");
+    zarr::ArrayBuilder b(ZARR_DATA_TYPE_UINT8, {3});
+    THROWS(b.codec("nope"), ZARR_ERROR_UNSUPPORTED, "nope");
+    THROWS(b.gzip(12), ZARR_ERROR_INVALID_ARGUMENT, "gzip");
+    THROWS(b.fill_value<uint16_t>(1), ZARR_ERROR_BUFFER_SIZE_MISMATCH, "bytes");
+    THROWS(b.create(store, "/b"), ZARR_ERROR_ALREADY_EXISTS, "/b");
+}
+
+// A StoreBackend over a std::map, counting calls.
+class MapBackend : public zarr::StoreBackend {
+  public:
+    std::optional<std::vector<uint8_t>> get(const std::string &key) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++gets;
+        if (fail_next) {
+            fail_next = false;
+            throw zarr::Error(ZARR_ERROR_IO, "backend says: device full");
+        }
+        auto it = values_.find(key);
+        if (it == values_.end()) return std::nullopt;
+        return it->second;
+    }
+    void set(const std::string &key, const uint8_t *data, size_t len) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (throw_std) throw std::runtime_error("std exception in set");
+        values_[key] = std::vector<uint8_t>(data, data + len);
+    }
+    void erase(const std::string &key) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        values_.erase(key);
+    }
+    std::vector<std::string> list(const std::string &prefix) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::vector<std::string> keys;
+        for (const auto &kv : values_)
+            if (kv.first.compare(0, prefix.size(), prefix) == 0) keys.push_back(kv.first);
+        return keys;
+    }
+    size_t gets = 0;
+    bool fail_next = false;
+    bool throw_std = false;
+
+  private:
+    std::mutex mutex_;
+    std::map<std::string, std::vector<uint8_t>> values_;
+};
+
+void callback_store() {
+    auto backend = std::make_shared<MapBackend>();
+    {
+        zarr::Store store = zarr::Store::callbacks(backend);
+        zarr::Array a = zarr::ArrayBuilder(ZARR_DATA_TYPE_UINT16, {16})
+                            .chunk_shape({4})
+                            .shard_shape({8})
+                            .create(store, "/s");
+        std::vector<uint16_t> values(16);
+        for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint16_t>(i * 11);
+        a.write<uint16_t>({0}, {16}, values);
+        CHECK(zarr::Array::open(store, "/s").read<uint16_t>({0}, {16}) == values);
+        CHECK(a.read<uint16_t>({9}, {1}) == std::vector<uint16_t>{99});
+        CHECK(zarr::Group::open(store, "/").children().size() == 1);
+        backend->fail_next = true;
+        THROWS(zarr::Array::open(store, "/s"), ZARR_ERROR_IO, "device full");
+        backend->throw_std = true;
+        THROWS(a.write<uint16_t>({0}, {16}, values), ZARR_ERROR_IO, "std exception in set");
+        backend->throw_std = false;
+        store.delete_node("/s");
+        THROWS(zarr::Array::open(store, "/s"), ZARR_ERROR_NOT_FOUND, "/s");
+    }
+    // The store and its arrays are gone: the library let go of the backend.
+    CHECK(backend.use_count() == 1);
+    THROWS(zarr::Store::callbacks(nullptr), ZARR_ERROR_NULL_ARGUMENT, "backend");
 }
 
 struct Case {
@@ -476,6 +630,9 @@ const Case cases[] = {
     TCASE(error_out_of_bounds),
     TCASE(sharded_inner_chunks),
     TCASE(threads_and_version),
+    TCASE(accessors_and_attributes),
+    TCASE(array_builder),
+    TCASE(callback_store),
 };
 
 bool run(const Case &c) {

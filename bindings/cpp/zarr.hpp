@@ -34,7 +34,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -109,6 +112,7 @@ template <typename Fn> std::string take_string(Fn fn) {
 inline void free_handle(zarr_store *p) noexcept { zarr_store_free(p); }
 inline void free_handle(zarr_group *p) noexcept { zarr_group_free(p); }
 inline void free_handle(zarr_array *p) noexcept { zarr_array_free(p); }
+inline void free_handle(zarr_array_builder *p) noexcept { zarr_array_builder_free(p); }
 
 // A move-only owner of one C handle; the base of Store, Group and Array.
 template <typename T> class Handle {
@@ -171,10 +175,150 @@ template <typename T> constexpr bool is_element_type() {
     return true;
 }
 
+
+// Typed attribute access shared by Array and Group; `H` is the C handle type and the
+// function pointers the matching zarr_array_* or zarr_group_* functions.
+template <typename H, typename Fn> std::string attribute_string(H *h, Fn fn, const std::string &key) {
+    const char *k = c_str(key, "key");
+    return take_string([h, fn, k](char **out) { return fn(h, k, out); });
+}
+
+template <typename T, typename H, typename Fn> T attribute_scalar(H *h, Fn fn, const std::string &key) {
+    T value{};
+    check(fn(h, c_str(key, "key"), &value));
+    return value;
+}
+
+// A size query, then the values.
+template <typename T, typename H, typename Fn>
+std::vector<T> attribute_vector(H *h, Fn fn, const std::string &key) {
+    const char *k = c_str(key, "key");
+    size_t n = 0;
+    check(fn(h, k, nullptr, 0, &n));
+    std::vector<T> values(n);
+    check(fn(h, k, values.data(), values.size(), &n));
+    values.resize(n);
+    return values;
+}
+
+template <typename H, typename CountFn, typename NameFn>
+std::vector<std::string> names_by_index(H *h, CountFn count, NameFn name) {
+    size_t n = 0;
+    check(count(h, &n));
+    std::vector<std::string> names;
+    names.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        names.push_back(take_string([h, name, i](char **out) { return name(h, i, out); }));
+    }
+    return names;
+}
+
 } // namespace detail
 
 class Group;
 class Array;
+
+// A store of your own, for `zarr::Store::callbacks` (wraps `zarr_store_callbacks`).
+//
+// libzarr calls these members from its worker threads, concurrently: implementations must
+// be thread-safe. A member reports a failure by throwing: a `zarr::Error` gives its status
+// (`ZARR_ERROR_IO`, `ZARR_ERROR_READ_ONLY`, ...) and message to the failing libzarr call,
+// any other exception `ZARR_ERROR_IO` with its `what()`. Exceptions never cross into C.
+class StoreBackend {
+  public:
+    virtual ~StoreBackend() = default;
+    // The value of `key`, or std::nullopt when there is none.
+    virtual std::optional<std::vector<uint8_t>> get(const std::string &key) = 0;
+    // `length` bytes of the value of `key` from `offset`, or its last `length` bytes when
+    // `from_end`; std::nullopt when there is no value; throw zarr::Error with
+    // ZARR_ERROR_OUT_OF_BOUNDS for a range past the end. The default cuts it from `get`.
+    virtual std::optional<std::vector<uint8_t>> get_range(const std::string &key, uint64_t offset,
+                                                          uint64_t length, bool from_end) {
+        std::optional<std::vector<uint8_t>> value = get(key);
+        if (!value) return value;
+        uint64_t size = value->size();
+        if (length > size || (!from_end && offset > size - length)) {
+            throw Error(ZARR_ERROR_OUT_OF_BOUNDS, "byte range past the end of '" + key + "'");
+        }
+        uint64_t start = from_end ? size - length : offset;
+        return std::vector<uint8_t>(value->begin() + static_cast<std::ptrdiff_t>(start),
+                                    value->begin() + static_cast<std::ptrdiff_t>(start + length));
+    }
+    // Replace the value of `key` with `len` bytes at `data`, atomically.
+    virtual void set(const std::string &key, const uint8_t *data, size_t len) = 0;
+    // Remove `key`; a missing key is not an error.
+    virtual void erase(const std::string &key) = 0;
+    // Every key starting with `prefix` ("" or ending in '/'), in any order.
+    virtual std::vector<std::string> list(const std::string &prefix) = 0;
+};
+
+namespace detail {
+
+// Runs a backend member for a C callback: exceptions become statuses with messages.
+template <typename Fn> zarr_status backend_call(Fn fn) noexcept {
+    try {
+        return fn();
+    } catch (const Error &e) {
+        zarr_store_callback_set_error(e.what());
+        return e.status();
+    } catch (const std::exception &e) {
+        zarr_store_callback_set_error(e.what());
+        return ZARR_ERROR_IO;
+    } catch (...) {
+        zarr_store_callback_set_error("unknown C++ exception in a zarr::StoreBackend");
+        return ZARR_ERROR_IO;
+    }
+}
+
+inline StoreBackend &backend_of(void *user_data) {
+    return **static_cast<std::shared_ptr<StoreBackend> *>(user_data);
+}
+
+inline zarr_status write_value(zarr_sink *sink, const std::optional<std::vector<uint8_t>> &v) {
+    if (!v) return ZARR_ERROR_NOT_FOUND;
+    return zarr_sink_write(sink, v->data(), v->size());
+}
+
+// The callbacks table of a StoreBackend (each entry a captureless lambda).
+inline zarr_store_callbacks backend_table(std::shared_ptr<StoreBackend> *owner) {
+    zarr_store_callbacks cb{};
+    cb.version = ZARR_STORE_CALLBACKS_VERSION;
+    cb.user_data = owner;
+    cb.get = [](void *ud, const char *key, zarr_sink *value) -> zarr_status {
+        return backend_call([&] { return write_value(value, backend_of(ud).get(key)); });
+    };
+    cb.get_range = [](void *ud, const char *key, uint64_t offset, uint64_t length, bool from_end,
+                      zarr_sink *value) -> zarr_status {
+        return backend_call([&] {
+            return write_value(value, backend_of(ud).get_range(key, offset, length, from_end));
+        });
+    };
+    cb.set = [](void *ud, const char *key, const void *value, size_t len) -> zarr_status {
+        return backend_call([&] {
+            backend_of(ud).set(key, static_cast<const uint8_t *>(value), len);
+            return ZARR_OK;
+        });
+    };
+    cb.erase = [](void *ud, const char *key) -> zarr_status {
+        return backend_call([&] {
+            backend_of(ud).erase(key);
+            return ZARR_OK;
+        });
+    };
+    cb.list = [](void *ud, const char *prefix, zarr_sink *keys) -> zarr_status {
+        return backend_call([&] {
+            for (const std::string &key : backend_of(ud).list(prefix)) {
+                zarr_status s = zarr_sink_write(keys, key.c_str(), key.size() + 1);
+                if (s != ZARR_OK) return s;
+            }
+            return static_cast<zarr_status>(ZARR_OK);
+        });
+    };
+    cb.free_user_data = [](void *ud) { delete static_cast<std::shared_ptr<StoreBackend> *>(ud); };
+    return cb;
+}
+
+} // namespace detail
 
 // A store: where keys map to bytes (wraps `zarr_store *`). Move-only; the destructor calls
 // `zarr_store_free`. Arrays and groups opened from it keep it alive.
@@ -220,10 +364,124 @@ class Store : public detail::Handle<zarr_store> {
         detail::check(zarr_store_open_consolidated(store.get(), &raw));
         return Store(raw);
     }
+
+    // A store implemented by `backend` (wraps `zarr_store_open_callbacks`); the store
+    // shares ownership of it until the store and everything opened from it are gone.
+    // Throws zarr::Error: NULL_ARGUMENT (empty pointer).
+    static Store callbacks(std::shared_ptr<StoreBackend> backend) {
+        if (!backend) throw Error(ZARR_ERROR_NULL_ARGUMENT, "zarr::Store::callbacks: no backend");
+        auto *owner = new std::shared_ptr<StoreBackend>(std::move(backend));
+        zarr_store_callbacks cb = detail::backend_table(owner);
+        zarr_store *raw = nullptr;
+        // On failure the library has already called free_user_data (deleting `owner`).
+        detail::check(zarr_store_open_callbacks(&cb, &raw));
+        return Store(raw);
+    }
+
+    // Deletes the array or group (with everything below it) at `path`, keeping
+    // consolidated metadata true (wraps `zarr_store_delete_node`). Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (the root), INVALID_PATH, NOT_FOUND, READ_ONLY, IO.
+    void delete_node(const std::string &path) {
+        detail::check(zarr_store_delete_node(get(), detail::c_str(path, "path")));
+    }
+};
+
+namespace detail {
+
+// The zarr_array_* / zarr_group_* attribute functions, for Attributes<>.
+template <typename H> struct AttributeFns;
+template <> struct AttributeFns<zarr_array> {
+    static constexpr auto count = zarr_array_attribute_count;
+    static constexpr auto name = zarr_array_attribute_name;
+    static constexpr auto string = zarr_array_attribute_string;
+    static constexpr auto double_ = zarr_array_attribute_double;
+    static constexpr auto int64 = zarr_array_attribute_int64;
+    static constexpr auto doubles = zarr_array_attribute_double_array;
+    static constexpr auto int64s = zarr_array_attribute_int64_array;
+    static constexpr auto set_string = zarr_array_set_attribute_string;
+    static constexpr auto set_double = zarr_array_set_attribute_double;
+    static constexpr auto set_int64 = zarr_array_set_attribute_int64;
+    static constexpr auto set_doubles = zarr_array_set_attribute_double_array;
+    static constexpr auto set_int64s = zarr_array_set_attribute_int64_array;
+    static constexpr auto remove = zarr_array_delete_attribute;
+};
+template <> struct AttributeFns<zarr_group> {
+    static constexpr auto count = zarr_group_attribute_count;
+    static constexpr auto name = zarr_group_attribute_name;
+    static constexpr auto string = zarr_group_attribute_string;
+    static constexpr auto double_ = zarr_group_attribute_double;
+    static constexpr auto int64 = zarr_group_attribute_int64;
+    static constexpr auto doubles = zarr_group_attribute_double_array;
+    static constexpr auto int64s = zarr_group_attribute_int64_array;
+    static constexpr auto set_string = zarr_group_set_attribute_string;
+    static constexpr auto set_double = zarr_group_set_attribute_double;
+    static constexpr auto set_int64 = zarr_group_set_attribute_int64;
+    static constexpr auto set_doubles = zarr_group_set_attribute_double_array;
+    static constexpr auto set_int64s = zarr_group_set_attribute_int64_array;
+    static constexpr auto remove = zarr_group_delete_attribute;
+};
+
+// Typed attributes of an array or group, without JSON (wraps zarr_array_attribute_* and
+// zarr_group_attribute_*, in the manner of netCDF's nc_get_att / nc_put_att). Getters
+// throw zarr::Error: NOT_FOUND, TYPE_MISMATCH (another JSON type; a fractional number
+// asked as an integer), OUT_OF_BOUNDS (an integer outside int64). Setters rewrite the
+// attributes document atomically and throw zarr::Error: READ_ONLY, IO.
+template <typename Derived, typename H> class Attributes {
+    using F = AttributeFns<H>;
+    H *h() const { return static_cast<const Derived *>(this)->get(); }
+
+  public:
+    // The attribute names, in document order.
+    std::vector<std::string> attribute_names() const {
+        return names_by_index(h(), F::count, F::name);
+    }
+    std::string attribute_string(const std::string &key) const {
+        return detail::attribute_string(h(), F::string, key);
+    }
+    // Any number; "NaN", "Infinity" and "-Infinity" too.
+    double attribute_double(const std::string &key) const {
+        return attribute_scalar<double>(h(), F::double_, key);
+    }
+    int64_t attribute_int64(const std::string &key) const {
+        return attribute_scalar<int64_t>(h(), F::int64, key);
+    }
+    // An array of numbers (a single number reads as one element).
+    std::vector<double> attribute_doubles(const std::string &key) const {
+        return attribute_vector<double>(h(), F::doubles, key);
+    }
+    std::vector<int64_t> attribute_int64s(const std::string &key) const {
+        return attribute_vector<int64_t>(h(), F::int64s, key);
+    }
+    void set_attribute_string(const std::string &key, const std::string &value) {
+        check(F::set_string(h(), c_str(key, "key"), c_str(value, "value")));
+    }
+    // Non-finite values are stored as "NaN", "Infinity", "-Infinity".
+    void set_attribute_double(const std::string &key, double value) {
+        check(F::set_double(h(), c_str(key, "key"), value));
+    }
+    void set_attribute_int64(const std::string &key, int64_t value) {
+        check(F::set_int64(h(), c_str(key, "key"), value));
+    }
+    void set_attribute_doubles(const std::string &key, const std::vector<double> &values) {
+        check(F::set_doubles(h(), c_str(key, "key"), values.data(), values.size()));
+    }
+    void set_attribute_int64s(const std::string &key, const std::vector<int64_t> &values) {
+        check(F::set_int64s(h(), c_str(key, "key"), values.data(), values.size()));
+    }
+    // Throws zarr::Error: NOT_FOUND (no such attribute), READ_ONLY, IO.
+    void delete_attribute(const std::string &key) { check(F::remove(h(), c_str(key, "key"))); }
+};
+
+} // namespace detail
+
+// A direct child of a group: its name and `ZARR_NODE_TYPE_ARRAY` or `ZARR_NODE_TYPE_GROUP`.
+struct Child {
+    std::string name;
+    zarr_node_type node_type;
 };
 
 // A Zarr group (wraps `zarr_group *`). Move-only; the destructor calls `zarr_group_free`.
-class Group : public detail::Handle<zarr_group> {
+class Group : public detail::Handle<zarr_group>, public detail::Attributes<Group, zarr_group> {
   public:
     // An empty group object (get() is NULL).
     Group() noexcept = default;
@@ -260,25 +518,36 @@ class Group : public detail::Handle<zarr_group> {
         return Group(raw);
     }
 
-    // Creates a Zarr v2 group (`.zgroup`) at `path`, with attributes from the JSON object
-    // text `attributes_json` ("{}" for none); missing ancestors are created as v2 groups
-    // (wraps `zarr_group_create_v2`). Throws zarr::Error as `create`.
-    static Group create_v2(Store &store, const std::string &path,
-                           const std::string &attributes_json = "{}") {
+    // Creates a group at `path` in Zarr format `zarr_format` (2: `.zgroup`, 3: zarr.json)
+    // with attributes from the JSON object text `attributes_json` ("{}" for none); missing
+    // ancestors are created in the same format (wraps `zarr_group_create_with_format`).
+    // Throws zarr::Error as `create`, plus INVALID_ARGUMENT (a format other than 2 or 3).
+    static Group create_with_format(Store &store, const std::string &path, uint32_t zarr_format,
+                                    const std::string &attributes_json = "{}") {
         zarr_group *raw = nullptr;
-        detail::check(zarr_group_create_v2(store.get(), detail::c_str(path, "path"),
-                                           detail::c_str(attributes_json, "attributes_json"),
-                                           &raw));
+        detail::check(zarr_group_create_with_format(
+            store.get(), detail::c_str(path, "path"),
+            detail::c_str(attributes_json, "attributes_json"), zarr_format, &raw));
         return Group(raw);
     }
 
+    // Deprecated: `create_with_format(store, path, 2, attributes_json)`.
+    [[deprecated("use zarr::Group::create_with_format(store, path, 2, attributes)")]]
+    static Group create_v2(Store &store, const std::string &path,
+                           const std::string &attributes_json = "{}") {
+        return create_with_format(store, path, 2, attributes_json);
+    }
+
     // The Zarr format the group is stored in: 3 (also for the 2022 draft layout) or 2
-    // (wraps `zarr_group_zarr_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
-    uint32_t zarr_format() const {
+    // (wraps `zarr_group_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    uint32_t format() const {
         uint32_t format = 0;
-        detail::check(zarr_group_zarr_format(get(), &format));
+        detail::check(zarr_group_format(get(), &format));
         return format;
     }
+
+    // Deprecated: `format()`.
+    [[deprecated("use zarr::Group::format()")]] uint32_t zarr_format() const { return format(); }
 
     // Every node below the group as JSON text, depth first (wraps
     // `zarr_group_descendants_json`). Throws zarr::Error: NULL_ARGUMENT,
@@ -316,6 +585,25 @@ class Group : public detail::Handle<zarr_group> {
         zarr_group *g = get();
         return detail::take_string([g](char **out) { return zarr_group_children_json(g, out); });
     }
+
+    // The direct children sorted by name, listed now (wraps `zarr_group_child_count`,
+    // `zarr_group_child_name`, `zarr_group_child_node_type`). Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_METADATA, IO.
+    std::vector<Child> children() const {
+        zarr_group *g = get();
+        size_t n = 0;
+        detail::check(zarr_group_child_count(g, &n));
+        std::vector<Child> out;
+        out.reserve(n);
+        for (size_t i = 0; i < n; ++i) {
+            Child c;
+            c.name = detail::take_string([g, i](char **o) { return zarr_group_child_name(g, i, o); });
+            c.node_type = 0;
+            detail::check(zarr_group_child_node_type(g, i, &c.node_type));
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
 };
 
 // A Zarr array (wraps `zarr_array *`). Move-only; the destructor calls `zarr_array_free`.
@@ -323,7 +611,7 @@ class Group : public detail::Handle<zarr_group> {
 // Index vectors (`start`, `count`, chunk indices) hold one value per dimension; their
 // length is passed to C as `ndim` (an empty vector for a 0-d array). Element buffers are
 // dense, C order, host byte order.
-class Array : public detail::Handle<zarr_array> {
+class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array, zarr_array> {
   public:
     // An empty array object (get() is NULL).
     Array() noexcept = default;
@@ -358,12 +646,15 @@ class Array : public detail::Handle<zarr_array> {
     }
 
     // The Zarr format the array is stored in: 3 (also for the 2022 draft layout) or 2
-    // (wraps `zarr_array_zarr_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
-    uint32_t zarr_format() const {
+    // (wraps `zarr_array_format`). Throws zarr::Error: NULL_ARGUMENT (empty object).
+    uint32_t format() const {
         uint32_t format = 0;
-        detail::check(zarr_array_zarr_format(get(), &format));
+        detail::check(zarr_array_format(get(), &format));
         return format;
     }
+
+    // Deprecated: `format()`.
+    [[deprecated("use zarr::Array::format()")]] uint32_t zarr_format() const { return format(); }
 
     // The shape, one extent per dimension (wraps `zarr_array_shape`). Throws zarr::Error:
     // NULL_ARGUMENT.
@@ -590,6 +881,68 @@ class Array : public detail::Handle<zarr_array> {
         return values;
     }
 
+    // The name of dimension `dim` (C order), or std::nullopt when it is unnamed (wraps
+    // `zarr_array_dimension_name`: v3 `dimension_names`, v2 `_ARRAY_DIMENSIONS`). Throws
+    // zarr::Error: NULL_ARGUMENT, OUT_OF_BOUNDS, INVALID_METADATA.
+    std::optional<std::string> dimension_name(size_t dim) const {
+        char *raw = nullptr;
+        zarr_status status = zarr_array_dimension_name(get(), dim, &raw);
+        std::unique_ptr<char, detail::StringDeleter> owned(raw);
+        detail::check(status);
+        if (!owned) return std::nullopt;
+        return std::string(owned.get());
+    }
+
+    // Every dimension's name, C order (see `dimension_name`).
+    std::vector<std::optional<std::string>> dimension_names() const {
+        std::vector<std::optional<std::string>> names;
+        for (size_t d = 0, n = ndim(); d < n; ++d) names.push_back(dimension_name(d));
+        return names;
+    }
+
+    // The fill value as a T, whose size must be the element size (wraps
+    // `zarr_array_fill_value`). Throws zarr::Error: INVALID_ARGUMENT (element type).
+    template <typename T> T fill_value() const {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::fill_value");
+        T value{};
+        detail::check(zarr_array_fill_value(get(), &value, sizeof value));
+        return value;
+    }
+
+    // The codecs' Zarr v3 names in encoding order (wraps `zarr_array_codec_count` and
+    // `zarr_array_codec_name`). Throws zarr::Error: NULL_ARGUMENT.
+    std::vector<std::string> codec_names() const {
+        return detail::names_by_index(get(), zarr_array_codec_count, zarr_array_codec_name);
+    }
+
+    // The configuration of codec `index` as JSON object text (wraps
+    // `zarr_array_codec_configuration_json`). Throws zarr::Error: OUT_OF_BOUNDS.
+    std::string codec_configuration_json(size_t index) const {
+        zarr_array *a = get();
+        return detail::take_string(
+            [a, index](char **out) { return zarr_array_codec_configuration_json(a, index, out); });
+    }
+
+    // Erases the chunk (for a sharded array, the shard) at `chunk_indices` (wraps
+    // `zarr_array_erase_chunk`). Throws zarr::Error: INVALID_ARGUMENT, OUT_OF_BOUNDS,
+    // READ_ONLY, IO.
+    void erase_chunk(const std::vector<uint64_t> &chunk_indices) {
+        detail::check(zarr_array_erase_chunk(get(), chunk_indices.size(), chunk_indices.data()));
+    }
+
+    // The stored size of the chunk at `chunk_indices`, or std::nullopt when it is not
+    // stored (wraps `zarr_array_chunk_stored_nbytes`). Throws zarr::Error:
+    // INVALID_ARGUMENT, OUT_OF_BOUNDS, IO.
+    std::optional<uint64_t> chunk_stored_nbytes(const std::vector<uint64_t> &chunk_indices) const {
+        bool stored = false;
+        uint64_t nbytes = 0;
+        detail::check(zarr_array_chunk_stored_nbytes(get(), chunk_indices.size(),
+                                                     chunk_indices.data(), &stored, &nbytes));
+        if (!stored) return std::nullopt;
+        return nbytes;
+    }
+
   private:
     // Throws INVALID_ARGUMENT when `start` and `count` have different lengths.
     static void check_ranks(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
@@ -602,6 +955,89 @@ class Array : public detail::Handle<zarr_array> {
     }
 };
 
+// Settings for a new array, so that no metadata document is written by hand (wraps
+// `zarr_array_builder *`; move-only). Setters return the builder for chaining and throw
+// zarr::Error as their C functions document; `create` makes the array.
+//
+//     zarr::Array a = zarr::ArrayBuilder(ZARR_DATA_TYPE_FLOAT32, {100, 120})
+//                         .chunk_shape({32, 32}).zstd(3).dimension_name(0, "lat")
+//                         .create(store, "/temperature");
+class ArrayBuilder : public detail::Handle<zarr_array_builder> {
+  public:
+    // Wraps `zarr_array_builder_new`. Throws zarr::Error: INVALID_ARGUMENT (unknown or raw
+    // data type), OUT_OF_BOUNDS (more than 2^64 elements).
+    ArrayBuilder(zarr_data_type data_type, const std::vector<uint64_t> &shape) {
+        zarr_array_builder *raw = nullptr;
+        detail::check(zarr_array_builder_new(data_type, shape.size(), shape.data(), &raw));
+        Handle::operator=(Handle(raw));
+    }
+
+    ArrayBuilder &chunk_shape(const std::vector<uint64_t> &shape) {
+        detail::check(zarr_array_builder_set_chunk_shape(get(), shape.size(), shape.data()));
+        return *this;
+    }
+    ArrayBuilder &shard_shape(const std::vector<uint64_t> &shape) {
+        detail::check(zarr_array_builder_set_shard_shape(get(), shape.size(), shape.data()));
+        return *this;
+    }
+    template <typename T> ArrayBuilder &fill_value(const T &value) {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check(zarr_array_builder_set_fill_value(get(), &value, sizeof value));
+        return *this;
+    }
+    // `configuration_json` "" means none.
+    ArrayBuilder &codec(const std::string &name, const std::string &configuration_json = "") {
+        detail::check(zarr_array_builder_add_codec(
+            get(), detail::c_str(name, "name"),
+            configuration_json.empty() ? nullptr
+                                       : detail::c_str(configuration_json, "configuration_json")));
+        return *this;
+    }
+    ArrayBuilder &gzip(int32_t level) {
+        detail::check(zarr_array_builder_add_gzip(get(), level));
+        return *this;
+    }
+    ArrayBuilder &zstd(int32_t level) {
+        detail::check(zarr_array_builder_add_zstd(get(), level));
+        return *this;
+    }
+    // Names dimension `dim` (C order); std::nullopt removes the name.
+    ArrayBuilder &dimension_name(size_t dim, const std::optional<std::string> &name) {
+        detail::check(zarr_array_builder_set_dimension_name(
+            get(), dim, name ? detail::c_str(*name, "name") : nullptr));
+        return *this;
+    }
+    ArrayBuilder &attributes_json(const std::string &json) {
+        detail::check(zarr_array_builder_set_attributes_json(get(), detail::c_str(json, "json")));
+        return *this;
+    }
+    ArrayBuilder &attribute_string(const std::string &key, const std::string &value) {
+        detail::check(zarr_array_builder_set_attribute_string(get(), detail::c_str(key, "key"),
+                                                              detail::c_str(value, "value")));
+        return *this;
+    }
+    ArrayBuilder &attribute_double(const std::string &key, double value) {
+        detail::check(zarr_array_builder_set_attribute_double(get(), detail::c_str(key, "key"), value));
+        return *this;
+    }
+    ArrayBuilder &attribute_int64(const std::string &key, int64_t value) {
+        detail::check(zarr_array_builder_set_attribute_int64(get(), detail::c_str(key, "key"), value));
+        return *this;
+    }
+    // 2 or 3.
+    ArrayBuilder &format(uint32_t zarr_format) {
+        detail::check(zarr_array_builder_set_format(get(), zarr_format));
+        return *this;
+    }
+    // Creates the array at `path` (wraps `zarr_array_builder_create`); the builder may
+    // create more.
+    Array create(Store &store, const std::string &path) const {
+        zarr_array *raw = nullptr;
+        detail::check(zarr_array_builder_create(get(), store.get(), detail::c_str(path, "path"), &raw));
+        return Array(raw);
+    }
+};
+
 // The calling thread's message for its most recent failed libzarr call, "" if none (wraps
 // `zarr_last_error_message`). Throws std::bad_alloc only.
 inline std::string last_error_message() { return zarr_last_error_message(); }
@@ -610,17 +1046,25 @@ inline std::string last_error_message() { return zarr_last_error_message(); }
 inline const char *status_str(zarr_status status) noexcept { return zarr_status_str(status); }
 
 // Sets the number of worker threads for parallel chunk coding; 0 restores the default
-// (wraps `zarr_set_num_threads`). Throws zarr::Error: OUT_OF_MEMORY.
-inline void set_num_threads(size_t num_threads) {
-    detail::check(zarr_set_num_threads(num_threads));
+// (wraps `zarr_thread_pool_set_size`). Throws zarr::Error: OUT_OF_MEMORY.
+inline void set_thread_pool_size(size_t size) { detail::check(zarr_thread_pool_set_size(size)); }
+
+// The number of worker threads (wraps `zarr_thread_pool_size`). Throws zarr::Error:
+// OUT_OF_MEMORY.
+inline size_t thread_pool_size() {
+    size_t n = 0;
+    detail::check(zarr_thread_pool_size(&n));
+    return n;
 }
 
-// The number of worker threads (wraps `zarr_num_threads`). Throws zarr::Error:
-// OUT_OF_MEMORY.
-inline size_t num_threads() {
-    size_t n = 0;
-    detail::check(zarr_num_threads(&n));
-    return n;
+// Deprecated: `set_thread_pool_size`.
+[[deprecated("use zarr::set_thread_pool_size")]] inline void set_num_threads(size_t n) {
+    set_thread_pool_size(n);
+}
+
+// Deprecated: `thread_pool_size`.
+[[deprecated("use zarr::thread_pool_size")]] inline size_t num_threads() {
+    return thread_pool_size();
 }
 
 // The library's version as "MAJOR.MINOR.PATCH" (wraps `zarr_version_string`; the library

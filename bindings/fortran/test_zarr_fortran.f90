@@ -287,12 +287,30 @@ program test_zarr_fortran
   call zarr_free(arr)
 
   ! Zarr v2 groups, consolidated metadata, hierarchy listing, formats.
-  call ok(zarr_group_create_v2(mem, '/v2', g2, '{"k": 1}'), 'zarr_group_create_v2')
+  call ok(zarr_group_create_with_format(mem, '/v2', 2, g2, '{"k": 1}'), &
+          'zarr_group_create_with_format 2')
   ndim = 0
-  call ok(zarr_group_zarr_format(g2, ndim), 'zarr_group_zarr_format')
+  call ok(zarr_group_format(g2, ndim), 'zarr_group_format')
   call check(ndim == 2, 'a v2 group reports format 2')
-  call ok(zarr_array_zarr_format(a2d, ndim), 'zarr_array_zarr_format')
+  call ok(zarr_array_format(a2d, ndim), 'zarr_array_format')
   call check(ndim == 3, 'a v3 array reports format 3')
+  status = zarr_group_create_with_format(mem, '/v4', 4, g)
+  call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_group_create_with_format 4')
+  ! The deprecated names still work.
+  block
+    type(zarr_group) :: old
+    call ok(zarr_group_create_v2(mem, '/old', old), 'zarr_group_create_v2 (deprecated)')
+    ndim = 0
+    call ok(zarr_group_zarr_format(old, ndim), 'zarr_group_zarr_format (deprecated)')
+    call check(ndim == 2, 'deprecated format name')
+    call zarr_free(old)
+    call ok(zarr_set_num_threads(2), 'zarr_set_num_threads (deprecated)')
+    call ok(zarr_thread_pool_size(ndim), 'zarr_thread_pool_size')
+    call check(ndim == 2, 'thread pool size 2')
+    call ok(zarr_thread_pool_set_size(0), 'zarr_thread_pool_set_size 0')
+    status = zarr_thread_pool_set_size(-1)
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_thread_pool_set_size -1')
+  end block
   call zarr_free(g2)
   call ok(zarr_group_open(mem, '/', g2), 'zarr_group_open / of the memory store')
   call ok(zarr_group_descendants_json(g2, json), 'zarr_group_descendants_json')
@@ -313,6 +331,8 @@ program test_zarr_fortran
     call expect(status, ZARR_ERROR_NOT_FOUND, 'zarr_store_open_zip of a missing file')
   end block
 
+  call accessors_attributes_builder(mem)
+
   ! Handles may be freed in any order.
   call zarr_free(mem)
   call zarr_free(store)
@@ -328,6 +348,137 @@ program test_zarr_fortran
   print '(a)', 'test_zarr_fortran: all checks passed'
 
 contains
+
+  ! The array builder, dimension names, fill values, codecs, children, typed attributes,
+  ! chunk administration and deletion, in Fortran order.
+  subroutine accessors_attributes_builder(st)
+    type(zarr_store), intent(in) :: st
+    type(zarr_array_builder) :: b
+    type(zarr_array) :: t, t2
+    type(zarr_group) :: top
+    real(c_double) :: x, field(6, 4), back(6, 4)
+    real(c_double), allocatable :: xs(:)
+    integer(c_int64_t) :: n64
+    integer(c_int64_t), allocatable :: ns(:)
+    character(len=:), allocatable :: text
+    integer :: count, ii
+    integer(c_int32_t) :: nt, s
+    logical :: named, stored
+    integer(c_int64_t) :: nbytes
+
+    ! A Fortran field(6, 4): Zarr shape (4, 6); chunks (3, 2) in Fortran order.
+    call ok(zarr_array_builder_new(ZARR_DATA_TYPE_FLOAT64, [6, 4], b), 'zarr_array_builder_new')
+    call ok(zarr_array_builder_set_chunk_shape(b, [3, 2]), 'builder chunk shape')
+    call ok(zarr_array_builder_set_fill_value(b, -1.0_c_double), 'builder fill value')
+    call ok(zarr_array_builder_add_gzip(b, 4), 'builder gzip')
+    call ok(zarr_array_builder_add_codec(b, 'crc32c'), 'builder crc32c')
+    call ok(zarr_array_builder_set_dimension_name(b, 1, 'lon'), 'builder dimension 1')
+    call ok(zarr_array_builder_set_dimension_name(b, 2, 'lat'), 'builder dimension 2')
+    call ok(zarr_array_builder_set_attributes_json(b, '{"history": "Fortran"}'), &
+            'builder attributes json')
+    call ok(zarr_put_att(b, 'units', 'K'), 'builder string attribute')
+    call ok(zarr_put_att(b, 'valid_min', 180.0_c_double), 'builder double attribute')
+    call ok(zarr_put_att(b, 'version', 2_c_int32_t), 'builder int attribute')
+    status = zarr_array_builder_set_dimension_name(b, 3, 'z')
+    call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'builder dimension 3 of 2')
+    status = zarr_array_builder_add_gzip(b, 11)
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'builder gzip 11')
+    status = zarr_array_builder_add_codec(b, 'nonsense')
+    call expect(status, ZARR_ERROR_UNSUPPORTED, 'builder unknown codec')
+    status = zarr_array_builder_set_fill_value(b, 1_c_int32_t)
+    call expect(status, ZARR_ERROR_BUFFER_SIZE_MISMATCH, 'builder fill value of another size')
+    status = zarr_array_builder_set_format(b, 7)
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'builder format 7')
+    call ok(zarr_array_builder_set_format(b, 3), 'builder format 3')
+    call ok(zarr_array_builder_create(b, st, '/built/t', t), 'zarr_array_builder_create')
+    status = zarr_array_builder_create(b, st, '/built/t', t2)
+    call expect(status, ZARR_ERROR_ALREADY_EXISTS, 'builder create twice')
+    call zarr_free(b)
+    call check(.not. c_associated(b%ptr), 'zarr_free resets a builder')
+
+    ! Dimension names, fill value, codecs: Fortran order.
+    call ok(zarr_array_dimension_name(t, 1, text, named), 'dimension name 1')
+    call check(text == 'lon' .and. named, 'dimension 1 is lon: ' // text)
+    call ok(zarr_array_dimension_name(t, 2, text), 'dimension name 2')
+    call check(text == 'lat', 'dimension 2 is lat: ' // text)
+    status = zarr_array_dimension_name(t, 3, text)
+    call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'dimension name 3 of 2')
+    x = 0
+    call ok(zarr_array_fill_value(t, x), 'zarr_array_fill_value')
+    call check(x == -1.0_c_double, 'fill value -1')
+    status = zarr_array_fill_value(t, nt)
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'fill value into the wrong type')
+    call ok(zarr_array_codec_count(t, count), 'zarr_array_codec_count')
+    call check(count == 3, 'three codecs')
+    call ok(zarr_array_codec_name(t, 2, text), 'zarr_array_codec_name 2')
+    call check(text == 'gzip', 'codec 2 is gzip: ' // text)
+    status = zarr_array_codec_name(t, 4, text)
+    call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'codec 4 of 3')
+
+    ! Typed attributes.
+    call ok(zarr_get_att(t, 'units', text), 'zarr_get_att string')
+    call check(text == 'K', 'units K')
+    call ok(zarr_get_att(t, 'valid_min', x), 'zarr_get_att double')
+    call check(x == 180.0_c_double, 'valid_min 180')
+    call ok(zarr_get_att(t, 'version', n64), 'zarr_get_att int64')
+    call check(n64 == 2, 'version 2')
+    call ok(zarr_put_att(t, 'range', [1.5_c_double, 2.5_c_double]), 'zarr_put_att doubles')
+    call ok(zarr_put_att(t, 'ids', [7_c_int64_t, 8_c_int64_t, 9_c_int64_t]), 'zarr_put_att int64s')
+    call ok(zarr_get_att(t, 'range', xs), 'zarr_get_att doubles')
+    call check(size(xs) == 2 .and. xs(2) == 2.5_c_double, 'range round trip')
+    call ok(zarr_get_att(t, 'ids', ns), 'zarr_get_att int64s')
+    call check(size(ns) == 3 .and. ns(3) == 9, 'ids round trip')
+    call ok(zarr_att_count(t, count), 'zarr_att_count')
+    call check(count == 6, 'six attributes')
+    call ok(zarr_att_name(t, 1, text), 'zarr_att_name 1')
+    call check(text == 'history', 'first attribute is history: ' // text)
+    status = zarr_get_att(t, 'units', x)
+    call expect(status, ZARR_ERROR_TYPE_MISMATCH, 'zarr_get_att a string as double')
+    status = zarr_get_att(t, 'nothing', text)
+    call expect(status, ZARR_ERROR_NOT_FOUND, 'zarr_get_att a missing key')
+    call ok(zarr_del_att(t, 'ids'), 'zarr_del_att')
+    status = zarr_del_att(t, 'ids')
+    call expect(status, ZARR_ERROR_NOT_FOUND, 'zarr_del_att twice')
+
+    ! Groups: attributes and children by index.
+    call ok(zarr_group_open(st, '/built', top), 'open /built')
+    call ok(zarr_put_att(top, 'title', 'built in Fortran'), 'group zarr_put_att')
+    call ok(zarr_put_att(top, 'n', 5_c_int64_t), 'group zarr_put_att int64')
+    call ok(zarr_get_att(top, 'title', text), 'group zarr_get_att')
+    call check(text == 'built in Fortran', 'group title')
+    call ok(zarr_group_child_count(top, count), 'zarr_group_child_count')
+    call check(count == 1, 'one child')
+    call ok(zarr_group_child_name(top, 1, text), 'zarr_group_child_name')
+    call check(text == 't', 'child t')
+    call ok(zarr_group_child_node_type(top, 1, nt), 'zarr_group_child_node_type')
+    call check(nt == ZARR_NODE_TYPE_ARRAY, 'child t is an array')
+    status = zarr_group_child_name(top, 2, text)
+    call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'child 2 of 1')
+
+    ! Data, chunks, deletion.
+    field = reshape([(real(ii, c_double), ii = 1, 24)], [6, 4])
+    call ok(zarr_write(t, field), 'zarr_write the built array')
+    back = 0
+    call ok(zarr_read(t, back), 'zarr_read the built array')
+    call check(all(back == field), 'built array round trip')
+    call ok(zarr_array_chunk_stored_nbytes(t, [2, 1], stored, nbytes), 'chunk stored nbytes')
+    call check(stored .and. nbytes > 0, 'chunk (2, 1) is stored')
+    call ok(zarr_array_erase_chunk(t, [2, 1]), 'zarr_array_erase_chunk')
+    call ok(zarr_array_chunk_stored_nbytes(t, [2, 1], stored, nbytes), 'chunk stored nbytes')
+    call check(.not. stored, 'chunk (2, 1) erased')
+    call ok(zarr_read(t, back), 'zarr_read after erase')
+    call check(all(back(4:6, 1:2) == -1.0_c_double) .and. back(1, 1) == 1, &
+               'the erased chunk reads as the fill value')
+    s = zarr_array_erase_chunk(t, [0, 1])
+    call expect(s, ZARR_ERROR_OUT_OF_BOUNDS, 'erase chunk 0')
+    call zarr_free(t)
+    call ok(zarr_store_delete_node(st, '/built'), 'zarr_store_delete_node')
+    status = zarr_array_open(st, '/built/t', t)
+    call expect(status, ZARR_ERROR_NOT_FOUND, 'deleted array is gone')
+    status = zarr_store_delete_node(st, '/')
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'the root cannot be deleted')
+    call zarr_free(top)
+  end subroutine accessors_attributes_builder
 
   subroutine check(condition, what)
     logical, intent(in) :: condition

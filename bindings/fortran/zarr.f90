@@ -83,6 +83,7 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_ERROR_INVALID_PATH = -13
   integer(c_int32_t), parameter, public :: ZARR_ERROR_OUT_OF_MEMORY = -14
   integer(c_int32_t), parameter, public :: ZARR_ERROR_READ_ONLY = -15
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_TYPE_MISMATCH = -17
   integer(c_int32_t), parameter, public :: ZARR_ERROR_PANIC = -99
 
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BOOL = 1
@@ -101,6 +102,10 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX128 = 14
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_RAW = 15
 
+  integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_ARRAY = 1
+  integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_GROUP = 2
+  integer(c_int32_t), parameter, public :: ZARR_STORE_CALLBACKS_VERSION = 1
+
   ! ---------------------------------------------------------------------------------------
   ! Handles
   ! ---------------------------------------------------------------------------------------
@@ -115,6 +120,28 @@ module zarr
   type, public :: zarr_array
     type(c_ptr) :: ptr = c_null_ptr
   end type zarr_array
+
+  !> Settings for a new array (zarr_array_builder_new ... zarr_array_builder_create).
+  type, public :: zarr_array_builder
+    type(c_ptr) :: ptr = c_null_ptr
+    integer :: ndim = 0
+  end type zarr_array_builder
+
+  !> zarr.h's zarr_store_callbacks, for c_zarr_store_open_callbacks: `version` is
+  !> ZARR_STORE_CALLBACKS_VERSION, the callbacks are c_funloc of bind(C) procedures with
+  !> the signatures of zarr.h's zarr_store_*_fn types (c_null_funptr for the optional ones).
+  type, bind(C), public :: zarr_store_callbacks_t
+    integer(c_int32_t) :: version = 0
+    type(c_ptr) :: user_data = c_null_ptr
+    type(c_funptr) :: get = c_null_funptr
+    type(c_funptr) :: get_range = c_null_funptr
+    type(c_funptr) :: size = c_null_funptr
+    type(c_funptr) :: set = c_null_funptr
+    type(c_funptr) :: erase = c_null_funptr
+    type(c_funptr) :: list = c_null_funptr
+    type(c_funptr) :: erase_prefix = c_null_funptr
+    type(c_funptr) :: free_user_data = c_null_funptr
+  end type zarr_store_callbacks_t
 
   ! ---------------------------------------------------------------------------------------
   ! The raw layer: every function of zarr.h, C types and C (0-based, row-major) indices.
@@ -136,6 +163,33 @@ module zarr
   public :: c_zarr_store_open_zip, c_zarr_store_open_consolidated, c_zarr_group_create_v2
   public :: c_zarr_group_descendants_json, c_zarr_group_consolidate
   public :: c_zarr_group_zarr_format, c_zarr_array_zarr_format
+  public :: c_zarr_array_attribute_count, c_zarr_array_attribute_double
+  public :: c_zarr_array_attribute_double_array, c_zarr_array_attribute_int64
+  public :: c_zarr_array_attribute_int64_array, c_zarr_array_attribute_name
+  public :: c_zarr_array_attribute_string, c_zarr_array_builder_add_codec
+  public :: c_zarr_array_builder_add_gzip, c_zarr_array_builder_add_zstd
+  public :: c_zarr_array_builder_create, c_zarr_array_builder_free, c_zarr_array_builder_new
+  public :: c_zarr_array_builder_set_attribute_double, c_zarr_array_builder_set_attribute_int64
+  public :: c_zarr_array_builder_set_attribute_string, c_zarr_array_builder_set_attributes_json
+  public :: c_zarr_array_builder_set_chunk_shape, c_zarr_array_builder_set_dimension_name
+  public :: c_zarr_array_builder_set_fill_value, c_zarr_array_builder_set_format
+  public :: c_zarr_array_builder_set_shard_shape, c_zarr_array_chunk_stored_nbytes
+  public :: c_zarr_array_codec_configuration_json, c_zarr_array_codec_count
+  public :: c_zarr_array_codec_name, c_zarr_array_delete_attribute, c_zarr_array_dimension_name
+  public :: c_zarr_array_erase_chunk, c_zarr_array_fill_value, c_zarr_array_format
+  public :: c_zarr_array_set_attribute_double, c_zarr_array_set_attribute_double_array
+  public :: c_zarr_array_set_attribute_int64, c_zarr_array_set_attribute_int64_array
+  public :: c_zarr_array_set_attribute_string, c_zarr_group_attribute_count
+  public :: c_zarr_group_attribute_double, c_zarr_group_attribute_double_array
+  public :: c_zarr_group_attribute_int64, c_zarr_group_attribute_int64_array
+  public :: c_zarr_group_attribute_name, c_zarr_group_attribute_string, c_zarr_group_child_count
+  public :: c_zarr_group_child_name, c_zarr_group_child_node_type
+  public :: c_zarr_group_create_with_format, c_zarr_group_delete_attribute, c_zarr_group_format
+  public :: c_zarr_group_set_attribute_double, c_zarr_group_set_attribute_double_array
+  public :: c_zarr_group_set_attribute_int64, c_zarr_group_set_attribute_int64_array
+  public :: c_zarr_group_set_attribute_string, c_zarr_sink_extend, c_zarr_sink_write
+  public :: c_zarr_store_callback_set_error, c_zarr_store_delete_node
+  public :: c_zarr_store_open_callbacks, c_zarr_thread_pool_set_size, c_zarr_thread_pool_size
 
   interface
     function c_zarr_store_open_zip(path, out) result(status) bind(C, name="zarr_store_open_zip")
@@ -476,6 +530,548 @@ module zarr
     end function c_strlen
   end interface
 
+  ! The functions added with typed attributes, accessors, deletion, the array builder, stores
+  ! of the caller's own and the renamed functions.
+  interface
+    function c_zarr_array_attribute_count(array, count_out) &
+        result(status) bind(C, name="zarr_array_attribute_count")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_count
+
+    function c_zarr_array_attribute_double(array, key, value) &
+        result(status) bind(C, name="zarr_array_attribute_double")
+      import :: c_char, c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), intent(out) :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_double
+
+    function c_zarr_array_attribute_double_array(array, key, values, capacity, count_out) &
+        result(status) bind(C, name="zarr_array_attribute_double_array")
+      import :: c_char, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_double_array
+
+    function c_zarr_array_attribute_int64(array, key, value) &
+        result(status) bind(C, name="zarr_array_attribute_int64")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), intent(out) :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_int64
+
+    function c_zarr_array_attribute_int64_array(array, key, values, capacity, count_out) &
+        result(status) bind(C, name="zarr_array_attribute_int64_array")
+      import :: c_char, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_int64_array
+
+    function c_zarr_array_attribute_name(array, index, name_out) &
+        result(status) bind(C, name="zarr_array_attribute_name")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: index
+      type(c_ptr), intent(out) :: name_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_name
+
+    function c_zarr_array_attribute_string(array, key, value) &
+        result(status) bind(C, name="zarr_array_attribute_string")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      type(c_ptr), intent(out) :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_attribute_string
+
+    function c_zarr_array_builder_add_codec(builder, name, configuration_json) &
+        result(status) bind(C, name="zarr_array_builder_add_codec")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in), optional :: configuration_json(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_add_codec
+
+    function c_zarr_array_builder_add_gzip(builder, level) &
+        result(status) bind(C, name="zarr_array_builder_add_gzip")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      integer(c_int32_t), value :: level
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_add_gzip
+
+    function c_zarr_array_builder_add_zstd(builder, level) &
+        result(status) bind(C, name="zarr_array_builder_add_zstd")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      integer(c_int32_t), value :: level
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_add_zstd
+
+    function c_zarr_array_builder_create(builder, store, path, out) &
+        result(status) bind(C, name="zarr_array_builder_create")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      type(c_ptr), value :: store
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_create
+
+    subroutine c_zarr_array_builder_free(builder) bind(C, name="zarr_array_builder_free")
+      import :: c_ptr
+      type(c_ptr), value :: builder
+    end subroutine c_zarr_array_builder_free
+
+    function c_zarr_array_builder_new(data_type, ndim, shape, out) &
+        result(status) bind(C, name="zarr_array_builder_new")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      integer(c_int32_t), value :: data_type
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: shape(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_new
+
+    function c_zarr_array_builder_set_attribute_double(builder, key, value) &
+        result(status) bind(C, name="zarr_array_builder_set_attribute_double")
+      import :: c_char, c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), value :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_attribute_double
+
+    function c_zarr_array_builder_set_attribute_int64(builder, key, value) &
+        result(status) bind(C, name="zarr_array_builder_set_attribute_int64")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: builder
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), value :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_attribute_int64
+
+    function c_zarr_array_builder_set_attribute_string(builder, key, value) &
+        result(status) bind(C, name="zarr_array_builder_set_attribute_string")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      character(kind=c_char), intent(in) :: key(*)
+      character(kind=c_char), intent(in) :: value(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_attribute_string
+
+    function c_zarr_array_builder_set_attributes_json(builder, attributes_json) &
+        result(status) bind(C, name="zarr_array_builder_set_attributes_json")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      character(kind=c_char), intent(in) :: attributes_json(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_attributes_json
+
+    function c_zarr_array_builder_set_chunk_shape(builder, ndim, chunk_shape) &
+        result(status) bind(C, name="zarr_array_builder_set_chunk_shape")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: builder
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: chunk_shape(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_chunk_shape
+
+    function c_zarr_array_builder_set_dimension_name(builder, dim, name) &
+        result(status) bind(C, name="zarr_array_builder_set_dimension_name")
+      import :: c_char, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: builder
+      integer(c_size_t), value :: dim
+      character(kind=c_char), intent(in), optional :: name(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_dimension_name
+
+    function c_zarr_array_builder_set_fill_value(builder, value, value_len) &
+        result(status) bind(C, name="zarr_array_builder_set_fill_value")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: builder
+      type(c_ptr), value :: value
+      integer(c_size_t), value :: value_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_fill_value
+
+    function c_zarr_array_builder_set_format(builder, zarr_format) &
+        result(status) bind(C, name="zarr_array_builder_set_format")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: builder
+      integer(c_int32_t), value :: zarr_format
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_format
+
+    function c_zarr_array_builder_set_shard_shape(builder, ndim, shard_shape) &
+        result(status) bind(C, name="zarr_array_builder_set_shard_shape")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: builder
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: shard_shape(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_builder_set_shard_shape
+
+    function c_zarr_array_chunk_stored_nbytes(array, ndim, chunk_indices, stored_out, nbytes_out) &
+        result(status) bind(C, name="zarr_array_chunk_stored_nbytes")
+      import :: c_bool, c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: chunk_indices(*)
+      logical(c_bool), intent(out) :: stored_out
+      integer(c_int64_t), intent(out) :: nbytes_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_chunk_stored_nbytes
+
+    function c_zarr_array_codec_configuration_json(array, index, json_out) &
+        result(status) bind(C, name="zarr_array_codec_configuration_json")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: index
+      type(c_ptr), intent(out) :: json_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_codec_configuration_json
+
+    function c_zarr_array_codec_count(array, count_out) &
+        result(status) bind(C, name="zarr_array_codec_count")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_codec_count
+
+    function c_zarr_array_codec_name(array, index, name) &
+        result(status) bind(C, name="zarr_array_codec_name")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: index
+      type(c_ptr), intent(out) :: name
+      integer(c_int32_t) :: status
+    end function c_zarr_array_codec_name
+
+    function c_zarr_array_delete_attribute(array, key) &
+        result(status) bind(C, name="zarr_array_delete_attribute")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_delete_attribute
+
+    function c_zarr_array_dimension_name(array, dim, name) &
+        result(status) bind(C, name="zarr_array_dimension_name")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: dim
+      type(c_ptr), intent(out) :: name
+      integer(c_int32_t) :: status
+    end function c_zarr_array_dimension_name
+
+    function c_zarr_array_erase_chunk(array, ndim, chunk_indices) &
+        result(status) bind(C, name="zarr_array_erase_chunk")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: chunk_indices(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_erase_chunk
+
+    function c_zarr_array_fill_value(array, buf, buf_len) &
+        result(status) bind(C, name="zarr_array_fill_value")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_fill_value
+
+    function c_zarr_array_format(array, format_out) result(status) bind(C, name="zarr_array_format")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: array
+      integer(c_int32_t), intent(out) :: format_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_format
+
+    function c_zarr_array_set_attribute_double(array, key, value) &
+        result(status) bind(C, name="zarr_array_set_attribute_double")
+      import :: c_char, c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), value :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_set_attribute_double
+
+    function c_zarr_array_set_attribute_double_array(array, key, values, count) &
+        result(status) bind(C, name="zarr_array_set_attribute_double_array")
+      import :: c_char, c_double, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), intent(in) :: values(*)
+      integer(c_size_t), value :: count
+      integer(c_int32_t) :: status
+    end function c_zarr_array_set_attribute_double_array
+
+    function c_zarr_array_set_attribute_int64(array, key, value) &
+        result(status) bind(C, name="zarr_array_set_attribute_int64")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), value :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_array_set_attribute_int64
+
+    function c_zarr_array_set_attribute_int64_array(array, key, values, count) &
+        result(status) bind(C, name="zarr_array_set_attribute_int64_array")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), intent(in) :: values(*)
+      integer(c_size_t), value :: count
+      integer(c_int32_t) :: status
+    end function c_zarr_array_set_attribute_int64_array
+
+    function c_zarr_array_set_attribute_string(array, key, value) &
+        result(status) bind(C, name="zarr_array_set_attribute_string")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: key(*)
+      character(kind=c_char), intent(in) :: value(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_set_attribute_string
+
+    function c_zarr_group_attribute_count(group, count_out) &
+        result(status) bind(C, name="zarr_group_attribute_count")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_count
+
+    function c_zarr_group_attribute_double(group, key, value) &
+        result(status) bind(C, name="zarr_group_attribute_double")
+      import :: c_char, c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), intent(out) :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_double
+
+    function c_zarr_group_attribute_double_array(group, key, values, capacity, count_out) &
+        result(status) bind(C, name="zarr_group_attribute_double_array")
+      import :: c_char, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_double_array
+
+    function c_zarr_group_attribute_int64(group, key, value) &
+        result(status) bind(C, name="zarr_group_attribute_int64")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), intent(out) :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_int64
+
+    function c_zarr_group_attribute_int64_array(group, key, values, capacity, count_out) &
+        result(status) bind(C, name="zarr_group_attribute_int64_array")
+      import :: c_char, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_int64_array
+
+    function c_zarr_group_attribute_name(group, index, name_out) &
+        result(status) bind(C, name="zarr_group_attribute_name")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      integer(c_size_t), value :: index
+      type(c_ptr), intent(out) :: name_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_name
+
+    function c_zarr_group_attribute_string(group, key, value) &
+        result(status) bind(C, name="zarr_group_attribute_string")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      type(c_ptr), intent(out) :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_group_attribute_string
+
+    function c_zarr_group_child_count(group, count_out) &
+        result(status) bind(C, name="zarr_group_child_count")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      integer(c_size_t), intent(out) :: count_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_child_count
+
+    function c_zarr_group_child_name(group, index, name) &
+        result(status) bind(C, name="zarr_group_child_name")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      integer(c_size_t), value :: index
+      type(c_ptr), intent(out) :: name
+      integer(c_int32_t) :: status
+    end function c_zarr_group_child_name
+
+    function c_zarr_group_child_node_type(group, index, node_type_out) &
+        result(status) bind(C, name="zarr_group_child_node_type")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      integer(c_size_t), value :: index
+      integer(c_int32_t), intent(out) :: node_type_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_child_node_type
+
+    function c_zarr_group_create_with_format(store, path, attributes_json, zarr_format, out) &
+        result(status) bind(C, name="zarr_group_create_with_format")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: store
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(in), optional :: attributes_json(*)
+      integer(c_int32_t), value :: zarr_format
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_create_with_format
+
+    function c_zarr_group_delete_attribute(group, key) &
+        result(status) bind(C, name="zarr_group_delete_attribute")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_group_delete_attribute
+
+    function c_zarr_group_format(group, format_out) result(status) bind(C, name="zarr_group_format")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: group
+      integer(c_int32_t), intent(out) :: format_out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_format
+
+    function c_zarr_group_set_attribute_double(group, key, value) &
+        result(status) bind(C, name="zarr_group_set_attribute_double")
+      import :: c_char, c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), value :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_group_set_attribute_double
+
+    function c_zarr_group_set_attribute_double_array(group, key, values, count) &
+        result(status) bind(C, name="zarr_group_set_attribute_double_array")
+      import :: c_char, c_double, c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), intent(in) :: values(*)
+      integer(c_size_t), value :: count
+      integer(c_int32_t) :: status
+    end function c_zarr_group_set_attribute_double_array
+
+    function c_zarr_group_set_attribute_int64(group, key, value) &
+        result(status) bind(C, name="zarr_group_set_attribute_int64")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), value :: value
+      integer(c_int32_t) :: status
+    end function c_zarr_group_set_attribute_int64
+
+    function c_zarr_group_set_attribute_int64_array(group, key, values, count) &
+        result(status) bind(C, name="zarr_group_set_attribute_int64_array")
+      import :: c_char, c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), intent(in) :: values(*)
+      integer(c_size_t), value :: count
+      integer(c_int32_t) :: status
+    end function c_zarr_group_set_attribute_int64_array
+
+    function c_zarr_group_set_attribute_string(group, key, value) &
+        result(status) bind(C, name="zarr_group_set_attribute_string")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: group
+      character(kind=c_char), intent(in) :: key(*)
+      character(kind=c_char), intent(in) :: value(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_group_set_attribute_string
+
+    function c_zarr_sink_extend(sink, len, buf_out) result(status) bind(C, name="zarr_sink_extend")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: sink
+      integer(c_size_t), value :: len
+      type(c_ptr), intent(out) :: buf_out
+      integer(c_int32_t) :: status
+    end function c_zarr_sink_extend
+
+    function c_zarr_sink_write(sink, data, len) result(status) bind(C, name="zarr_sink_write")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: sink
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: len
+      integer(c_int32_t) :: status
+    end function c_zarr_sink_write
+
+    subroutine c_zarr_store_callback_set_error(message) &
+        bind(C, name="zarr_store_callback_set_error")
+      import :: c_char
+      character(kind=c_char), intent(in), optional :: message(*)
+    end subroutine c_zarr_store_callback_set_error
+
+    function c_zarr_store_delete_node(store, path) &
+        result(status) bind(C, name="zarr_store_delete_node")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: store
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_store_delete_node
+
+    function c_zarr_store_open_callbacks(callbacks, out) &
+        result(status) bind(C, name="zarr_store_open_callbacks")
+      import :: c_int32_t, c_ptr, zarr_store_callbacks_t
+      type(zarr_store_callbacks_t), intent(in) :: callbacks
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_store_open_callbacks
+
+    function c_zarr_thread_pool_set_size(size) &
+        result(status) bind(C, name="zarr_thread_pool_set_size")
+      import :: c_int32_t, c_size_t
+      integer(c_size_t), value :: size
+      integer(c_int32_t) :: status
+    end function c_zarr_thread_pool_set_size
+
+    function c_zarr_thread_pool_size(size_out) result(status) bind(C, name="zarr_thread_pool_size")
+      import :: c_int32_t, c_size_t
+      integer(c_size_t), intent(out) :: size_out
+      integer(c_int32_t) :: status
+    end function c_zarr_thread_pool_size
+
+  end interface
+
   ! ---------------------------------------------------------------------------------------
   ! The Fortran layer
   ! ---------------------------------------------------------------------------------------
@@ -506,8 +1102,70 @@ module zarr
 
   !> Free any handle (the generic name of zarr_store_free, zarr_group_free, zarr_array_free).
   interface zarr_free
-    module procedure zarr_store_free, zarr_group_free, zarr_array_free
+    module procedure zarr_store_free, zarr_group_free, zarr_array_free, zarr_array_builder_free
   end interface zarr_free
+
+  public :: zarr_array_format, zarr_group_format, zarr_group_create_with_format
+  public :: zarr_thread_pool_set_size, zarr_thread_pool_size
+  public :: zarr_array_dimension_name, zarr_array_fill_value, zarr_array_codec_count
+  public :: zarr_array_codec_name, zarr_group_child_count, zarr_group_child_name
+  public :: zarr_group_child_node_type, zarr_get_att, zarr_put_att, zarr_del_att
+  public :: zarr_att_count, zarr_att_name, zarr_store_delete_node, zarr_array_erase_chunk
+  public :: zarr_array_chunk_stored_nbytes, zarr_array_builder_new, zarr_array_builder_free
+  public :: zarr_array_builder_set_chunk_shape, zarr_array_builder_set_shard_shape
+  public :: zarr_array_builder_set_fill_value, zarr_array_builder_add_codec
+  public :: zarr_array_builder_add_gzip, zarr_array_builder_add_zstd
+  public :: zarr_array_builder_set_dimension_name, zarr_array_builder_set_attributes_json
+  public :: zarr_array_builder_set_format, zarr_array_builder_create
+
+  !> status = zarr_array_fill_value(array, value): the fill value as a Fortran scalar of the
+  !> array's type (as for zarr_read).
+  interface zarr_array_fill_value
+    module procedure fill_value_i1, fill_value_i2, fill_value_i4, fill_value_i8, &
+      fill_value_r4, fill_value_r8
+  end interface zarr_array_fill_value
+
+  !> status = zarr_get_att(array_or_group, key, value): value is character(len=:),
+  !> allocatable; real(c_double); integer(c_int64_t); or an allocatable rank-1 array of
+  !> real(c_double) or integer(c_int64_t). Like nf90_get_att.
+  interface zarr_get_att
+    module procedure get_att_array_str, get_att_group_str, get_att_array_r8, get_att_group_r8, &
+      get_att_array_i8, get_att_group_i8, get_att_array_r8v, get_att_group_r8v, &
+      get_att_array_i8v, get_att_group_i8v
+  end interface zarr_get_att
+
+  !> status = zarr_put_att(array_or_group_or_builder, key, value): value is a string, a
+  !> real(c_double), an integer(c_int32_t) or integer(c_int64_t), or (arrays and groups) a
+  !> rank-1 array of real(c_double) or integer(c_int64_t). Like nf90_put_att.
+  interface zarr_put_att
+    module procedure put_att_array_str, put_att_group_str, put_att_builder_str, &
+      put_att_array_r8, put_att_group_r8, put_att_builder_r8, put_att_array_i8, &
+      put_att_group_i8, put_att_builder_i8, put_att_array_i4, put_att_group_i4, &
+      put_att_builder_i4, put_att_array_r8v, put_att_group_r8v, put_att_array_i8v, &
+      put_att_group_i8v
+  end interface zarr_put_att
+
+  !> status = zarr_del_att(array_or_group, key)
+  interface zarr_del_att
+    module procedure del_att_array, del_att_group
+  end interface zarr_del_att
+
+  !> status = zarr_att_count(array_or_group, count)
+  interface zarr_att_count
+    module procedure att_count_array, att_count_group
+  end interface zarr_att_count
+
+  !> status = zarr_att_name(array_or_group, index, name): 1-based, in document order.
+  interface zarr_att_name
+    module procedure att_name_array, att_name_group
+  end interface zarr_att_name
+
+  !> status = zarr_array_builder_set_fill_value(builder, value): value is an
+  !> integer(c_int32_t), integer(c_int64_t), real(c_float) or real(c_double) scalar of the
+  !> array's element size.
+  interface zarr_array_builder_set_fill_value
+    module procedure builder_fill_i4, builder_fill_i8, builder_fill_r4, builder_fill_r8
+  end interface zarr_array_builder_set_fill_value
 
   !> status = zarr_read(array, values [, start, count])
   interface zarr_read
@@ -544,6 +1202,9 @@ module zarr
   end interface zarr_read_inner_chunk
 
   ! Fortran element types of the generic data procedures.
+  ! Which kind of node an attribute procedure works on.
+  integer, parameter :: NODE_ARRAY = 1, NODE_GROUP = 2, NODE_BUILDER = 3
+
   integer, parameter :: FK_I1 = 1, FK_I2 = 2, FK_I4 = 3, FK_I8 = 4, FK_R4 = 5, FK_R8 = 6, &
     FK_C4 = 7, FK_C8 = 8, FK_L1 = 9
   ! Operations.
@@ -897,7 +1558,7 @@ contains
     version = c_zarr_version_number()
   end function zarr_version_number
 
-  !> Set the number of worker threads (0: the default). See zarr_set_num_threads in zarr.h.
+  !> Deprecated name of zarr_thread_pool_set_size (kept for one release).
   function zarr_set_num_threads(num_threads) result(status)
     integer, intent(in) :: num_threads
     integer(c_int32_t) :: status
@@ -905,15 +1566,15 @@ contains
       status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_set_num_threads: negative count')
       return
     end if
-    status = track(c_zarr_set_num_threads(int(num_threads, c_size_t)))
+    status = track(c_zarr_thread_pool_set_size(int(num_threads, c_size_t)))
   end function zarr_set_num_threads
 
-  !> The number of worker threads libzarr uses.
+  !> Deprecated name of zarr_thread_pool_size (kept for one release).
   function zarr_num_threads(num_threads) result(status)
     integer, intent(inout) :: num_threads
     integer(c_int32_t) :: status
     integer(c_size_t) :: n
-    status = track(c_zarr_num_threads(n))
+    status = track(c_zarr_thread_pool_size(n))
     if (status == ZARR_OK) num_threads = int(n)
   end function zarr_num_threads
 
@@ -964,7 +1625,7 @@ contains
   ! Groups
   ! ---------------------------------------------------------------------------------------
 
-  !> Create a Zarr v2 group at `path`, with optional attributes (a JSON object).
+  !> Deprecated: zarr_group_create_with_format(store, path, 2, group, attributes_json).
   function zarr_group_create_v2(store, path, group, attributes_json) result(status)
     type(zarr_store), intent(in) :: store
     character(len=*), intent(in) :: path
@@ -972,10 +1633,11 @@ contains
     character(len=*), intent(in), optional :: attributes_json
     integer(c_int32_t) :: status
     if (present(attributes_json)) then
-      status = track(c_zarr_group_create_v2(store%ptr, c_str(path), c_str(attributes_json), &
-                                            group%ptr))
+      status = track(c_zarr_group_create_with_format(store%ptr, c_str(path), &
+                                                     c_str(attributes_json), 2_c_int32_t, group%ptr))
     else
-      status = track(c_zarr_group_create_v2(store%ptr, c_str(path), c_str("{}"), group%ptr))
+      status = track(c_zarr_group_create_with_format(store%ptr, c_str(path), c_str("{}"), &
+                                                     2_c_int32_t, group%ptr))
     end if
   end function zarr_group_create_v2
 
@@ -996,21 +1658,21 @@ contains
     status = track(c_zarr_group_consolidate(group%ptr))
   end function zarr_group_consolidate
 
-  !> The Zarr format (2 or 3) the group is stored in.
+  !> Deprecated name of zarr_group_format (kept for one release).
   function zarr_group_zarr_format(group, format) result(status)
     type(zarr_group), intent(in) :: group
     integer, intent(inout) :: format
     integer(c_int32_t) :: status, f
-    status = track(c_zarr_group_zarr_format(group%ptr, f))
+    status = track(c_zarr_group_format(group%ptr, f))
     if (status == ZARR_OK) format = int(f)
   end function zarr_group_zarr_format
 
-  !> The Zarr format (2 or 3) the array is stored in.
+  !> Deprecated name of zarr_array_format (kept for one release).
   function zarr_array_zarr_format(array, format) result(status)
     type(zarr_array), intent(in) :: array
     integer, intent(inout) :: format
     integer(c_int32_t) :: status, f
-    status = track(c_zarr_array_zarr_format(array%ptr, f))
+    status = track(c_zarr_array_format(array%ptr, f))
     if (status == ZARR_OK) format = int(f)
   end function zarr_array_zarr_format
 
@@ -1866,5 +2528,846 @@ contains
     if (size(values) > 0) p = c_loc(values)
     status = chunk_io(OP_READ_INNER_CHUNK, array, FK_L1, p, c_sizeof(values), inner_chunk_index)
   end function zarr_read_inner_chunk_l1
+
+  ! ---------------------------------------------------------------------------------------
+  ! New names (zarr_<noun>_<verb>); the old ones above stay for one release
+  ! ---------------------------------------------------------------------------------------
+
+  !> The Zarr format (2 or 3) the array is stored in.
+  function zarr_array_format(array, format) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(inout) :: format
+    integer(c_int32_t) :: status, f
+    status = track(c_zarr_array_format(array%ptr, f))
+    if (status == ZARR_OK) format = int(f)
+  end function zarr_array_format
+
+  !> The Zarr format (2 or 3) the group is stored in.
+  function zarr_group_format(group, format) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(inout) :: format
+    integer(c_int32_t) :: status, f
+    status = track(c_zarr_group_format(group%ptr, f))
+    if (status == ZARR_OK) format = int(f)
+  end function zarr_group_format
+
+  !> Create a group at `path` in Zarr format `zarr_format` (2 or 3), with optional attributes.
+  function zarr_group_create_with_format(store, path, zarr_format, group, attributes_json) &
+      result(status)
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    integer, intent(in) :: zarr_format
+    type(zarr_group), intent(out) :: group
+    character(len=*), intent(in), optional :: attributes_json
+    integer(c_int32_t) :: status
+    if (present(attributes_json)) then
+      status = track(c_zarr_group_create_with_format(store%ptr, c_str(path), &
+                     c_str(attributes_json), int(zarr_format, c_int32_t), group%ptr))
+    else
+      status = track(c_zarr_group_create_with_format(store%ptr, c_str(path), &
+                     zarr_format=int(zarr_format, c_int32_t), out=group%ptr))
+    end if
+  end function zarr_group_create_with_format
+
+  !> Set the number of worker threads (0: the default).
+  function zarr_thread_pool_set_size(size) result(status)
+    integer, intent(in) :: size
+    integer(c_int32_t) :: status
+    if (size < 0) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_thread_pool_set_size: negative size')
+      return
+    end if
+    status = track(c_zarr_thread_pool_set_size(int(size, c_size_t)))
+  end function zarr_thread_pool_set_size
+
+  !> The number of worker threads libzarr uses.
+  function zarr_thread_pool_size(size) result(status)
+    integer, intent(inout) :: size
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    status = track(c_zarr_thread_pool_size(n))
+    if (status == ZARR_OK) size = int(n)
+  end function zarr_thread_pool_size
+
+  ! ---------------------------------------------------------------------------------------
+  ! Metadata without JSON: dimension names, fill value, codecs, children
+  ! ---------------------------------------------------------------------------------------
+
+  ! The array's rank, or a negative status.
+  function rank_of(array, ndim) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_size_t), intent(out) :: ndim
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_ndim(array%ptr, ndim))
+  end function rank_of
+
+  !> The name of dimension `dim` in Fortran order (1-based; dimension 1 varies fastest),
+  !> '' with `named` false when the dimension has no name (v3 dimension_names, v2
+  !> _ARRAY_DIMENSIONS).
+  function zarr_array_dimension_name(array, dim, name, named) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    character(len=:), allocatable, intent(inout) :: name
+    logical, intent(out), optional :: named
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    type(c_ptr) :: p
+    status = rank_of(array, n)
+    if (status /= ZARR_OK) return
+    if (dim < 1 .or. dim > n) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_array_dimension_name: dimension ' // &
+                    itoa(int(dim, c_int64_t)) // ' of ' // itoa(int(n, c_int64_t)))
+      return
+    end if
+    status = track(c_zarr_array_dimension_name(array%ptr, n - int(dim, c_size_t), p))
+    if (status /= ZARR_OK) return
+    if (present(named)) named = c_associated(p)
+    if (c_associated(p)) then
+      call take_c_string(p, name)
+    else
+      name = ''
+    end if
+  end function zarr_array_dimension_name
+
+  ! The fill value into a buffer of `nbytes` at `p` holding a Fortran value of kind `fk`.
+  function fill_value_io(array, fk, p, nbytes) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: fk
+    type(c_ptr), intent(in) :: p
+    integer(c_size_t), intent(in) :: nbytes
+    integer(c_int32_t) :: status
+    status = check_buffer_type('zarr_array_fill_value', array, fk)
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_fill_value(array%ptr, p, nbytes))
+  end function fill_value_io
+
+  function fill_value_i1(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), target, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = fill_value_io(array, FK_I1, c_loc(value), c_sizeof(value))
+  end function fill_value_i1
+
+  function fill_value_i2(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), target, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = fill_value_io(array, FK_I2, c_loc(value), c_sizeof(value))
+  end function fill_value_i2
+
+  function fill_value_i4(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), target, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = fill_value_io(array, FK_I4, c_loc(value), c_sizeof(value))
+  end function fill_value_i4
+
+  function fill_value_i8(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), target, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = fill_value_io(array, FK_I8, c_loc(value), c_sizeof(value))
+  end function fill_value_i8
+
+  function fill_value_r4(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_float), target, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = fill_value_io(array, FK_R4, c_loc(value), c_sizeof(value))
+  end function fill_value_r4
+
+  function fill_value_r8(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_double), target, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = fill_value_io(array, FK_R8, c_loc(value), c_sizeof(value))
+  end function fill_value_r8
+
+  !> The number of codecs of the array.
+  function zarr_array_codec_count(array, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(inout) :: count
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    status = track(c_zarr_array_codec_count(array%ptr, n))
+    if (status == ZARR_OK) count = int(n)
+  end function zarr_array_codec_count
+
+  !> The Zarr v3 name of codec number `index` (1-based, encoding order).
+  function zarr_array_codec_name(array, index, name) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: index
+    character(len=:), allocatable, intent(inout) :: name
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    if (index < 1) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_array_codec_name: index below 1')
+      return
+    end if
+    status = track(c_zarr_array_codec_name(array%ptr, int(index - 1, c_size_t), p))
+    if (status == ZARR_OK) call take_c_string(p, name)
+  end function zarr_array_codec_name
+
+  !> List the group's children now and give their number (see zarr_group_child_count).
+  function zarr_group_child_count(group, count) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(inout) :: count
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    status = track(c_zarr_group_child_count(group%ptr, n))
+    if (status == ZARR_OK) count = int(n)
+  end function zarr_group_child_count
+
+  !> The name of child number `index` (1-based, sorted by name).
+  function zarr_group_child_name(group, index, name) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(in) :: index
+    character(len=:), allocatable, intent(inout) :: name
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    if (index < 1) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_group_child_name: index below 1')
+      return
+    end if
+    status = track(c_zarr_group_child_name(group%ptr, int(index - 1, c_size_t), p))
+    if (status == ZARR_OK) call take_c_string(p, name)
+  end function zarr_group_child_name
+
+  !> The node type (ZARR_NODE_TYPE_ARRAY or ZARR_NODE_TYPE_GROUP) of child number `index`.
+  function zarr_group_child_node_type(group, index, node_type) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(in) :: index
+    integer(c_int32_t), intent(inout) :: node_type
+    integer(c_int32_t) :: status, t
+    if (index < 1) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_group_child_node_type: index below 1')
+      return
+    end if
+    status = track(c_zarr_group_child_node_type(group%ptr, int(index - 1, c_size_t), t))
+    if (status == ZARR_OK) node_type = t
+  end function zarr_group_child_node_type
+
+  ! ---------------------------------------------------------------------------------------
+  ! Typed attributes (netCDF's nf90_get_att / nf90_put_att / nf90_del_att)
+  ! ---------------------------------------------------------------------------------------
+
+  function get_att_str(kind, node, key, value) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    character(len=:), allocatable, intent(inout) :: value
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_string(node, c_str(key), p))
+    else
+      status = track(c_zarr_group_attribute_string(node, c_str(key), p))
+    end if
+    if (status == ZARR_OK) call take_c_string(p, value)
+  end function get_att_str
+
+  function get_att_r8(kind, node, key, value) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    real(c_double), intent(inout) :: value
+    integer(c_int32_t) :: status
+    real(c_double) :: v
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_double(node, c_str(key), v))
+    else
+      status = track(c_zarr_group_attribute_double(node, c_str(key), v))
+    end if
+    if (status == ZARR_OK) value = v
+  end function get_att_r8
+
+  function get_att_i8(kind, node, key, value) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(inout) :: value
+    integer(c_int32_t) :: status
+    integer(c_int64_t) :: v
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_int64(node, c_str(key), v))
+    else
+      status = track(c_zarr_group_attribute_int64(node, c_str(key), v))
+    end if
+    if (status == ZARR_OK) value = v
+  end function get_att_i8
+
+  function get_att_r8v(kind, node, key, values) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    real(c_double), allocatable, intent(inout) :: values(:)
+    integer(c_int32_t) :: status
+    real(c_double), allocatable, target :: v(:)
+    integer(c_size_t) :: n, capacity
+    n = 0
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_double_array(node, c_str(key), c_null_ptr, 0_c_size_t, n))
+    else
+      status = track(c_zarr_group_attribute_double_array(node, c_str(key), c_null_ptr, 0_c_size_t, n))
+    end if
+    if (status /= ZARR_OK) return
+    capacity = n
+    allocate (v(max(capacity, 1_c_size_t)))
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_double_array(node, c_str(key), c_loc(v), capacity, n))
+    else
+      status = track(c_zarr_group_attribute_double_array(node, c_str(key), c_loc(v), capacity, n))
+    end if
+    if (status == ZARR_OK) values = v(1:n)
+  end function get_att_r8v
+
+  function get_att_i8v(kind, node, key, values) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), allocatable, intent(inout) :: values(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable, target :: v(:)
+    integer(c_size_t) :: n, capacity
+    n = 0
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_int64_array(node, c_str(key), c_null_ptr, 0_c_size_t, n))
+    else
+      status = track(c_zarr_group_attribute_int64_array(node, c_str(key), c_null_ptr, 0_c_size_t, n))
+    end if
+    if (status /= ZARR_OK) return
+    capacity = n
+    allocate (v(max(capacity, 1_c_size_t)))
+    if (kind == NODE_ARRAY) then
+      status = track(c_zarr_array_attribute_int64_array(node, c_str(key), c_loc(v), capacity, n))
+    else
+      status = track(c_zarr_group_attribute_int64_array(node, c_str(key), c_loc(v), capacity, n))
+    end if
+    if (status == ZARR_OK) values = v(1:n)
+  end function get_att_i8v
+
+  function get_att_array_str(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    character(len=:), allocatable, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = get_att_str(NODE_ARRAY, array%ptr, key, value)
+  end function get_att_array_str
+
+  function get_att_group_str(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    character(len=:), allocatable, intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = get_att_str(NODE_GROUP, group%ptr, key, value)
+  end function get_att_group_str
+
+  function get_att_array_r8(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    real(c_double), intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = get_att_r8(NODE_ARRAY, array%ptr, key, value)
+  end function get_att_array_r8
+
+  function get_att_group_r8(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    real(c_double), intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = get_att_r8(NODE_GROUP, group%ptr, key, value)
+  end function get_att_group_r8
+
+  function get_att_array_i8(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = get_att_i8(NODE_ARRAY, array%ptr, key, value)
+  end function get_att_array_i8
+
+  function get_att_group_i8(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = get_att_i8(NODE_GROUP, group%ptr, key, value)
+  end function get_att_group_i8
+
+  function get_att_array_r8v(array, key, values) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    real(c_double), allocatable, intent(inout) :: values(:)
+    integer(c_int32_t) :: status
+    status = get_att_r8v(NODE_ARRAY, array%ptr, key, values)
+  end function get_att_array_r8v
+
+  function get_att_group_r8v(group, key, values) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    real(c_double), allocatable, intent(inout) :: values(:)
+    integer(c_int32_t) :: status
+    status = get_att_r8v(NODE_GROUP, group%ptr, key, values)
+  end function get_att_group_r8v
+
+  function get_att_array_i8v(array, key, values) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), allocatable, intent(inout) :: values(:)
+    integer(c_int32_t) :: status
+    status = get_att_i8v(NODE_ARRAY, array%ptr, key, values)
+  end function get_att_array_i8v
+
+  function get_att_group_i8v(group, key, values) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), allocatable, intent(inout) :: values(:)
+    integer(c_int32_t) :: status
+    status = get_att_i8v(NODE_GROUP, group%ptr, key, values)
+  end function get_att_group_i8v
+
+  ! Setters: kind NODE_ARRAY, NODE_GROUP or NODE_BUILDER.
+  function put_att_str(kind, node, key, value) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key, value
+    integer(c_int32_t) :: status
+    select case (kind)
+    case (NODE_ARRAY)
+      status = track(c_zarr_array_set_attribute_string(node, c_str(key), c_str(value)))
+    case (NODE_GROUP)
+      status = track(c_zarr_group_set_attribute_string(node, c_str(key), c_str(value)))
+    case default
+      status = track(c_zarr_array_builder_set_attribute_string(node, c_str(key), c_str(value)))
+    end select
+  end function put_att_str
+
+  function put_att_r8(kind, node, key, value) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    real(c_double), intent(in) :: value
+    integer(c_int32_t) :: status
+    select case (kind)
+    case (NODE_ARRAY)
+      status = track(c_zarr_array_set_attribute_double(node, c_str(key), value))
+    case (NODE_GROUP)
+      status = track(c_zarr_group_set_attribute_double(node, c_str(key), value))
+    case default
+      status = track(c_zarr_array_builder_set_attribute_double(node, c_str(key), value))
+    end select
+  end function put_att_r8
+
+  function put_att_i8(kind, node, key, value) result(status)
+    integer, intent(in) :: kind
+    type(c_ptr), intent(in) :: node
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    select case (kind)
+    case (NODE_ARRAY)
+      status = track(c_zarr_array_set_attribute_int64(node, c_str(key), value))
+    case (NODE_GROUP)
+      status = track(c_zarr_group_set_attribute_int64(node, c_str(key), value))
+    case default
+      status = track(c_zarr_array_builder_set_attribute_int64(node, c_str(key), value))
+    end select
+  end function put_att_i8
+
+  function put_att_array_str(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key, value
+    integer(c_int32_t) :: status
+    status = put_att_str(NODE_ARRAY, array%ptr, key, value)
+  end function put_att_array_str
+
+  function put_att_group_str(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key, value
+    integer(c_int32_t) :: status
+    status = put_att_str(NODE_GROUP, group%ptr, key, value)
+  end function put_att_group_str
+
+  function put_att_builder_str(builder, key, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    character(len=*), intent(in) :: key, value
+    integer(c_int32_t) :: status
+    status = put_att_str(NODE_BUILDER, builder%ptr, key, value)
+  end function put_att_builder_str
+
+  function put_att_array_r8(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    real(c_double), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_r8(NODE_ARRAY, array%ptr, key, value)
+  end function put_att_array_r8
+
+  function put_att_group_r8(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    real(c_double), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_r8(NODE_GROUP, group%ptr, key, value)
+  end function put_att_group_r8
+
+  function put_att_builder_r8(builder, key, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    character(len=*), intent(in) :: key
+    real(c_double), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_r8(NODE_BUILDER, builder%ptr, key, value)
+  end function put_att_builder_r8
+
+  function put_att_array_i8(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_i8(NODE_ARRAY, array%ptr, key, value)
+  end function put_att_array_i8
+
+  function put_att_group_i8(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_i8(NODE_GROUP, group%ptr, key, value)
+  end function put_att_group_i8
+
+  function put_att_builder_i8(builder, key, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_i8(NODE_BUILDER, builder%ptr, key, value)
+  end function put_att_builder_i8
+
+  function put_att_array_i4(array, key, value) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    integer(c_int32_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_i8(NODE_ARRAY, array%ptr, key, int(value, c_int64_t))
+  end function put_att_array_i4
+
+  function put_att_group_i4(group, key, value) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    integer(c_int32_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_i8(NODE_GROUP, group%ptr, key, int(value, c_int64_t))
+  end function put_att_group_i4
+
+  function put_att_builder_i4(builder, key, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    character(len=*), intent(in) :: key
+    integer(c_int32_t), intent(in) :: value
+    integer(c_int32_t) :: status
+    status = put_att_i8(NODE_BUILDER, builder%ptr, key, int(value, c_int64_t))
+  end function put_att_builder_i4
+
+  function put_att_array_r8v(array, key, values) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    real(c_double), intent(in) :: values(:)
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_set_attribute_double_array(array%ptr, c_str(key), values, &
+                                                           size(values, kind=c_size_t)))
+  end function put_att_array_r8v
+
+  function put_att_group_r8v(group, key, values) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    real(c_double), intent(in) :: values(:)
+    integer(c_int32_t) :: status
+    status = track(c_zarr_group_set_attribute_double_array(group%ptr, c_str(key), values, &
+                                                           size(values, kind=c_size_t)))
+  end function put_att_group_r8v
+
+  function put_att_array_i8v(array, key, values) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(in) :: values(:)
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_set_attribute_int64_array(array%ptr, c_str(key), values, &
+                                                          size(values, kind=c_size_t)))
+  end function put_att_array_i8v
+
+  function put_att_group_i8v(group, key, values) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    integer(c_int64_t), intent(in) :: values(:)
+    integer(c_int32_t) :: status
+    status = track(c_zarr_group_set_attribute_int64_array(group%ptr, c_str(key), values, &
+                                                          size(values, kind=c_size_t)))
+  end function put_att_group_i8v
+
+  function del_att_array(array, key) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: key
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_delete_attribute(array%ptr, c_str(key)))
+  end function del_att_array
+
+  function del_att_group(group, key) result(status)
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: key
+    integer(c_int32_t) :: status
+    status = track(c_zarr_group_delete_attribute(group%ptr, c_str(key)))
+  end function del_att_group
+
+  function att_count_array(array, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(inout) :: count
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    status = track(c_zarr_array_attribute_count(array%ptr, n))
+    if (status == ZARR_OK) count = int(n)
+  end function att_count_array
+
+  function att_count_group(group, count) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(inout) :: count
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    status = track(c_zarr_group_attribute_count(group%ptr, n))
+    if (status == ZARR_OK) count = int(n)
+  end function att_count_group
+
+  function att_name_array(array, index, name) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: index
+    character(len=:), allocatable, intent(inout) :: name
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    if (index < 1) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_att_name: index below 1')
+      return
+    end if
+    status = track(c_zarr_array_attribute_name(array%ptr, int(index - 1, c_size_t), p))
+    if (status == ZARR_OK) call take_c_string(p, name)
+  end function att_name_array
+
+  function att_name_group(group, index, name) result(status)
+    type(zarr_group), intent(in) :: group
+    integer, intent(in) :: index
+    character(len=:), allocatable, intent(inout) :: name
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    if (index < 1) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_att_name: index below 1')
+      return
+    end if
+    status = track(c_zarr_group_attribute_name(group%ptr, int(index - 1, c_size_t), p))
+    if (status == ZARR_OK) call take_c_string(p, name)
+  end function att_name_group
+
+  ! ---------------------------------------------------------------------------------------
+  ! Deleting nodes and chunks
+  ! ---------------------------------------------------------------------------------------
+
+  !> Delete the array or group (with everything below it) at `path` (not the root).
+  function zarr_store_delete_node(store, path) result(status)
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    integer(c_int32_t) :: status
+    status = track(c_zarr_store_delete_node(store%ptr, c_str(path)))
+  end function zarr_store_delete_node
+
+  ! 1-based Fortran-order chunk coordinates -> 0-based C order (OUT_OF_BOUNDS below 1).
+  function c_chunk_index(procname, index, cindex) result(status)
+    character(len=*), intent(in) :: procname
+    integer, intent(in) :: index(:)
+    integer(c_int64_t), allocatable, intent(out) :: cindex(:)
+    integer(c_int32_t) :: status
+    if (any(index < 1)) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, procname // ': chunk indices are 1-based')
+      return
+    end if
+    allocate (cindex(size(index)))
+    cindex = int(index(size(index):1:-1) - 1, c_int64_t)
+    status = ZARR_OK
+  end function c_chunk_index
+
+  !> Erase the chunk (a whole shard when sharded) at 1-based Fortran-order grid `index`.
+  function zarr_array_erase_chunk(array, index) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: index(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    status = c_chunk_index('zarr_array_erase_chunk', index, c)
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_erase_chunk(array%ptr, size(c, kind=c_size_t), c))
+  end function zarr_array_erase_chunk
+
+  !> Whether the chunk at 1-based Fortran-order grid `index` is stored, and its size.
+  function zarr_array_chunk_stored_nbytes(array, index, stored, nbytes) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: index(:)
+    logical, intent(inout) :: stored
+    integer(c_int64_t), intent(inout) :: nbytes
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    integer(c_int64_t) :: n
+    logical(c_bool) :: s
+    status = c_chunk_index('zarr_array_chunk_stored_nbytes', index, c)
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_chunk_stored_nbytes(array%ptr, size(c, kind=c_size_t), c, s, n))
+    if (status /= ZARR_OK) return
+    stored = logical(s)
+    nbytes = n
+  end function zarr_array_chunk_stored_nbytes
+
+  ! ---------------------------------------------------------------------------------------
+  ! The array builder (shapes and dimension numbers in Fortran order)
+  ! ---------------------------------------------------------------------------------------
+
+  !> Start the settings of a new array of `data_type` and Fortran-order `shape`.
+  function zarr_array_builder_new(data_type, shape, builder) result(status)
+    integer(c_int32_t), intent(in) :: data_type
+    integer, intent(in) :: shape(:)
+    type(zarr_array_builder), intent(out) :: builder
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    allocate (c(size(shape)))
+    c = int(shape(size(shape):1:-1), c_int64_t)
+    builder%ndim = size(shape)
+    status = track(c_zarr_array_builder_new(data_type, size(c, kind=c_size_t), c, builder%ptr))
+  end function zarr_array_builder_new
+
+  !> Free a builder (no-op if not open); the handle is reset.
+  subroutine zarr_array_builder_free(builder)
+    type(zarr_array_builder), intent(inout) :: builder
+    call c_zarr_array_builder_free(builder%ptr)
+    builder%ptr = c_null_ptr
+  end subroutine zarr_array_builder_free
+
+  !> The chunk shape (inner chunks when sharded), Fortran order.
+  function zarr_array_builder_set_chunk_shape(builder, chunk_shape) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer, intent(in) :: chunk_shape(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    allocate (c(size(chunk_shape)))
+    c = int(chunk_shape(size(chunk_shape):1:-1), c_int64_t)
+    status = track(c_zarr_array_builder_set_chunk_shape(builder%ptr, size(c, kind=c_size_t), c))
+  end function zarr_array_builder_set_chunk_shape
+
+  !> Store the chunks in shards of `shard_shape` (Fortran order; multiples of the chunks).
+  function zarr_array_builder_set_shard_shape(builder, shard_shape) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer, intent(in) :: shard_shape(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    allocate (c(size(shard_shape)))
+    c = int(shard_shape(size(shard_shape):1:-1), c_int64_t)
+    status = track(c_zarr_array_builder_set_shard_shape(builder%ptr, size(c, kind=c_size_t), c))
+  end function zarr_array_builder_set_shard_shape
+
+  function builder_fill_i4(builder, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer(c_int32_t), target, intent(in) :: value
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_set_fill_value(builder%ptr, c_loc(value), c_sizeof(value)))
+  end function builder_fill_i4
+
+  function builder_fill_i8(builder, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer(c_int64_t), target, intent(in) :: value
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_set_fill_value(builder%ptr, c_loc(value), c_sizeof(value)))
+  end function builder_fill_i8
+
+  function builder_fill_r4(builder, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    real(c_float), target, intent(in) :: value
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_set_fill_value(builder%ptr, c_loc(value), c_sizeof(value)))
+  end function builder_fill_r4
+
+  function builder_fill_r8(builder, value) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    real(c_double), target, intent(in) :: value
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_set_fill_value(builder%ptr, c_loc(value), c_sizeof(value)))
+  end function builder_fill_r8
+
+  !> Append a codec by Zarr v3 name and optional JSON configuration.
+  function zarr_array_builder_add_codec(builder, name, configuration_json) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    character(len=*), intent(in) :: name
+    character(len=*), intent(in), optional :: configuration_json
+    integer(c_int32_t) :: status
+    if (present(configuration_json)) then
+      status = track(c_zarr_array_builder_add_codec(builder%ptr, c_str(name), &
+                                                    c_str(configuration_json)))
+    else
+      status = track(c_zarr_array_builder_add_codec(builder%ptr, c_str(name)))
+    end if
+  end function zarr_array_builder_add_codec
+
+  !> Append the gzip codec at `level` (0 to 9).
+  function zarr_array_builder_add_gzip(builder, level) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer, intent(in) :: level
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_add_gzip(builder%ptr, int(level, c_int32_t)))
+  end function zarr_array_builder_add_gzip
+
+  !> Append the zstd codec at `level`.
+  function zarr_array_builder_add_zstd(builder, level) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer, intent(in) :: level
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_add_zstd(builder%ptr, int(level, c_int32_t)))
+  end function zarr_array_builder_add_zstd
+
+  !> Name Fortran dimension `dim` (1-based), or unname it when `name` is absent.
+  function zarr_array_builder_set_dimension_name(builder, dim, name) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer, intent(in) :: dim
+    character(len=*), intent(in), optional :: name
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: cdim
+    if (dim < 1 .or. dim > builder%ndim) then
+      status = fail(ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_array_builder_set_dimension_name: ' // &
+                    'dimension ' // itoa(int(dim, c_int64_t)) // ' of ' // &
+                    itoa(int(builder%ndim, c_int64_t)))
+      return
+    end if
+    cdim = int(builder%ndim - dim, c_size_t)
+    if (present(name)) then
+      status = track(c_zarr_array_builder_set_dimension_name(builder%ptr, cdim, c_str(name)))
+    else
+      status = track(c_zarr_array_builder_set_dimension_name(builder%ptr, cdim))
+    end if
+  end function zarr_array_builder_set_dimension_name
+
+  !> Replace the builder's attributes with the JSON object `json`.
+  function zarr_array_builder_set_attributes_json(builder, json) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    character(len=*), intent(in) :: json
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_set_attributes_json(builder%ptr, c_str(json)))
+  end function zarr_array_builder_set_attributes_json
+
+  !> Store as Zarr 2 or 3 (the default).
+  function zarr_array_builder_set_format(builder, zarr_format) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    integer, intent(in) :: zarr_format
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_set_format(builder%ptr, int(zarr_format, c_int32_t)))
+  end function zarr_array_builder_set_format
+
+  !> Create the array at `path` from the builder's settings.
+  function zarr_array_builder_create(builder, store, path, array) result(status)
+    type(zarr_array_builder), intent(in) :: builder
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    type(zarr_array), intent(out) :: array
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_builder_create(builder%ptr, store%ptr, c_str(path), array%ptr))
+  end function zarr_array_builder_create
 
 end module zarr

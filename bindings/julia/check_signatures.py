@@ -22,7 +22,10 @@ usage: check_signatures.py [--require-all] ZARR_H JULIA_FILE...
 import re
 import sys
 
-HANDLES = {"zarr_store", "zarr_group", "zarr_array"}
+HANDLES = {"zarr_store", "zarr_group", "zarr_array", "zarr_array_builder", "zarr_sink"}
+
+# Structs passed by pointer -> the Julia struct that mirrors them (or Ptr{Cvoid}).
+STRUCTS = {"zarr_store_callbacks": "ZarrStoreCallbacks"}
 
 # C scalar types (after typedef resolution) -> the one Julia spelling accepted.
 SCALARS = {
@@ -32,8 +35,9 @@ SCALARS = {
     "int64_t": "Int64",
     "size_t": "Csize_t",
     "bool": "Bool",
+    "double": "Float64",
 }
-TYPEDEFS = {"zarr_status": "int32_t", "zarr_data_type": "int32_t"}
+TYPEDEFS = {"zarr_status": "int32_t", "zarr_data_type": "int32_t", "zarr_node_type": "int32_t"}
 CHAR_POINTERS = {"Cstring", "Ptr{UInt8}", "Ptr{Cchar}"}
 
 
@@ -62,6 +66,9 @@ class CType:
                 return set(CHAR_POINTERS)
             if b == "void" or b in HANDLES:
                 return {"Ptr{Cvoid}"}
+            if b in STRUCTS:
+                j = STRUCTS[b]
+                return {"Ptr{Cvoid}", "Ptr{%s}" % j, "Ref{%s}" % j}
             if b in SCALARS:
                 j = SCALARS[b]
                 return {"Ptr{%s}" % j, "Ref{%s}" % j}

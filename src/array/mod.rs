@@ -9,6 +9,7 @@
 mod locks;
 mod planner;
 mod resize;
+mod stored;
 
 use crate::chunk_grid::RegularChunkGrid;
 use crate::codec::chain::CodecChain;
@@ -306,11 +307,15 @@ impl Array {
     /// Replace the attributes and rewrite the document holding them (atomically):
     /// `zarr.json`, v2 `.zattrs` (removed when empty) or the draft's `.array.json`.
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
-        let _update = self.updates.lock().unwrap_or_else(|e| e.into_inner());
-        let state = self.state();
-        let mut metadata = state.metadata.clone();
-        metadata.attributes = attributes;
-        self.write_metadata(&state.stored_as, &metadata)?;
+        self.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), Error>(())
+        })
+    }
+
+    /// Swap in `metadata` (same codecs and chunk shape as `state`'s), once its documents
+    /// are written.
+    fn replace_metadata(&self, state: &ArrayState, metadata: ArrayMetadata) {
         let updated = Arc::new(ArrayState {
             metadata,
             stored_as: state.stored_as.clone(),
@@ -318,7 +323,6 @@ impl Array {
             chunk_nbytes: state.chunk_nbytes,
         });
         *self.state.write().unwrap_or_else(|e| e.into_inner()) = updated;
-        Ok(())
     }
 
     /// Size in bytes of the dense buffer for the selection `start`, `count`.

@@ -181,19 +181,32 @@ pub unsafe extern "C" fn zarr_array_free(array: *mut zarr_array) {
     }
 }
 
-/// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
-///
-/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+/// Deprecated name of `zarr_array_format` (same arguments and statuses), kept for one
+/// release.
 ///
 /// # Safety
 /// `array` is NULL or a live handle; `format_out` is NULL or writable.
 #[must_use]
 #[no_mangle]
+#[deprecated(note = "use zarr_array_format")]
 pub unsafe extern "C" fn zarr_array_zarr_format(
     array: *const zarr_array,
     format_out: *mut u32,
 ) -> zarr_status {
-    run("zarr_array_zarr_format", || {
+    // SAFETY: per this function's contract, which is format_body's.
+    unsafe { format_body("zarr_array_zarr_format", array, format_out) }
+}
+
+/// The body of `zarr_array_format` and its deprecated alias, reporting as `function`.
+///
+/// # Safety
+/// `array` is NULL or a live handle; `format_out` is NULL or writable.
+unsafe fn format_body(
+    function: &str,
+    array: *const zarr_array,
+    format_out: *mut u32,
+) -> zarr_status {
+    run(function, || {
         // SAFETY: per this function's contract.
         let array = unsafe { handle(array, "array") }?;
         let out = out_ptr(format_out, "format_out")?;
@@ -939,7 +952,9 @@ pub unsafe extern "C" fn zarr_array_attributes_json(
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (not JSON,
 /// or not an object); `ZARR_ERROR_IO`.
 ///
-/// Thread safety: do not call concurrently with other calls on the same handle.
+/// Thread safety: attribute changes through one handle (this function and the typed
+/// setters such as `zarr_array_set_attribute_string`) are serialised; other calls on the
+/// handle see the attributes before or after each change.
 ///
 /// # Safety
 /// `array` is NULL or live; `attributes_json` is NULL or NUL-terminated.
@@ -956,8 +971,11 @@ pub unsafe extern "C" fn zarr_array_set_attributes_json(
         let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
         let attributes = parse_object(text.as_bytes(), "attributes_json")
             .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))?;
-        array.array.set_attributes(attributes)?;
-        Ok(())
+        // Under the metadata lock, so that it cannot race with the typed setters.
+        array.array.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), FfiError>(())
+        })
     })
 }
 
@@ -1033,4 +1051,24 @@ pub unsafe extern "C" fn zarr_array_read_inner_chunk(
         array.read_inner_chunk(indices, buf)?;
         Ok(())
     })
+}
+
+/// The Zarr format the array is stored in: 3 (including the 2022 draft layout) or 2.
+///
+/// - `format_out`: receives 2 or 3.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// Thread safety: may be called concurrently with any call on the handle.
+///
+/// # Safety
+/// `array` is NULL or a live handle; `format_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_format(
+    array: *const zarr_array,
+    format_out: *mut u32,
+) -> zarr_status {
+    // SAFETY: per this function's contract, which is format_body's.
+    unsafe { format_body("zarr_array_format", array, format_out) }
 }

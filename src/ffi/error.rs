@@ -19,6 +19,8 @@ pub(crate) enum FfiError {
     InvalidArgument(String),
     /// A file named by an argument does not exist (the message says which).
     NotFound(String),
+    /// A value has another type than the one asked for (typed attribute getters).
+    TypeMismatch(String),
     /// The core reported an error.
     Core(Error),
 }
@@ -36,6 +38,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
         FfiError::Null(_) => ZARR_ERROR_NULL_ARGUMENT,
         FfiError::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
         FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
+        FfiError::TypeMismatch(_) => ZARR_ERROR_TYPE_MISMATCH,
         FfiError::Core(error) => match error {
             Error::Storage(e) => storage_status(e),
             Error::Codec(e) => match e {
@@ -83,6 +86,7 @@ fn storage_status(error: &StorageError) -> zarr_status {
         StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
         StorageError::SymbolicLink { .. } => ZARR_ERROR_INVALID_PATH,
         StorageError::NotRegularFile { .. } => ZARR_ERROR_IO,
+        StorageError::Callback { status, .. } => callback_status(*status),
     }
 }
 
@@ -91,11 +95,27 @@ fn is_out_of_descriptors(error: &std::io::Error) -> bool {
     matches!(error.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
+/// The status reported for a failing store callback: the callback's own status when it is
+/// one a store can mean, otherwise `ZARR_ERROR_IO`.
+fn callback_status(status: zarr_status) -> zarr_status {
+    match status {
+        ZARR_ERROR_IO
+        | ZARR_ERROR_READ_ONLY
+        | ZARR_ERROR_OUT_OF_MEMORY
+        | ZARR_ERROR_CORRUPT_DATA
+        | ZARR_ERROR_UNSUPPORTED
+        | ZARR_ERROR_INVALID_PATH => status,
+        _ => ZARR_ERROR_IO,
+    }
+}
+
 /// "<message>: <cause>: <cause>..." for an error and its source chain.
 pub(crate) fn describe(error: &FfiError) -> String {
     match error {
         FfiError::Null(parameter) => format!("argument '{parameter}' is NULL"),
-        FfiError::InvalidArgument(message) | FfiError::NotFound(message) => message.clone(),
+        FfiError::InvalidArgument(message)
+        | FfiError::NotFound(message)
+        | FfiError::TypeMismatch(message) => message.clone(),
         FfiError::Core(error) => {
             let mut text = error.to_string();
             let mut source = std::error::Error::source(error);

@@ -124,15 +124,14 @@ pub unsafe extern "C" fn zarr_group_create(
     }
 }
 
-/// Create a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`. Arguments,
-/// ownership and status codes are those of `zarr_group_create`; missing ancestor groups
-/// are created as v2 groups too. Create v2 arrays inside it by passing a `.zarray`
-/// document to `zarr_array_create`.
+/// Deprecated name of `zarr_group_create_with_format` with `zarr_format` 2 (same
+/// arguments otherwise, same statuses), kept for one release.
 ///
 /// # Safety
 /// Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
 #[must_use]
 #[no_mangle]
+#[deprecated(note = "use zarr_group_create_with_format(store, path, attributes_json, 2, out)")]
 pub unsafe extern "C" fn zarr_group_create_v2(
     store: *mut zarr_store,
     path: *const c_char,
@@ -244,8 +243,11 @@ pub unsafe extern "C" fn zarr_group_set_attributes_json(
         let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
         let attributes = parse_object(text.as_bytes(), "attributes_json")
             .map_err(|e| FfiError::InvalidArgument(format!("attributes_json: {e}")))?;
-        group.group.set_attributes(attributes)?;
-        Ok(())
+        // Under the metadata lock, so that it cannot race with the typed setters.
+        group.group.update_attributes(|current| {
+            *current = attributes;
+            Ok::<(), FfiError>(())
+        })
     })
 }
 
@@ -327,19 +329,32 @@ pub unsafe extern "C" fn zarr_group_consolidate(group: *const zarr_group) -> zar
     })
 }
 
-/// The Zarr format the group is stored in: 3 (including the 2022 draft layout) or 2.
-///
-/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+/// Deprecated name of `zarr_group_format` (same arguments and statuses), kept for one
+/// release.
 ///
 /// # Safety
 /// `group` is NULL or a live handle; `format_out` is NULL or writable.
 #[must_use]
 #[no_mangle]
+#[deprecated(note = "use zarr_group_format")]
 pub unsafe extern "C" fn zarr_group_zarr_format(
     group: *const zarr_group,
     format_out: *mut u32,
 ) -> zarr_status {
-    run("zarr_group_zarr_format", || {
+    // SAFETY: per this function's contract, which is format_body's.
+    unsafe { format_body("zarr_group_zarr_format", group, format_out) }
+}
+
+/// The body of `zarr_group_format` and its deprecated alias, reporting as `function`.
+///
+/// # Safety
+/// `group` is NULL or a live handle; `format_out` is NULL or writable.
+unsafe fn format_body(
+    function: &str,
+    group: *const zarr_group,
+    format_out: *mut u32,
+) -> zarr_status {
+    run(function, || {
         // SAFETY: per this function's contract.
         let group = unsafe { handle(group, "group") }?;
         let out = out_ptr(format_out, "format_out")?;
@@ -347,4 +362,80 @@ pub unsafe extern "C" fn zarr_group_zarr_format(
         unsafe { write_out(out, group.group.format().number()) };
         Ok(())
     })
+}
+
+/// The Zarr format the group is stored in: 3 (including the 2022 draft layout) or 2.
+///
+/// - `format_out`: receives 2 or 3.
+///
+/// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
+///
+/// Thread safety: may be called concurrently with any call on the handle.
+///
+/// # Safety
+/// `group` is NULL or a live handle; `format_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_format(
+    group: *const zarr_group,
+    format_out: *mut u32,
+) -> zarr_status {
+    // SAFETY: per this function's contract, which is format_body's.
+    unsafe { format_body("zarr_group_format", group, format_out) }
+}
+
+/// Create a group at `path` in Zarr format `zarr_format`: 3 (`zarr.json`) or 2
+/// (`.zgroup`, attributes in `.zattrs`). Missing ancestor groups are created in the same
+/// format. Create v2 arrays inside a v2 group with a `zarr_array_builder` set to format 2,
+/// or by passing a `.zarray` document to `zarr_array_create`. Otherwise as
+/// `zarr_group_create`.
+///
+/// - `store`: the store to create in.
+/// - `path`: absolute node path ("/" for the root group).
+/// - `attributes_json`: a JSON object text, or NULL for no attributes.
+/// - `zarr_format`: 2 or 3.
+/// - `out`: receives the new group, or NULL on failure. Free with `zarr_group_free`.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (a
+/// `zarr_format` other than 2 or 3, attributes not a JSON object);
+/// `ZARR_ERROR_INVALID_PATH`; `ZARR_ERROR_ALREADY_EXISTS`; `ZARR_ERROR_NODE_TYPE_MISMATCH`
+/// (an ancestor is an array); `ZARR_ERROR_READ_ONLY`; `ZARR_ERROR_IO`.
+///
+/// Thread safety: do not create the same path from two threads at once.
+///
+/// # Safety
+/// Pointers are NULL or valid: `store` live, strings NUL-terminated, `out` writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_group_create_with_format(
+    store: *mut zarr_store,
+    path: *const c_char,
+    attributes_json: *const c_char,
+    zarr_format: u32,
+    out: *mut *mut zarr_group,
+) -> zarr_status {
+    let format = match zarr_format {
+        2 => ZarrFormat::V2,
+        3 => ZarrFormat::V3,
+        other => {
+            // SAFETY: per this function's contract.
+            unsafe { clear_out(out) };
+            return run("zarr_group_create_with_format", || {
+                Err(FfiError::InvalidArgument(format!(
+                    "zarr_format is {other}; groups are created as Zarr 2 or 3"
+                )))
+            });
+        }
+    };
+    // SAFETY: per this function's contract.
+    unsafe {
+        create_group(
+            "zarr_group_create_with_format",
+            store,
+            path,
+            attributes_json,
+            out,
+            format,
+        )
+    }
 }

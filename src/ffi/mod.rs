@@ -4,9 +4,14 @@
 // C names (zarr_store, zarr_status) follow the C API conventions, not Rust naming.
 #![allow(non_camel_case_types)]
 
+pub mod accessors;
 pub mod args;
 pub mod array;
+pub mod attributes;
 pub mod boundary;
+pub mod builder;
+pub mod custom_store;
+pub mod erase;
 pub mod error;
 pub mod group;
 pub mod handle;
@@ -14,5 +19,6 @@ pub mod status;
 pub mod store;
 pub mod store_keys;
 pub mod strings;
+pub mod thread_pool;
 pub mod threads;
 pub mod version;

@@ -46,6 +46,10 @@ pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
 /// An internal invariant was violated: a bug in libzarr (reported without a panic).
 /// Please report it with the message from `zarr_last_error_message()`.
 pub const ZARR_ERROR_INTERNAL: zarr_status = -16;
+/// The value has another type than the one asked for: a typed attribute getter found a
+/// string where it asked for a number, a fractional number where it asked for an integer,
+/// an object where it asked for an array...
+pub const ZARR_ERROR_TYPE_MISMATCH: zarr_status = -17;
 /// The operating system refused a resource: worker threads could not be started, or the
 /// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
 /// freeing resources (fewer threads, closing files or handles) may succeed.
@@ -78,6 +82,7 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_RESOURCE => {
             c"the operating system refused a resource: threads, file descriptors"
         }
+        ZARR_ERROR_TYPE_MISMATCH => c"the value has another type than the one asked for",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }

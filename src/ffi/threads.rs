@@ -25,6 +25,7 @@ const _: () = assert!(ZARR_MAX_NUM_THREADS == crate::threads::MAX_THREADS);
 /// Thread safety: may be called from any thread at any time.
 #[must_use]
 #[no_mangle]
+#[deprecated(note = "use zarr_thread_pool_set_size")]
 pub extern "C" fn zarr_set_num_threads(num_threads: usize) -> zarr_status {
     run("zarr_set_num_threads", || {
         crate::threads::set_num_threads(num_threads).map_err(Error::from)?;
@@ -41,6 +42,7 @@ pub extern "C" fn zarr_set_num_threads(num_threads: usize) -> zarr_status {
 /// `num_threads_out` is NULL or writable.
 #[must_use]
 #[no_mangle]
+#[deprecated(note = "use zarr_thread_pool_size")]
 pub unsafe extern "C" fn zarr_num_threads(num_threads_out: *mut usize) -> zarr_status {
     run("zarr_num_threads", || {
         let out = out_ptr(num_threads_out, "num_threads_out")?;

@@ -607,6 +607,11 @@ impl ReadableStorage for FilesystemStore {
         }
         Ok(Some((size, data)))
     }
+
+    /// The file's size from its metadata; nothing is read.
+    fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        Ok(self.open_value(key)?.map(|(_, size)| size))
+    }
 }
 
 impl WritableStorage for FilesystemStore {
@@ -694,6 +699,16 @@ impl WritableStorage for FilesystemStore {
                 _ => return Some(self.root.to_string_lossy().into_owned()),
             }
         }
+    }
+
+    /// Renames the prefix's directory away (atomic: readers see it whole or not at all),
+    /// then removes it, never following symbolic links (see [`super::remove`]).
+    fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
+        super::remove::remove_prefix(&self.root, prefix, TEMP_PREFIX)
+    }
+
+    fn erase_prefix_is_atomic(&self) -> bool {
+        true
     }
 }
 

@@ -36,6 +36,11 @@ impl ReadableStorage for MemoryStore {
         let value = self.read().get(key).cloned();
         Ok(value.map(|v| v.as_ref().clone()))
     }
+
+    fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        validate_key(key)?;
+        Ok(self.read().get(key).map(|v| v.len() as u64))
+    }
 }
 
 impl WritableStorage for MemoryStore {
@@ -51,6 +56,27 @@ impl WritableStorage for MemoryStore {
         validate_key(key)?;
         self.write().remove(key);
         Ok(())
+    }
+
+    /// One pass over the sorted keys under the lock: readers see all of the prefix or
+    /// none of it.
+    fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
+        validate_prefix(prefix)?;
+        let mut map = self.write();
+        let doomed: Vec<String> = map
+            .range(prefix.to_string()..)
+            .map(|(k, _)| k)
+            .take_while(|k| k.starts_with(prefix))
+            .cloned()
+            .collect();
+        for key in doomed {
+            map.remove(&key);
+        }
+        Ok(())
+    }
+
+    fn erase_prefix_is_atomic(&self) -> bool {
+        true
     }
 }
 
@@ -87,5 +113,25 @@ mod tests {
         store.erase("a/b").unwrap();
         assert_eq!(store.get("a/b").unwrap(), None);
         assert!(store.get("../etc/passwd").is_err());
+    }
+
+    #[test]
+    fn value_size_and_erase_prefix() {
+        let store = MemoryStore::new();
+        for key in ["a/b", "a/c/d", "ab", "b"] {
+            store.set(key, key.as_bytes()).unwrap();
+        }
+        assert_eq!(store.value_size("a/c/d").unwrap(), Some(5));
+        assert_eq!(store.value_size("a/x").unwrap(), None);
+        store.erase_prefix("a/").unwrap();
+        assert_eq!(store.get("a/b").unwrap(), None);
+        assert_eq!(store.get("a/c/d").unwrap(), None);
+        // "ab" shares the characters but is not under "a/".
+        assert_eq!(store.get("ab").unwrap().unwrap(), b"ab");
+        store.erase_prefix("nothing/").unwrap();
+        assert!(store.erase_prefix("a").is_err());
+        assert!(store.erase_prefix("../").is_err());
+        store.erase_prefix("").unwrap();
+        assert_eq!(store.list_dir("").unwrap(), DirListing::default());
     }
 }

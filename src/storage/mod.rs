@@ -6,6 +6,7 @@
 pub mod filesystem;
 pub mod memory;
 pub mod source;
+mod remove;
 pub mod zip;
 
 pub use filesystem::{FilesystemOptions, FilesystemStore};
@@ -60,6 +61,17 @@ pub enum StorageError {
     /// no value.
     #[error("'{key}' is a {kind}, not a regular file")]
     NotRegularFile { key: String, kind: &'static str },
+    /// A store implemented by the library's user (the C API's callback stores) reported a
+    /// failure. `status` is the status code its callback returned (a `zarr_status`), kept
+    /// so that the caller of the failing operation sees the same code; `message` is the
+    /// callback's own explanation.
+    #[error("{operation} of '{key}' failed in the store's callback: {message}")]
+    Callback {
+        operation: &'static str,
+        key: String,
+        status: i32,
+        message: String,
+    },
 }
 
 /// A byte range within a value.
@@ -125,6 +137,13 @@ pub trait ReadableStorage: Debug + Send + Sync {
             None => Ok(None),
         }
     }
+
+    /// The size in bytes of the value at `key`, or `None` when the key does not exist.
+    /// Stores that know sizes without reading values (file metadata, an in-memory map, a
+    /// zip directory) override this; the default reads the whole value.
+    fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        Ok(self.get(key)?.map(|value| value.len() as u64))
+    }
 }
 
 /// The bytes of `ranges` of a value held in memory, one after another, with its size (the
@@ -147,10 +166,32 @@ pub fn ranges_of(
 /// value, never a mixture. What a crash leaves depends on the store: the file system store
 /// keeps the old or the new value when the process dies, and after a power loss only with
 /// its `fsync` option (see [`filesystem`] for the exact guarantee).
-pub trait WritableStorage: Debug + Send + Sync {
+///
+/// A writable store is also listable, so that a whole prefix can be erased.
+pub trait WritableStorage: ListableStorage + Debug + Send + Sync {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError>;
     /// Remove `key`; removing a missing key is not an error.
     fn erase(&self, key: &str) -> Result<(), StorageError>;
+
+    /// Remove every key that starts with `prefix` (`""`, the whole store, or a valid key
+    /// followed by `/`); a prefix with no keys under it is not an error. Not atomic: when
+    /// it fails midway, some keys are gone and the others remain.
+    ///
+    /// The default lists the prefix level by level and erases each key. Stores that can do
+    /// better (one directory removal, one range of a sorted map) override it; an override
+    /// must never remove anything outside the store (the file system store does not follow
+    /// symbolic links).
+    fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
+        erase_prefix_by_listing(self, prefix)
+    }
+
+    /// Whether [`WritableStorage::erase_prefix`] is atomic for readers: they see every key
+    /// of the prefix or none, never a part (so that a node can be deleted in one step).
+    /// The default's key-by-key erasing is not; the memory store (one lock) and the file
+    /// system store (one rename) are.
+    fn erase_prefix_is_atomic(&self) -> bool {
+        false
+    }
 
     /// A name that every handle of this store on the same data shares (a file system
     /// store's canonical root), so that writers in one process serialise their updates of
@@ -158,6 +199,26 @@ pub trait WritableStorage: Debug + Send + Sync {
     fn lock_scope(&self) -> Option<String> {
         None
     }
+}
+
+/// The default [`WritableStorage::erase_prefix`]: list `prefix` level by level and erase
+/// each key (for overrides that fall back to it).
+pub fn erase_prefix_by_listing<S: WritableStorage + ?Sized>(
+    store: &S,
+    prefix: &str,
+) -> Result<(), StorageError> {
+    validate_prefix(prefix)?;
+    let mut pending = vec![prefix.to_string()];
+    while let Some(dir) = pending.pop() {
+        let listing = store.list_dir(&dir)?;
+        for key in &listing.keys {
+            store.erase(&format!("{dir}{key}"))?;
+        }
+        for child in &listing.prefixes {
+            pending.push(format!("{dir}{child}/"));
+        }
+    }
+    Ok(())
 }
 
 /// Listing of a store, one level at a time.
@@ -278,6 +339,119 @@ mod tests {
         assert!(validate_prefix("a/b/").is_ok());
         assert!(validate_prefix("a/b").is_err());
         assert!(validate_prefix("../").is_err());
+    }
+
+    /// A store with only the required methods, to test the trait's defaults.
+    #[derive(Debug, Default)]
+    struct Plain(MemoryStore);
+
+    impl ReadableStorage for Plain {
+        fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+            self.0.get(key)
+        }
+    }
+    impl WritableStorage for Plain {
+        fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+            self.0.set(key, value)
+        }
+        fn erase(&self, key: &str) -> Result<(), StorageError> {
+            self.0.erase(key)
+        }
+    }
+    impl ListableStorage for Plain {
+        fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
+            self.0.list_dir(prefix)
+        }
+    }
+
+    #[test]
+    fn default_erase_prefix_and_value_size() {
+        let store = Plain::default();
+        for key in [
+            "a/zarr.json",
+            "a/c/0/0",
+            "a/c/0/1",
+            "a/b/zarr.json",
+            "ab/x",
+            "z",
+        ] {
+            store.set(key, b"12345").unwrap();
+        }
+        assert_eq!(store.value_size("a/c/0/1").unwrap(), Some(5));
+        assert_eq!(store.value_size("a/c/9").unwrap(), None);
+        store.erase_prefix("a/").unwrap();
+        assert_eq!(store.0.list_dir("").unwrap().prefixes, vec!["ab"]);
+        assert_eq!(store.0.list_dir("").unwrap().keys, vec!["z"]);
+        store.erase_prefix("missing/").unwrap();
+        assert!(store.erase_prefix("ab").is_err());
+        store.erase_prefix("").unwrap();
+        assert_eq!(store.0.list_dir("").unwrap(), DirListing::default());
+    }
+
+    #[test]
+    fn filesystem_erase_prefix_stays_inside_the_root() {
+        use std::os::unix::fs::symlink;
+        let base =
+            std::env::temp_dir().join(format!("libzarr-erase-prefix-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let root = base.join("store");
+        let outside = base.join("outside");
+        std::fs::create_dir_all(outside.join("node")).unwrap();
+        std::fs::write(outside.join("node/zarr.json"), b"{}").unwrap();
+        std::fs::write(outside.join("file"), b"keep").unwrap();
+        let store = FilesystemStore::new(&root).unwrap();
+        for key in [
+            "a/zarr.json",
+            "a/c/0/0",
+            "a/b/zarr.json",
+            "ab/x",
+            "d/zarr.json",
+        ] {
+            store.set(key, b"12345").unwrap();
+        }
+        assert_eq!(store.value_size("a/c/0/0").unwrap(), Some(5));
+        assert_eq!(store.value_size("a/c").unwrap(), None);
+        assert_eq!(store.value_size("a/none").unwrap(), None);
+        // A link inside the store to a directory outside it, and one inside a node.
+        symlink(outside.join("node"), root.join("link")).unwrap();
+        symlink(&outside, root.join("d/escape")).unwrap();
+
+        store.erase_prefix("a/").unwrap();
+        assert!(!root.join("a").exists());
+        assert!(store.erase_prefix_is_atomic());
+        // The hidden name it was renamed to is gone too.
+        let names: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with(".libzarr")),
+            "{names:?}"
+        );
+        assert_eq!(store.get("ab/x").unwrap().unwrap(), b"12345");
+        // Through the link: refused, nothing outside touched.
+        assert!(matches!(
+            store.erase_prefix("link/sub/"),
+            Err(StorageError::InvalidKey { .. })
+        ));
+        // The link itself: removed, its target kept.
+        store.erase_prefix("link/").unwrap();
+        assert!(std::fs::symlink_metadata(root.join("link")).is_err());
+        assert!(outside.join("node/zarr.json").exists());
+        // A directory holding a link to the outside: the link goes, the target stays.
+        store.erase_prefix("d/").unwrap();
+        assert!(!root.join("d").exists());
+        assert_eq!(std::fs::read(outside.join("file")).unwrap(), b"keep");
+        // Missing prefixes and a file where a directory would be are no error.
+        store.erase_prefix("missing/deeper/").unwrap();
+        store.erase_prefix("ab/x/").unwrap();
+        assert!(store.erase_prefix("../").is_err());
+        // The whole store: emptied, the root kept.
+        store.erase_prefix("").unwrap();
+        assert!(root.is_dir());
+        assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0);
+        assert!(outside.join("node/zarr.json").exists());
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     #[test]

@@ -491,6 +491,11 @@ impl ReadableStorage for ZipStore {
             .map_err(|e| read_error(&label, e))?;
         Ok(Some(data))
     }
+
+    /// The entry's declared uncompressed size, from the central directory.
+    fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        Ok(self.entry(key)?.map(|entry| entry.size))
+    }
 }
 
 impl WritableStorage for ZipStore {
@@ -499,6 +504,10 @@ impl WritableStorage for ZipStore {
     }
 
     fn erase(&self, _key: &str) -> Result<(), StorageError> {
+        Err(StorageError::ReadOnly)
+    }
+
+    fn erase_prefix(&self, _prefix: &str) -> Result<(), StorageError> {
         Err(StorageError::ReadOnly)
     }
 }
@@ -614,6 +623,12 @@ mod tests {
         assert_eq!(store.get("a/c/0/0").unwrap().unwrap(), big);
         assert_eq!(store.get("a/c/0/1").unwrap().unwrap(), big);
         assert_eq!(store.get("b/x").unwrap().unwrap(), b"");
+        assert_eq!(store.value_size("a/c/0/0").unwrap(), Some(big.len() as u64));
+        assert_eq!(store.value_size("a").unwrap(), None);
+        assert!(matches!(
+            store.erase_prefix("a/"),
+            Err(StorageError::ReadOnly)
+        ));
         // Directory entries are not values.
         assert_eq!(store.get("a").unwrap(), None);
         assert_eq!(store.get("missing").unwrap(), None);

@@ -22,6 +22,7 @@ module LibZarr
 
 export ZarrError, ZarrStore, ZarrGroup, ZarrArray
 export open_filesystem, open_memory, open_zip, open_consolidated, open_group, create_group, create_group_v2
+export create_group_with_format
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
@@ -30,6 +31,13 @@ export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
 export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
 export chunk_nbytes, selection_nbytes
 export set_num_threads, num_threads, libversion, libversion_number, status_str
+export set_thread_pool_size, thread_pool_size
+export dimension_names, fill_value, codec_names, codec_configuration_json, children
+export attribute, attribute_names, set_attribute!, delete_attribute!
+export delete_node!, erase_chunk!, chunk_stored_nbytes
+export ArrayBuilder, set_chunk_size!, set_shard_size!, set_fill_value!, add_codec!, add_gzip!
+export add_zstd!, set_dimension_name!, set_attributes_json!, set_format!
+export ZarrStoreCallbacks, open_callbacks, sink_write, sink_extend, callback_set_error
 
 # ---- the library --------------------------------------------------------------------
 
@@ -68,6 +76,7 @@ const ZARR_ERROR_IO = Int32(-12)
 const ZARR_ERROR_INVALID_PATH = Int32(-13)
 const ZARR_ERROR_OUT_OF_MEMORY = Int32(-14)
 const ZARR_ERROR_READ_ONLY = Int32(-15)
+const ZARR_ERROR_TYPE_MISMATCH = Int32(-17)
 const ZARR_ERROR_PANIC = Int32(-99)
 
 """
@@ -282,15 +291,27 @@ function create_group(store::ZarrStore, path::AbstractString = "/";
 end
 
 """
+    create_group_with_format(store, path, zarr_format; attrs = "{}") -> ZarrGroup
+
+Creates a group at `path` in Zarr format `zarr_format` (2: `.zgroup`, 3: zarr.json),
+missing ancestors in the same format (wraps `zarr_group_create_with_format`). Throws
+`ZarrError` as `create_group`, and INVALID_ARGUMENT for a format other than 2 or 3.
+"""
+function create_group_with_format(store::ZarrStore, path::AbstractString, zarr_format::Integer;
+                                  attrs::AbstractString = "{}")
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(@ccall libzarr().zarr_group_create_with_format(store::Ptr{Cvoid}, path::Cstring, attrs::Cstring, zarr_format::UInt32, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrGroup(out[])
+end
+
+"""
     create_group_v2(store, path = "/"; attrs = "{}") -> ZarrGroup
 
-Creates a Zarr v2 group (`.zgroup`, attributes in `.zattrs`) at `path`, missing ancestors
-as v2 groups too (wraps `zarr_group_create_v2`). Throws `ZarrError` as `create_group`.
+Deprecated: `create_group_with_format(store, path, 2; attrs)`.
 """
 function create_group_v2(store::ZarrStore, path::AbstractString = "/"; attrs::AbstractString = "{}")
-    out = Ref{Ptr{Cvoid}}(C_NULL)
-    check(@ccall libzarr().zarr_group_create_v2(store::Ptr{Cvoid}, path::Cstring, attrs::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
-    return ZarrGroup(out[])
+    Base.depwarn("create_group_v2 is deprecated, use create_group_with_format(store, path, 2)", :create_group_v2)
+    return create_group_with_format(store, path, 2; attrs = attrs)
 end
 
 """
@@ -321,19 +342,27 @@ end
     zarr_format(node) -> Int
 
 The Zarr format a group or array is stored in: 3 (also for the 2022 draft layout) or 2
-(wraps `zarr_group_zarr_format` / `zarr_array_zarr_format`).
+(wraps `zarr_group_format` / `zarr_array_format`).
 """
 function zarr_format(g::ZarrGroup)
     format = Ref{UInt32}(0)
-    check(@ccall libzarr().zarr_group_zarr_format(g::Ptr{Cvoid}, format::Ref{UInt32})::Int32)
+    check(@ccall libzarr().zarr_group_format(g::Ptr{Cvoid}, format::Ref{UInt32})::Int32)
     return Int(format[])
 end
 
 function zarr_format(a::ZarrArray)
     format = Ref{UInt32}(0)
-    check(@ccall libzarr().zarr_array_zarr_format(a::Ptr{Cvoid}, format::Ref{UInt32})::Int32)
+    check(@ccall libzarr().zarr_array_format(a::Ptr{Cvoid}, format::Ref{UInt32})::Int32)
     return Int(format[])
 end
+
+# The deprecated C names, kept for one release: not used by this module's functions.
+_deprecated_group_format(g::ZarrGroup) =
+    (f = Ref{UInt32}(0); check(@ccall libzarr().zarr_group_zarr_format(g::Ptr{Cvoid}, f::Ref{UInt32})::Int32); Int(f[]))
+_deprecated_create_group_v2(store::ZarrStore, path::AbstractString) =
+    (out = Ref{Ptr{Cvoid}}(C_NULL); check(@ccall libzarr().zarr_group_create_v2(store::Ptr{Cvoid}, path::Cstring, "{}"::Cstring, out::Ref{Ptr{Cvoid}})::Int32); ZarrGroup(out[]))
+_deprecated_array_format(a::ZarrArray) =
+    (f = Ref{UInt32}(0); check(@ccall libzarr().zarr_array_zarr_format(a::Ptr{Cvoid}, f::Ref{UInt32})::Int32); Int(f[]))
 
 """
     attributes(node) -> String
@@ -905,17 +934,35 @@ end
 # ---- library-wide ----------------------------------------------------------------------
 
 """
-    set_num_threads(n)
+    set_thread_pool_size(n)
 
 Sets libzarr's worker threads for parallel chunk coding; 0 restores the default (wraps
-`zarr_set_num_threads`). Independent of Julia's own threads.
+`zarr_thread_pool_set_size`). Independent of Julia's own threads.
+"""
+set_thread_pool_size(n::Integer) = check(@ccall libzarr().zarr_thread_pool_set_size(n::Csize_t)::Int32)
+
+"""
+    thread_pool_size() -> Int
+
+libzarr's worker thread count (wraps `zarr_thread_pool_size`).
+"""
+function thread_pool_size()
+    n = Ref{Csize_t}(0)
+    check(@ccall libzarr().zarr_thread_pool_size(n::Ref{Csize_t})::Int32)
+    return Int(n[])
+end
+
+"""
+    set_num_threads(n)
+
+Deprecated: `set_thread_pool_size(n)` (wraps the deprecated `zarr_set_num_threads`).
 """
 set_num_threads(n::Integer) = check(@ccall libzarr().zarr_set_num_threads(n::Csize_t)::Int32)
 
 """
     num_threads() -> Int
 
-libzarr's worker thread count (wraps `zarr_num_threads`).
+Deprecated: `thread_pool_size()` (wraps the deprecated `zarr_num_threads`).
 """
 function num_threads()
     n = Ref{Csize_t}(0)
@@ -932,5 +979,7 @@ The loaded library's version (wraps `zarr_version_string`; `zarr_version_number`
 libversion() = VersionNumber(unsafe_string(@ccall libzarr().zarr_version_string()::Cstring))
 
 libversion_number() = @ccall libzarr().zarr_version_number()::UInt32
+
+include("accessors.jl")
 
 end # module LibZarr

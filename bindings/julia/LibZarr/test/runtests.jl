@@ -53,8 +53,42 @@ using Test
 
     @testset "library" begin
         @test libversion() isa VersionNumber
-        set_num_threads(2)
-        @test num_threads() == 2
-        set_num_threads(0)
+        set_thread_pool_size(2)
+        @test thread_pool_size() == 2
+        set_thread_pool_size(0)
+    end
+
+    @testset "accessors, attributes, builder, delete" begin
+        store = open_memory()
+        create_group(store, "/")
+        b = ArrayBuilder(Float32, (6, 4))          # Julia size: Zarr shape (4, 6)
+        set_chunk_size!(b, (3, 2))
+        set_fill_value!(b, -1.0f0)
+        add_gzip!(b, 3)
+        set_dimension_name!(b, 1, "lon")
+        set_dimension_name!(b, 2, "lat")
+        set_attribute!(b, "units", "K")
+        a = create_array(b, store, "/tas")
+        @test dimension_names(a) == ["lon", "lat"]
+        @test fill_value(a) == -1.0f0
+        @test codec_names(a) == ["bytes", "gzip"]
+        @test attribute(a, "units", String) == "K"
+        set_attribute!(a, "valid_range", [180.0, 330.0])
+        @test attribute(a, "valid_range", Vector{Float64}) == [180.0, 330.0]
+        set_attribute!(a, "n", 3)
+        @test attribute(a, "n", Int64) == 3
+        @test attribute(a, "n", Float64) == 3.0
+        @test attribute_names(a) == ["units", "valid_range", "n"]
+        e = try attribute(a, "units", Float64); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_TYPE_MISMATCH
+        delete_attribute!(a, "n")
+        @test children(open_group(store, "/")) == ["tas" => :array]
+        write_array!(a, ones(Float32, 6, 4))
+        @test chunk_stored_nbytes(a, 1, 1) isa Int
+        erase_chunk!(a, 1, 1)
+        @test chunk_stored_nbytes(a, 1, 1) === nothing
+        delete_node!(store, "/tas")
+        @test isempty(children(open_group(store, "/")))
+        @test zarr_format(create_group_with_format(store, "/old", 2)) == 2
     end
 end
