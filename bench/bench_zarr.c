@@ -2,13 +2,20 @@
  *
  * Usage: bench_zarr OP STORE NX NY NZ [RAW]
  *   OP: write (from the float32 file RAW, C order), read (the whole array),
- *       read_inner (inner chunk / chunk (1,1,1)), read_element (element (NX/2, NY/3, NZ/5)).
+ *       read_inner (inner chunk / chunk (1,1,1)), read_element (element (NX/2, NY/3, NZ/5)),
+ *       decode_limit and decode_limit_reused (the decode limit of the store: every stored
+ *       chunk is first read into memory, untimed; then the workers of libzarr's pool, as
+ *       many threads, decode them all with zarr_array_decode_chunk, no file system and no
+ *       scatter: into one fresh buffer of the array's size, chunk after chunk, as a read
+ *       must fill fresh memory (decode_limit), or each worker into one chunk buffer it
+ *       reuses, so that no page is ever faulted in (decode_limit_reused)).
  * Prints one JSON line: {"impl", "op", "seconds", "peak_rss_mib", "checksum"}. Only the
  * operation is timed; each run is a fresh process so the peak RSS belongs to one operation.
  * For `write` the array must already exist (created by peers.py with the layout's metadata).
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +47,92 @@ static uint64_t checksum(const unsigned char *data, size_t len) {
 static void die(const char *what) {
     fprintf(stderr, "bench_zarr: %s: %s\n", what, zarr_last_error_message());
     exit(1);
+}
+
+/* The decode limit: stored chunks in memory, decoded by `workers` threads. */
+struct stored_chunk {
+    void *bytes;
+    size_t len;
+};
+
+struct decode_job {
+    zarr_array *array;
+    struct stored_chunk *chunks;
+    size_t n_chunks, chunk_nbytes;
+    unsigned char *out;  /* fresh: chunk i at i * chunk_nbytes; NULL: each worker reuses one */
+    size_t next;         /* the next chunk to take, shared (atomic) */
+    int failed;
+};
+
+static void *decode_worker(void *arg) {
+    struct decode_job *job = arg;
+    unsigned char *own = job->out ? NULL : malloc(job->chunk_nbytes);
+    for (;;) {
+        size_t i = __sync_fetch_and_add(&job->next, 1);
+        unsigned char *dest;
+        if (i >= job->n_chunks) break;
+        dest = job->out ? job->out + i * job->chunk_nbytes : own;
+        if (zarr_array_decode_chunk(job->array, job->chunks[i].bytes, job->chunks[i].len, dest,
+                                    job->chunk_nbytes) != ZARR_OK)
+            job->failed = 1;
+    }
+    free(own);
+    return NULL;
+}
+
+/* Read every stored chunk of a 3-D array into memory (untimed), then time decoding them
+ * all on the pool's number of threads. Returns the seconds; `sum` gets a checksum of the
+ * decoded fresh buffer (or of nothing, when reused). */
+static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t shape[3],
+                           int fresh, uint64_t *sum, size_t *decoded_bytes) {
+    uint64_t chunk[3], grid[3], idx[3];
+    size_t n, i = 0, workers = 1, chunk_nbytes = 0, t;
+    struct stored_chunk *chunks;
+    struct decode_job job;
+    pthread_t threads[256];
+    double t0, seconds;
+    if (zarr_array_chunk_shape(array, 3, chunk) != ZARR_OK) die("chunk shape");
+    if (zarr_array_chunk_nbytes(array, &chunk_nbytes) != ZARR_OK) die("chunk nbytes");
+    if (zarr_thread_pool_size(&workers) != ZARR_OK) die("pool size");
+    if (workers > 256) workers = 256;
+    for (t = 0; t < 3; t++) grid[t] = (shape[t] + chunk[t] - 1) / chunk[t];
+    n = (size_t)(grid[0] * grid[1] * grid[2]);
+    chunks = calloc(n, sizeof *chunks);
+    if (!chunks) die("allocate");
+    for (idx[0] = 0; idx[0] < grid[0]; idx[0]++)
+        for (idx[1] = 0; idx[1] < grid[1]; idx[1]++)
+            for (idx[2] = 0; idx[2] < grid[2]; idx[2]++, i++) {
+                char *key = NULL;
+                size_t len = 0;
+                if (zarr_array_chunk_key(array, 3, idx, &key) != ZARR_OK) die("chunk key");
+                if (zarr_store_get(store, key, NULL, 0, &len) != ZARR_OK) die("chunk size");
+                chunks[i].bytes = malloc(len ? len : 1);
+                chunks[i].len = len;
+                if (!chunks[i].bytes ||
+                    zarr_store_get(store, key, chunks[i].bytes, len, &len) != ZARR_OK)
+                    die("chunk bytes");
+                zarr_string_free(key);
+            }
+    memset(&job, 0, sizeof job);
+    job.array = array;
+    job.chunks = chunks;
+    job.n_chunks = n;
+    job.chunk_nbytes = chunk_nbytes;
+    *decoded_bytes = n * chunk_nbytes;
+    t0 = now();
+    if (fresh) {
+        job.out = malloc(n * chunk_nbytes);
+        if (!job.out) die("allocate output");
+    }
+    for (t = 0; t < workers; t++) pthread_create(&threads[t], NULL, decode_worker, &job);
+    for (t = 0; t < workers; t++) pthread_join(threads[t], NULL);
+    seconds = now() - t0;
+    if (job.failed) die("decode");
+    *sum = fresh ? checksum(job.out, n * chunk_nbytes) : 0;
+    free(job.out);
+    for (i = 0; i < n; i++) free(chunks[i].bytes);
+    free(chunks);
+    return seconds;
 }
 
 int main(int argc, char **argv) {
@@ -101,14 +194,17 @@ int main(int argc, char **argv) {
         if (zarr_array_read(array, 3, at, one, buf, nbytes) != ZARR_OK) die("read_element");
         seconds = now() - t0;
         sum = checksum(buf, nbytes);
+    } else if (strcmp(op, "decode_limit") == 0 || strcmp(op, "decode_limit_reused") == 0) {
+        seconds = decode_limit(store, array, shape, strcmp(op, "decode_limit") == 0, &sum,
+                               &nbytes);
     } else {
         fprintf(stderr, "unknown op %s\n", op);
         return 2;
     }
     getrusage(RUSAGE_SELF, &usage);
     printf("{\"impl\": \"libzarr\", \"op\": \"%s\", \"seconds\": %.6f, \"peak_rss_mib\": %.1f, "
-           "\"checksum\": \"%llu\"}\n",
-           op, seconds, (double)usage.ru_maxrss / 1024.0, (unsigned long long)sum);
+           "\"checksum\": \"%llu\", \"bytes\": %zu}\n",
+           op, seconds, (double)usage.ru_maxrss / 1024.0, (unsigned long long)sum, nbytes);
     free(buf);
     zarr_array_free(array);
     zarr_store_free(store);

@@ -124,8 +124,24 @@ def report(path):
             ratio = f"{med / base:.2f}x" if impl != "libzarr" and base > 0 else "-"
             print(f"{layout:6} {op:13} {impl:12} {med:10.4f} {min(secs):9.4f}-{max(secs):<9.4f} "
                   f"{max(r['peak_rss_mib'] for r in rs):9.1f} {ratio:>12}")
-        if not agree:
+        if not agree and not op.startswith("decode_limit"):
             print(f"{layout:6} {op:13} CHECKSUMS DIFFER: {sums}")
+    # libzarr's whole read against the decode limit of the same store (see bench_zarr.c).
+    for layout in sorted({layout for layout, _ in groups}):
+        read = groups.get((layout, "read"), {}).get("libzarr")
+        if not read:
+            continue
+        read_s = statistics.median(r["seconds"] for r in read)
+        gb = read[0]["bytes"] / 1e9 if "bytes" in read[0] else None
+        for op, what in (("decode_limit", "into a fresh buffer"),
+                         ("decode_limit_reused", "into reused buffers")):
+            limit = groups.get((layout, op), {}).get("libzarr")
+            if not limit:
+                continue
+            limit_s = statistics.median(r["seconds"] for r in limit)
+            rate = f", {limit[0]['bytes'] / 1e9 / limit_s:.2f} GB/s" if gb else ""
+            print(f"{layout:6} decode limit {what}: {limit_s:.4f} s{rate}; "
+                  f"libzarr's read ({read_s:.4f} s) runs at {100 * limit_s / read_s:.0f}% of it")
 
 
 def main(argv):

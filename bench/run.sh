@@ -37,7 +37,7 @@ cargo build --release --locked --lib
 mkdir -p "$out/lib"
 ln -sf "$PWD/target/release/libzarr.so" "$out/lib/libzarr.so.0"
 gcc -O2 -std=c99 -Wall -Wextra -o "$out/bench_zarr" bench/bench_zarr.c -Iinclude \
-  -Ltarget/release -lzarr -Wl,-rpath,"$PWD/$out/lib"
+  -Ltarget/release -lzarr -lpthread -Wl,-rpath,"$PWD/$out/lib"
 
 raw="$out/data-${shape[0]}x${shape[1]}x${shape[2]}.f32"
 [ -f "$raw" ] || "$py" bench/peers.py gen "$raw" "${shape[@]}"
@@ -74,6 +74,13 @@ for layout in a b c; do
       for impl in "${impls[@]}"; do
         run_one "$impl" "$op" "$common" "$inner"
       done
+    done
+  done
+  # The decode limit of the same store: libzarr's codecs on chunks already in memory.
+  for op in decode_limit decode_limit_reused; do
+    echo "layout $layout: $op" >&2
+    for rep in $(seq "$reps"); do
+      run_one libzarr "$op" "$common" "$inner"
     done
   done
   for impl in "${impls[@]}"; do

@@ -4,7 +4,6 @@
 //! writes the `zarr.json` (Zarr v3) or `.zarray` and `.zattrs` (Zarr v2) that other
 //! implementations read.
 
-use crate::selection::checked_product;
 use crate::array::Array;
 use crate::codec::chain::CodecChain;
 use crate::codec::{array_to_array, ChunkRepresentation, CodecError};
@@ -12,6 +11,7 @@ use crate::data_type::{numpy_dtype_str, ByteOrder, DataType, FillValue};
 use crate::error::Error;
 use crate::metadata::NamedConfig;
 use crate::node::ZarrFormat;
+use crate::selection::checked_product;
 use crate::storage::Storage;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;

@@ -211,10 +211,12 @@ impl ReadableStorage for ConsolidatedStore {
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
         if is_metadata_key(key) {
             match self.get(key)? {
-                Some(value) => ranges_of(key, &value, ranges).map(Some),
+                Some(value) => {
+                    ranges_of(key, &value, ranges).map(|(size, bytes)| Some((Some(size), bytes)))
+                }
                 None => Ok(None),
             }
         } else {

@@ -1044,11 +1044,12 @@ mod tests {
             &self,
             key: &str,
             ranges: &[crate::storage::ByteRange],
-        ) -> Result<Option<(u64, Vec<u8>)>, crate::storage::StorageError> {
+        ) -> Result<Option<(Option<u64>, Vec<u8>)>, crate::storage::StorageError> {
             let Some(value) = self.inner.get(key)? else {
                 return Ok(None);
             };
             let (size, bytes) = crate::storage::ranges_of(key, &value, ranges)?;
+            let size = Some(size);
             self.bytes_read
                 .fetch_add(bytes.len() as u64, std::sync::atomic::Ordering::Relaxed);
             self.reads

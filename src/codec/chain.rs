@@ -8,7 +8,7 @@ use super::{ChunkRepresentation, CodecError, DecodedSize, Parallelism};
 use crate::layout::InBlock;
 use crate::metadata::NamedConfig;
 use crate::storage::source::{ByteSource, InMemory};
-use crate::sys::shared_out::OutBlock;
+use crate::sys::shared_out::{OutBlock, OutBuffer};
 
 /// A validated codec chain for chunks of one representation.
 #[derive(Debug)]
@@ -229,6 +229,28 @@ impl CodecChain {
             }
             let data = innermost.decode(data, sizes[0])?;
             out.copy_from_slice(&self.array_to_bytes.decode(data, last)?);
+            return Ok(());
+        }
+        if self.array_to_array.is_empty() {
+            // The array->bytes codec alone decodes straight into `out` (a shard: each inner
+            // chunk into its place).
+            let layout = chunk_layout(last)?;
+            let mut buffer = OutBuffer::new(out, layout).map_err(|e| CodecError::Internal {
+                codec: self.array_to_bytes.name().to_string(),
+                message: e.to_string(),
+            })?;
+            let source = InMemory {
+                name: "chunk",
+                bytes: &encoded,
+            };
+            let zero = vec![0; last.shape.len()];
+            self.array_to_bytes.decode_region(
+                &source,
+                last,
+                &zero,
+                &mut buffer.whole(),
+                Parallelism::SERIAL,
+            )?;
             return Ok(());
         }
         out.copy_from_slice(&self.decode(encoded)?);

@@ -378,35 +378,37 @@ impl ReadableStorage for CallbackStore {
         self.range(key, range)
     }
 
-    /// With `size` and `get_range` callbacks: the size, then one range read per range.
+    /// With a `get_range` callback: one call per range, and the value's size stays
+    /// unknown (asking for it would cost another call); without: one `get`, and the ranges
+    /// are cut from the whole value.
     fn read_ranges(
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
         validate_key(key)?;
-        if self.table.size.is_none() || self.table.get_range.is_none() {
+        if self.table.get_range.is_none() {
             return match self.get(key)? {
-                Some(value) => crate::storage::ranges_of(key, &value, ranges).map(Some),
+                Some(value) => crate::storage::ranges_of(key, &value, ranges)
+                    .map(|(size, bytes)| Some((Some(size), bytes))),
                 None => Ok(None),
             };
         }
-        let Some(size) = self.value_size(key)? else {
-            return Ok(None);
-        };
         let mut out = Vec::new();
         for &range in ranges {
-            let span = range.resolve_in(key, size)?;
-            let part = ByteRange::FromStart {
-                offset: span.start,
-                length: span.end - span.start,
-            };
-            match self.range(key, part)? {
-                Some(bytes) => out.extend_from_slice(&bytes),
+            match self.range(key, range)? {
+                Some(bytes) => {
+                    out.try_reserve(bytes.len())
+                        .map_err(|_| StorageError::OutOfMemory {
+                            key: key.to_string(),
+                            size: (out.len() + bytes.len()) as u64,
+                        })?;
+                    out.extend_from_slice(&bytes)
+                }
                 None => return Ok(None),
             }
         }
-        Ok(Some((size, out)))
+        Ok(Some((None, out)))
     }
 
     fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {

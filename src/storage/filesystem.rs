@@ -583,7 +583,7 @@ impl ReadableStorage for FilesystemStore {
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
         let Some((file, size)) = self.open_value(key)? else {
             return Ok(None);
         };
@@ -605,7 +605,7 @@ impl ReadableStorage for FilesystemStore {
                 })?;
             at += n;
         }
-        Ok(Some((size, data)))
+        Ok(Some((Some(size), data)))
     }
 
     /// The file's size from its metadata; nothing is read.
@@ -876,7 +876,7 @@ mod tests {
                     },
                 ],
             );
-            assert_eq!(both.unwrap().unwrap(), (10, b"901".to_vec()));
+            assert_eq!(both.unwrap().unwrap(), (Some(10), b"901".to_vec()));
             assert!(store
                 .get_range("r", ByteRange::Suffix { length: 11 })
                 .is_err());

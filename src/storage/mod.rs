@@ -5,8 +5,8 @@
 
 pub mod filesystem;
 pub mod memory;
-pub mod source;
 mod remove;
+pub mod source;
 pub mod zip;
 
 pub use filesystem::{FilesystemOptions, FilesystemStore};
@@ -124,16 +124,19 @@ pub trait ReadableStorage: Debug + Send + Sync {
         Ok(Some(value[span.start as usize..span.end as usize].to_vec()))
     }
 
-    /// Read several byte ranges of one value, one after another into one buffer, and
-    /// give the value's total size with them (so that a caller can check it); `None` when
-    /// the key is absent. Stores that can read ranges in place open the value once.
+    /// Read several byte ranges of one value, one after another into one buffer, with the
+    /// value's total size when the store learns it without another request (a file's
+    /// `fstat`, an HTTP `Content-Range`; a caller can then check it); `None` when the key is
+    /// absent. Stores that can read ranges in place open the value once.
     fn read_ranges(
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
         match self.get(key)? {
-            Some(value) => ranges_of(key, &value, ranges).map(Some),
+            Some(value) => {
+                ranges_of(key, &value, ranges).map(|(size, bytes)| Some((Some(size), bytes)))
+            }
             None => Ok(None),
         }
     }

@@ -17,9 +17,12 @@ pub trait ByteSource: Sync {
     /// The whole value.
     fn read_all(&self) -> Result<Option<Vec<u8>>, StorageError>;
 
-    /// Several ranges, one after another in one buffer, with the value's total size (so
-    /// that the caller can check it).
-    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<(u64, Vec<u8>)>, StorageError>;
+    /// Several ranges, one after another in one buffer, with the value's total size when
+    /// the source knows it without another request (so that the caller can check it).
+    fn read_ranges(
+        &self,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError>;
 }
 
 /// The value at `key` of a store.
@@ -37,7 +40,10 @@ impl ByteSource for StoreValue<'_> {
         self.store.get(self.key)
     }
 
-    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+    fn read_ranges(
+        &self,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
         self.store.read_ranges(self.key, ranges)
     }
 }
@@ -59,8 +65,11 @@ impl ByteSource for InMemory<'_> {
         Ok(Some(out))
     }
 
-    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
-        ranges_of(self.name, self.bytes, ranges).map(Some)
+    fn read_ranges(
+        &self,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+        ranges_of(self.name, self.bytes, ranges).map(|(size, bytes)| Some((Some(size), bytes)))
     }
 }
 
@@ -108,13 +117,16 @@ impl ByteSource for Slice<'_> {
             .map(|r| r.map(|(_, bytes)| bytes))
     }
 
-    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<(u64, Vec<u8>)>, StorageError> {
+    fn read_ranges(
+        &self,
+        ranges: &[ByteRange],
+    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
         let in_parent = ranges
             .iter()
             .map(|&r| self.in_parent(r))
             .collect::<Result<Vec<_>, _>>()?;
         match self.parent.read_ranges(&in_parent)? {
-            Some((_, bytes)) => Ok(Some((self.length, bytes))),
+            Some((_, bytes)) => Ok(Some((Some(self.length), bytes))),
             None => Err(self.vanished()),
         }
     }
@@ -149,7 +161,7 @@ mod tests {
             ])
             .unwrap()
             .unwrap();
-        assert_eq!((size, &bytes[..]), (5, &b"562"[..]));
+        assert_eq!((size, &bytes[..]), (Some(5), &b"562"[..]));
         // Past the slice's end, even though the parent has the bytes.
         assert!(matches!(
             slice.read_ranges(&[ByteRange::FromStart {

@@ -60,15 +60,17 @@ pub struct ShardingCodec {
     index_len: usize,
 }
 
-/// The decoded index of one shard: (offset, nbytes) per inner chunk in C order, every
-/// stored range checked to lie inside the shard.
+/// The decoded index of one shard: (offset, nbytes) per inner chunk in C order, as
+/// host-order u64 pairs, every stored range checked to lie inside the shard.
 struct ShardIndex {
-    pairs: Vec<u64>,
+    decoded: Vec<u8>,
 }
 
 impl ShardIndex {
     fn get(&self, inner: usize) -> Option<(u64, u64)> {
-        let (offset, nbytes) = (self.pairs[2 * inner], self.pairs[2 * inner + 1]);
+        let pair = &self.decoded[16 * inner..16 * inner + 16];
+        let offset = u64::from_ne_bytes(pair[..8].try_into().expect("8 bytes"));
+        let nbytes = u64::from_ne_bytes(pair[8..].try_into().expect("8 bytes"));
         (offset != ABSENT || nbytes != ABSENT).then_some((offset, nbytes))
     }
 }
@@ -270,12 +272,17 @@ impl ShardingCodec {
                 )
             })?;
         let encoded = shard[range.start as usize..range.end as usize].to_vec();
-        self.decode_index(encoded, shard.len() as u64)
+        self.decode_index(encoded, Some(shard.len() as u64))
     }
 
-    /// Decode an encoded index of a shard of `shard_size` bytes, checking that every stored
-    /// inner chunk lies inside the shard.
-    fn decode_index(&self, encoded: Vec<u8>, shard_size: u64) -> Result<ShardIndex, CodecError> {
+    /// Decode an encoded index of a shard of `shard_size` bytes (when known), checking that
+    /// every stored inner chunk lies inside the shard; when the size is unknown, only that
+    /// no range passes 2^64 (the reads of the ranges then check the rest).
+    fn decode_index(
+        &self,
+        encoded: Vec<u8>,
+        shard_size: Option<u64>,
+    ) -> Result<ShardIndex, CodecError> {
         if encoded.len() != self.index_len {
             return Err(CodecError::corrupt(
                 NAME,
@@ -286,22 +293,18 @@ impl ShardingCodec {
                 ),
             ));
         }
-        let decoded = self.index.decode(encoded)?;
-        let pairs: Vec<u64> = decoded
-            .chunks_exact(8)
-            .map(|b| u64::from_ne_bytes(b.try_into().expect("8 bytes")))
-            .collect();
-        let index = ShardIndex { pairs };
+        let index = ShardIndex {
+            decoded: self.index.decode(encoded)?,
+        };
         for i in 0..self.inner_count() {
             if let Some((offset, nbytes)) = index.get(i) {
-                if offset
-                    .checked_add(nbytes)
-                    .is_none_or(|end| end > shard_size)
-                {
+                let end = offset.checked_add(nbytes);
+                if end.is_none_or(|end| shard_size.is_some_and(|size| end > size)) {
+                    let shard = shard_size.map_or("shard".into(), |n| format!("{n}-byte shard"));
                     return Err(CodecError::corrupt(
                         NAME,
                         format!(
-                            "inner chunk {i} at offset {offset} with {nbytes} bytes lies outside the {shard_size}-byte shard"
+                            "inner chunk {i} at offset {offset} with {nbytes} bytes lies outside the {shard}"
                         ),
                     ));
                 }
@@ -423,7 +426,7 @@ fn run_all<T: Send>(
 fn coalesce(reads: Vec<InnerRead<'_>>) -> Vec<(ByteRange, Vec<InnerRead<'_>>)> {
     let mut batches: Vec<(u64, u64, Vec<InnerRead>)> = Vec::new();
     for read in reads {
-        let end = read.offset + read.nbytes; // checked against the shard size
+        let end = read.offset + read.nbytes; // cannot pass 2^64: checked with the index
         match batches.last_mut() {
             Some((start, batch_end, items))
                 if read.offset >= *batch_end
