@@ -187,7 +187,7 @@ impl Array {
         }
         let representation = ChunkRepresentation {
             shape: metadata.chunk_grid.chunk_shape().to_vec(),
-            data_type: metadata.data_type,
+            data_type: metadata.data_type.clone(),
             fill_value: metadata.fill_value.clone(),
         };
         let chunk_nbytes = representation.size_bytes().ok_or_else(|| {
@@ -282,7 +282,7 @@ impl Array {
     }
 
     pub fn data_type(&self) -> DataType {
-        self.meta().data_type
+        self.meta().data_type.clone()
     }
 
     pub fn fill_value(&self) -> FillValue {

@@ -46,7 +46,7 @@ pub fn from_metadata(
         _ => {
             let empty = Map::new();
             let config = configuration.unwrap_or(&empty);
-            let dt = decoded.data_type;
+            let dt = &decoded.data_type;
             let codec: Box<dyn ArrayToArrayCodec> = match name {
                 "numcodecs.delta" => Box::new(delta::DeltaCodec::from_configuration(config, dt)?),
                 "numcodecs.fixedscaleoffset" => Box::new(

@@ -48,7 +48,7 @@ pub fn from_metadata(
         // `endian` is the codec's name in the 2022 drafts.
         "bytes" | "endian" => Some(Box::new(bytes::BytesCodec::from_configuration(
             configuration,
-            decoded.data_type,
+            &decoded.data_type,
         )?)),
         "sharding_indexed" => Some(Box::new(sharding::ShardingCodec::from_configuration(
             configuration,
