@@ -7,7 +7,8 @@
 //! * `order: "F"` becomes a leading `transpose` that reverses the dimensions (a v2 chunk in
 //!   F order holds its elements column-major);
 //! * each filter and the compressor `{"id": X, ...}` become the codec `numcodecs.X` with the
-//!   rest of the object as its configuration (the names zarr-python 3 uses);
+//!   rest of the object as its configuration (the names zarr-python 3 uses); the
+//!   compressors `zfpy` and `pcodec`, which compress the array itself, replace `bytes`;
 //! * `dimension_separator` becomes the `v2` chunk key encoding (`0.1`, or `0/1`);
 //! * `fill_value: null` reads unwritten chunks as zeros, as zarr-python does.
 //!
@@ -156,6 +157,10 @@ const ARRAY_FILTERS: &[&str] = &[
     "bitround",
     "astype",
 ];
+
+/// The numcodecs compressors that take an array (its shape and type), not bytes: in the
+/// v3 model they are the array->bytes codec.
+const ARRAY_COMPRESSORS: &[&str] = &["zfpy", "pcodec"];
 
 /// The `transpose` codec that stores a C-order chunk of rank `ndim` in column-major
 /// (Fortran) order; `None` when the rank makes both orders the same.
@@ -328,6 +333,21 @@ impl ArrayMetadataV2 {
                 encoded = filter_output_order(filter, encoded)?;
             } else {
                 bytes_filters.push(codec);
+            }
+        }
+        // numcodecs' zfpy and pcodec compress the array itself: as the compressor they take
+        // the place of the `bytes` codec (after any array filters).
+        if let Some(compressor) = &self.compressor {
+            let codec = numcodecs_codec(compressor, "the compressor")?;
+            if ARRAY_COMPRESSORS.contains(&&codec.name["numcodecs.".len()..]) {
+                if !bytes_filters.is_empty() {
+                    return Err(MetadataError::Unsupported(format!(
+                        "compressor '{}' after a bytes filter: no Zarr v3 codec chain is equivalent",
+                        codec.name
+                    )));
+                }
+                codecs.push(codec);
+                return Ok(codecs);
             }
         }
         let endian = encoded.1.filter(|_| encoded.0.endian_unit() > 1);
@@ -506,6 +526,33 @@ mod tests {
             json!("/"),
             "written back as read"
         );
+    }
+
+    #[test]
+    fn array_compressors_replace_bytes() {
+        let m = ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10, 10], "chunks": [5, 5], "dtype": "<f4",
+            "compressor": {"id": "zfpy", "mode": 4, "tolerance": 0.01, "rate": -1, "precision": -1},
+            "fill_value": 0.0, "order": "C", "filters": null
+        })))
+        .unwrap();
+        let names: Vec<_> = m.codecs().unwrap().into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["numcodecs.zfpy"]);
+        let m = ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10], "chunks": [5], "dtype": "<i4",
+            "compressor": {"id": "pcodec"}, "fill_value": 0, "order": "C",
+            "filters": [{"id": "delta", "dtype": "<i4"}]
+        })))
+        .unwrap();
+        let names: Vec<_> = m.codecs().unwrap().into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["numcodecs.delta", "numcodecs.pcodec"]);
+        // After a bytes filter there is no v3 equivalent.
+        assert!(ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10], "chunks": [5], "dtype": "<i4",
+            "compressor": {"id": "pcodec"}, "fill_value": 0, "order": "C",
+            "filters": [{"id": "shuffle", "elementsize": 4}]
+        })))
+        .is_err());
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Array -> bytes codecs: serialise a chunk's elements into a byte string.
 
 pub mod bytes;
+pub mod pcodec;
 pub mod sharding;
+pub mod zfp;
 
 use super::{ChunkRepresentation, CodecError};
 use serde_json::{Map, Value};
@@ -53,6 +55,18 @@ pub fn from_metadata(
         "sharding_indexed" => Some(Box::new(sharding::ShardingCodec::from_configuration(
             configuration,
             decoded,
+        )?)),
+        "zfp" => Some(Box::new(zfp::ZfpCodec::from_configuration(
+            configuration,
+            &decoded.data_type,
+        )?)),
+        "numcodecs.zfpy" => Some(Box::new(zfp::ZfpCodec::from_numcodecs(
+            configuration,
+            &decoded.data_type,
+        )?)),
+        "numcodecs.pcodec" => Some(Box::new(pcodec::PcodecCodec::from_configuration(
+            configuration,
+            &decoded.data_type,
         )?)),
         _ => None,
     })

@@ -38,12 +38,15 @@ SUPPORTED_CONFIGURED_DTYPES = {
     "fixed_length_utf32", "null_terminated_bytes", "raw_bytes", "numpy.datetime64",
     "numpy.timedelta64", "struct", "structured",
 }
-SUPPORTED_CODECS = {"bytes", "endian", "transpose", "gzip", "zstd", "blosc", "crc32c", "sharding_indexed"}
+SUPPORTED_CODECS = {
+    "bytes", "endian", "transpose", "gzip", "zstd", "blosc", "crc32c", "sharding_indexed", "zfp",
+}
 SUPPORTED_KEY_ENCODINGS = {"default", "v2"}
 # numcodecs ids libzarr implements (as v2 compressor/filters and as v3 `numcodecs.<id>`).
 SUPPORTED_NUMCODECS = {
     "zlib", "gzip", "bz2", "lzma", "lz4", "zstd", "blosc", "shuffle", "adler32", "fletcher32",
-    "crc32", "crc32c", "delta", "fixedscaleoffset", "quantize", "bitround", "astype",
+    "crc32", "crc32c", "delta", "fixedscaleoffset", "quantize", "bitround", "astype", "zfpy",
+    "pcodec",
 }
 SUPPORTED_CODECS |= {"numcodecs." + c for c in SUPPORTED_NUMCODECS}
 V2_DTYPE = re.compile(r"[<>|=]?([biufc]\d+|[SUV][1-9]\d*|[Mm]8(\[\d*(Y|M|W|D|h|m|s|ms|us|ns|ps|fs|as)\])?)")
