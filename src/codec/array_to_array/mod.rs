@@ -4,6 +4,7 @@
 
 pub mod astype;
 pub mod bitround;
+pub mod bitround_registry;
 pub mod delta;
 pub mod fixedscaleoffset;
 mod numeric;
@@ -58,6 +59,9 @@ pub fn from_metadata(
                 "numcodecs.bitround" => {
                     Box::new(bitround::BitRoundCodec::from_configuration(config, dt)?)
                 }
+                "bitround" => Box::new(bitround_registry::BitroundCodec::from_configuration(
+                    config, dt,
+                )?),
                 "numcodecs.astype" => {
                     Box::new(astype::AsTypeCodec::from_configuration(config, dt)?)
                 }

@@ -40,6 +40,7 @@ SUPPORTED_CONFIGURED_DTYPES = {
 }
 SUPPORTED_CODECS = {
     "bytes", "endian", "transpose", "gzip", "zstd", "blosc", "crc32c", "sharding_indexed", "zfp",
+    "bitround",
 }
 SUPPORTED_KEY_ENCODINGS = {"default", "v2"}
 # numcodecs ids libzarr implements (as v2 compressor/filters and as v3 `numcodecs.<id>`).
@@ -357,6 +358,12 @@ TRANSCRIBED.update({
         {"a": 1000, "b": 3000}, {"a": 4000, "b": 5000}, {"a": 0, "b": 0}],
     "gdal/compound_not_aligned.zarr": [
         {"a": 1000, "b": 2, "c": 3000}, {"a": 4000, "b": 4, "c": 5000}, {"a": 0, "b": 0, "c": 0}],
+    # zarrs tests/codec_bitround.rs inputs, rounded to keepbits=3: float32 by numcodecs'
+    # BitRound (an independent implementation of the same mantissa rounding), uint8 by the
+    # registry rule (keep 3 bits from the top set bit, round half to even, saturate).
+    "zarrs/codec/bitround/bitround_float32.zarr": [
+        0.0, 0.1015625, 1.25, 12.0, 120.0, 1280.0, "NaN", "Infinity", "-Infinity"],
+    "zarrs/codec/bitround/bitround_uint8.zarr": [0, 1, 10, 12, 96, 128, 192, 192, 224, 224],
     "gdal/compound_complex.zarr": [
         {"a": 1, "b": {"b1": 2, "b2": 3, "b3": 1000, "b5": 4}, "c": "AAA", "d": -1},
         {"a": 2, "b": {"b1": 255, "b2": 254, "b3": 65534, "b5": 253}, "c": "ZZ", "d": -2}],
