@@ -33,9 +33,15 @@ fi
 # libclang: bindgen (zfp-sys's build script) loads it to read zfp's header.
 have_libclang() {
   [ -n "${LIBCLANG_PATH:-}" ] && return 0
-  ls /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/x86_64-linux-gnu/libclang*.so* \
-     /usr/lib/aarch64-linux-gnu/libclang*.so* /usr/lib64/libclang*.so* 2>/dev/null |
-    grep -v -- '-cpp' | grep -q .
+  local lib
+  for lib in /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/*-linux-gnu/libclang*.so* \
+             /usr/lib64/libclang*.so*; do
+    case "$lib" in
+      *libclang-cpp*) ;;
+      *) [ -e "$lib" ] && return 0 ;;
+    esac
+  done
+  return 1
 }
 if ! have_libclang; then
   echo "setup: installing libclang" >&2
