@@ -9,6 +9,7 @@ pub mod delta;
 pub mod fixedscaleoffset;
 mod numeric;
 pub mod quantize;
+pub mod scale_offset;
 pub mod transpose;
 
 use super::{ChunkRepresentation, CodecError};
@@ -59,6 +60,9 @@ pub fn from_metadata(
                 "numcodecs.bitround" => {
                     Box::new(bitround::BitRoundCodec::from_configuration(config, dt)?)
                 }
+                "scale_offset" => Box::new(scale_offset::ScaleOffsetCodec::from_configuration(
+                    config, dt,
+                )?),
                 "bitround" => Box::new(bitround_registry::BitroundCodec::from_configuration(
                     config, dt,
                 )?),
