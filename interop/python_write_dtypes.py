@@ -1,7 +1,11 @@
 """zarr-python writes arrays of the fixed-size non-numeric data types and the zfpy/pcodec
 codecs for libzarr to read (interop, direction 1, data types).
 
-Usage: python_write_dtypes.py OUT_DIR
+Usage: python_write_dtypes.py OUT_DIR [--zarrs]
+
+With --zarrs, zarr-python runs the zarrs codec pipeline (the `zarrs` package, strict) and
+writes only the arrays zarrs supports (the pcodec ones; zarrs 0.2.3 refuses the other types
+and zfpy).
 
 Zarr v3 (zarr-python 3.1's names): fixed_length_utf32 (both byte orders), null_terminated_bytes,
 raw_bytes, numpy.datetime64 / timedelta64 in several units, its legacy `structured`, and
@@ -77,13 +81,20 @@ def values(dtype, shape, seed):
     raise ValueError(dtype)
 
 
-def main(out_dir):
+def main(out_dir, use_zarrs=False):
+    if use_zarrs:
+        import zarrs  # noqa: F401  (registers the pipeline)
+
+        zarr.config.set({"codec_pipeline.path": "zarrs.ZarrsCodecPipeline",
+                         "codec_pipeline.strict": True})
     shutil.rmtree(out_dir, ignore_errors=True)
     store_dir = os.path.join(out_dir, "store")
     os.makedirs(os.path.join(out_dir, "expected"))
     manifest = []
 
     def add(path, dtype, shape, chunks, fill_value, zarr_format=3, seed=0, **kwargs):
+        if use_zarrs and "pcodec" not in path:
+            return
         arr = zarr.create_array(store=store_dir, name=path, shape=shape, chunks=chunks,
                                 dtype=dtype, fill_value=fill_value, zarr_format=zarr_format,
                                 **kwargs)
@@ -143,4 +154,4 @@ def main(out_dir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], use_zarrs="--zarrs" in sys.argv[2:])
