@@ -5,6 +5,7 @@
 pub mod astype;
 pub mod bitround;
 pub mod bitround_registry;
+pub mod cast_value;
 pub mod delta;
 pub mod fixedscaleoffset;
 mod numeric;
@@ -59,6 +60,9 @@ pub fn from_metadata(
                 }
                 "numcodecs.bitround" => {
                     Box::new(bitround::BitRoundCodec::from_configuration(config, dt)?)
+                }
+                "cast_value" => {
+                    Box::new(cast_value::CastValueCodec::from_configuration(config, dt)?)
                 }
                 "scale_offset" => Box::new(scale_offset::ScaleOffsetCodec::from_configuration(
                     config, dt,
