@@ -450,6 +450,59 @@ ZTEST(zfp_pcodec_bitround_round_trip) {
     zarr_store_free(store);
 }
 
+/* scale_offset and cast_value: exact round trips of integer data, and values the encoding
+ * cannot represent refused on write (the caller's data is invalid for the codec). */
+ZTEST(scale_offset_and_cast_value) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(
+        store, "/so",
+        v3_doc("\"int32\"", 6, 4, "8",
+               "[{\"name\":\"scale_offset\",\"configuration\":{\"offset\":-3,\"scale\":5}},"
+               "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}]"),
+        &a));
+    const int32_t values[4] = {-20, -13, 1, 500000000};
+    int32_t back[6];
+    uint64_t start = 0, count = 3, all = 6;
+    ZT_OK(zarr_array_write(a, 1, &start, &count, values, 3 * sizeof(int32_t)));
+    ZT_OK(zarr_array_read(a, 1, &start, &all, back, sizeof back));
+    ZT_EQ_MEM(back, values, 3 * sizeof(int32_t));
+    ZT_CHECK(back[4] == 8 && back[5] == 8);
+    count = 4; /* (500000000 + 3) * 5 overflows int32 */
+    ZT_STATUS(zarr_array_write(a, 1, &start, &count, values, sizeof values), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "outside the range of int32");
+    zarr_array_free(a);
+
+    ZT_OK(zarr_array_create(
+        store, "/cv",
+        v3_doc("\"float64\"", 4, 4, "0.0",
+               "[{\"name\":\"cast_value\",\"configuration\":{\"data_type\":\"int8\"}},"
+               "{\"name\":\"bytes\"}]"),
+        &a));
+    const double d[4] = {-128.0, 2.5, 3.5, 127.0};
+    double dback[4];
+    all = 4;
+    ZT_OK(zarr_array_write(a, 1, &start, &all, d, sizeof d));
+    ZT_OK(zarr_array_read(a, 1, &start, &all, dback, sizeof dback));
+    ZT_CHECK(dback[0] == -128.0 && dback[1] == 2.0 && dback[2] == 4.0 && dback[3] == 127.0);
+    const double too_big[4] = {0, 0, 0, 128.0};
+    ZT_STATUS(zarr_array_write(a, 1, &start, &all, too_big, sizeof too_big), ZARR_ERROR_INVALID_ARGUMENT);
+    const double nan4[4] = {NAN, 0, 0, 0};
+    ZT_STATUS(zarr_array_write(a, 1, &start, &all, nan4, sizeof nan4), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "NaN cannot be cast to int8");
+    zarr_array_free(a);
+    /* An invalid configuration is invalid metadata. */
+    ZT_STATUS(zarr_array_create(
+                  store, "/bad",
+                  v3_doc("\"float64\"", 4, 4, "0.0",
+                         "[{\"name\":\"cast_value\",\"configuration\":{\"data_type\":\"float32\",\"out_of_range\":\"wrap\"}},"
+                         "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}]"),
+                  &a),
+              ZARR_ERROR_INVALID_METADATA);
+    zarr_store_free(store);
+}
+
 /* ---- bad input ---- */
 
 ZTEST(bad_data_types_and_fill_values) {
@@ -554,6 +607,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(legacy_structured_reads),
     ZCASE(small_floats),
     ZCASE(zfp_pcodec_bitround_round_trip),
+    ZCASE(scale_offset_and_cast_value),
     ZCASE(bad_data_types_and_fill_values),
     ZCASE(invalid_streams),
 };
