@@ -421,7 +421,8 @@ ZTEST(small_floats) {
 
 /* ---- codecs ---- */
 
-/* zfp reversible, numcodecs.zfpy and numcodecs.pcodec: lossless round trips through C. */
+/* zfp reversible, numcodecs.zfpy, numcodecs.pcodec, packbits (full width) and bitround
+ * (all 52 mantissa bits kept): lossless round trips through C. */
 ZTEST(zfp_pcodec_bitround_round_trip) {
     zarr_store *store = NULL;
     zarr_array *a = NULL;
@@ -430,6 +431,7 @@ ZTEST(zfp_pcodec_bitround_round_trip) {
         "[{\"name\":\"zfp\",\"configuration\":{\"mode\":\"reversible\"}}]",
         "[{\"name\":\"numcodecs.zfpy\",\"configuration\":{\"mode\":5}}]",
         "[{\"name\":\"numcodecs.pcodec\",\"configuration\":{\"level\":8}}]",
+        "[{\"name\":\"packbits\",\"configuration\":{\"padding_encoding\":\"last_byte\"}}]",
         "[{\"name\":\"bitround\",\"configuration\":{\"keepbits\":52}},"
         "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"
         "{\"name\":\"zstd\",\"configuration\":{\"level\":1,\"checksum\":false}}]",

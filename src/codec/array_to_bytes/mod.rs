@@ -1,6 +1,7 @@
 //! Array -> bytes codecs: serialise a chunk's elements into a byte string.
 
 pub mod bytes;
+pub mod packbits;
 pub mod pcodec;
 pub mod sharding;
 pub mod zfp;
@@ -55,6 +56,10 @@ pub fn from_metadata(
         "sharding_indexed" => Some(Box::new(sharding::ShardingCodec::from_configuration(
             configuration,
             decoded,
+        )?)),
+        "packbits" => Some(Box::new(packbits::PackBitsCodec::from_configuration(
+            configuration,
+            &decoded.data_type,
         )?)),
         "zfp" => Some(Box::new(zfp::ZfpCodec::from_configuration(
             configuration,
