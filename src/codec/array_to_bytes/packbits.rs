@@ -85,9 +85,11 @@ impl PackBitsCodec {
             Some(Value::String(s)) if s == "none" => Padding::None,
             Some(Value::String(s)) if s == "first_byte" => Padding::FirstByte,
             Some(Value::String(s)) if s == "last_byte" => Padding::LastByte,
-            Some(other) => return Err(config_error(format!(
+            Some(other) => {
+                return Err(config_error(format!(
                 "padding_encoding must be \"none\", \"first_byte\" or \"last_byte\", not {other}"
-            ))),
+            )))
+            }
         };
         let bit = |key: &str| match config.get(key) {
             None | Some(Value::Null) => Ok(None),
