@@ -807,7 +807,7 @@ ZTEST(zarr_v2_string_array_is_unsupported) {
     zarr_array *a = (zarr_array *)1;
     ZT_CHECK(make_dir(ztest_path(root, "v2")) == 0);
     ZT_CHECK(write_text(ztest_path(root, "v2/.zarray"),
-                        "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<U4\",\"compressor\":null,"
+                        "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"|O\",\"compressor\":null,"
                         "\"fill_value\":0,\"order\":\"C\",\"filters\":null}") == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_STATUS(zarr_array_open(store, "/v2", &a), ZARR_ERROR_UNSUPPORTED);

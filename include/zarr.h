@@ -290,6 +290,58 @@ typedef struct {
 // `r<N>`: N/8 opaque bytes (`zarr_array_element_size` gives N/8).
 #define ZARR_DATA_TYPE_RAW 15
 
+// `bfloat16`: the top 16 bits of an IEEE 754 binary32, in a 2-byte unit.
+#define ZARR_DATA_TYPE_BFLOAT16 16
+
+// `float8_e4m3`: 1 byte, sign, 4 exponent bits (bias 7), 3 mantissa bits, IEEE-like with
+// infinities (0x78) and NaN (canonical 0x7c).
+#define ZARR_DATA_TYPE_FLOAT8_E4M3 17
+
+// `float8_e4m3fn`: as e4m3 without infinities; only 0x7f/0xff are NaN (tensorstore's name).
+#define ZARR_DATA_TYPE_FLOAT8_E4M3FN 18
+
+// `float8_e4m3fnuz`: bias 8, no infinities, no negative zero, 0x80 is NaN.
+#define ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ 19
+
+// `float8_e4m3b11fnuz`: bias 11, no infinities, no negative zero, 0x80 is NaN.
+#define ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ 20
+
+// `float8_e5m2`: 5 exponent bits (bias 15), 2 mantissa bits, IEEE-like.
+#define ZARR_DATA_TYPE_FLOAT8_E5M2 21
+
+// `float8_e5m2fnuz`: bias 16, no infinities, no negative zero, 0x80 is NaN.
+#define ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ 22
+
+// `float8_e3m4`: 3 exponent bits (bias 3), 4 mantissa bits, IEEE-like.
+#define ZARR_DATA_TYPE_FLOAT8_E3M4 23
+
+// `float8_e8m0fnu`: unsigned powers of two 2^(e-127); 0xff is NaN.
+#define ZARR_DATA_TYPE_FLOAT8_E8M0FNU 24
+
+// `fixed_length_utf32` (Zarr v2 `<U<n>`/`>U<n>`): `length_bytes / 4` UTF-32 code units in
+// host byte order, zero-padded (numpy's `U<n>` layout). The length is in
+// `zarr_array_metadata_json`; `zarr_array_element_size` gives `length_bytes`.
+#define ZARR_DATA_TYPE_FIXED_LENGTH_UTF32 25
+
+// zarr-python's `null_terminated_bytes` (Zarr v2 `|S<n>`): n bytes, zero-padded.
+#define ZARR_DATA_TYPE_NULL_TERMINATED_BYTES 26
+
+// zarr-python's `raw_bytes`: n opaque bytes (Zarr v2 `|V<n>` reports `ZARR_DATA_TYPE_RAW`).
+#define ZARR_DATA_TYPE_RAW_BYTES 27
+
+// `numpy.datetime64` (Zarr v2 `<M8[...]`): int64 in host byte order counting `unit` x
+// `scale_factor` (see `zarr_array_metadata_json`) since 1970-01-01; INT64_MIN is NaT.
+#define ZARR_DATA_TYPE_DATETIME64 28
+
+// `numpy.timedelta64` (Zarr v2 `<m8[...]`): int64 in host byte order; INT64_MIN is NaT.
+#define ZARR_DATA_TYPE_TIMEDELTA64 29
+
+// `struct` (also zarr-python's legacy `structured` and Zarr v2 structured dtypes): the
+// fields packed without padding in declaration order, each in host byte order (Zarr v2
+// sub-array fields element by element, C order). The fields are in
+// `zarr_array_metadata_json`.
+#define ZARR_DATA_TYPE_STRUCT 30
+
 // Success.
 #define ZARR_OK 0
 
@@ -635,7 +687,8 @@ zarr_status zarr_array_data_type(const zarr_array *array,
                                  zarr_data_type *data_type_out);
 
 // The size in bytes of one element in the caller's buffers (1 for bool, 8 for
-// complex64, N/8 for `r<N>`).
+// complex64, N/8 for `r<N>`, `length_bytes` for fixed-length strings and byte strings,
+// 8 for datetimes, the sum of the fields for a struct).
 //
 // Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 //

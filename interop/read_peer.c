@@ -1,5 +1,6 @@
 /* read_peer.c -- read through the C API what another implementation wrote (zarr-python
- * with python_write.py, tensorstore with tensorstore_write.py).
+ * with python_write.py, python_write_v2.py and python_write_dtypes.py, tensorstore with
+ * tensorstore_write.py).
  *
  * Usage: read_peer DATA_DIR [--consolidated]
  *
@@ -76,6 +77,13 @@ static const char *data_type_name(zarr_data_type t) {
     case ZARR_DATA_TYPE_FLOAT64: return "float64";
     case ZARR_DATA_TYPE_COMPLEX64: return "complex64";
     case ZARR_DATA_TYPE_COMPLEX128: return "complex128";
+    case ZARR_DATA_TYPE_BFLOAT16: return "bfloat16";
+    case ZARR_DATA_TYPE_FIXED_LENGTH_UTF32: return "fixed_length_utf32";
+    case ZARR_DATA_TYPE_NULL_TERMINATED_BYTES: return "null_terminated_bytes";
+    case ZARR_DATA_TYPE_RAW_BYTES: return "raw_bytes";
+    case ZARR_DATA_TYPE_DATETIME64: return "datetime64";
+    case ZARR_DATA_TYPE_TIMEDELTA64: return "timedelta64";
+    case ZARR_DATA_TYPE_STRUCT: return "struct";
     default: return "raw";
     }
 }

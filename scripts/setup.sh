@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks for building and testing libzarr:
-# CMake (>= 3.16), pkg-config (for the `install` tests) and gfortran (for the Fortran
-# module in bindings/fortran). cargo, a C/C++ compiler and python3 are expected to be
-# present.
+# CMake (>= 3.16), libclang (zfp-sys generates its bindings to the zfp C library with
+# bindgen), pkg-config (for the `install` tests) and gfortran (for the Fortran module in
+# bindings/fortran). cargo, a C/C++ compiler and python3 are expected to be present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -28,6 +28,36 @@ if ! have_cmake; then
     export PATH="$root/build/cmake-venv/bin:$PATH"
   fi
   have_cmake || { echo "setup: could not install CMake" >&2; exit 1; }
+fi
+
+# libclang: bindgen (zfp-sys's build script) loads it to read zfp's header.
+have_libclang() {
+  [ -n "${LIBCLANG_PATH:-}" ] && return 0
+  local lib
+  for lib in /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/*-linux-gnu/libclang*.so* \
+             /usr/lib64/libclang*.so*; do
+    case "$lib" in
+      *libclang-cpp*) ;;
+      *) [ -e "$lib" ] && return 0 ;;
+    esac
+  done
+  return 1
+}
+if ! have_libclang; then
+  echo "setup: installing libclang" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-dev >/dev/null || true
+  fi
+  if ! have_libclang; then
+    # Fall back to the libclang wheel from PyPI, which ships libclang.so.
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    python3 -m venv "$root/build/libclang-venv"
+    "$root/build/libclang-venv/bin/pip" install -q libclang
+    LIBCLANG_PATH="$(dirname "$(find "$root/build/libclang-venv" -name 'libclang*.so*' | head -n1)")"
+    export LIBCLANG_PATH
+  fi
+  have_libclang || { echo "setup: could not install libclang" >&2; exit 1; }
 fi
 
 # pkg-config: the install.pkgconfig_* tests build a program the way pkg-config users do.

@@ -88,11 +88,11 @@ impl ArrayBuilder {
             )));
         }
         Ok(ArrayBuilder {
-            data_type,
             shape: shape.to_vec(),
             chunk_shape: default_chunk_shape(shape, data_type.size()),
             shard_shape: None,
             fill_value: data_type.zero_fill_value(),
+            data_type,
             codecs: Vec::new(),
             dimension_names: vec![None; shape.len()],
             attributes: Map::new(),
@@ -120,7 +120,7 @@ impl ArrayBuilder {
         self.check_rank("the chunk shape", chunk_shape)?;
         let representation = ChunkRepresentation {
             shape: chunk_shape.to_vec(),
-            data_type: self.data_type,
+            data_type: self.data_type.clone(),
             fill_value: self.fill_value.clone(),
         };
         if representation.size_bytes().is_none() {
@@ -169,7 +169,7 @@ impl ArrayBuilder {
     fn chunk_codecs(&self, codecs: &[NamedConfig]) -> Result<Vec<NamedConfig>, Error> {
         let representation = ChunkRepresentation {
             shape: self.chunk_shape.clone(),
-            data_type: self.data_type,
+            data_type: self.data_type.clone(),
             fill_value: self.fill_value.clone(),
         };
         let has_array_to_bytes = codecs
@@ -379,7 +379,7 @@ impl ArrayBuilder {
             "zarr_format": 2,
             "shape": self.shape,
             "chunks": self.chunk_shape,
-            "dtype": numpy_dtype_str(self.data_type, byte_order),
+            "dtype": numpy_dtype_str(&self.data_type, byte_order),
             "compressor": compressor,
             "fill_value": self.data_type.fill_value_to_json(&self.fill_value),
             "filters": if filters.is_empty() { Value::Null } else { Value::Array(filters) },

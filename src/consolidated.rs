@@ -211,7 +211,7 @@ impl ReadableStorage for ConsolidatedStore {
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<crate::storage::RangesRead>, StorageError> {
         if is_metadata_key(key) {
             match self.get(key)? {
                 Some(value) => {

@@ -1,15 +1,37 @@
-//! Zarr v3 core data types, their sizes, and fill values.
+//! Zarr data types, their sizes, their byte order, and fill values.
 //!
-//! Elements are held in memory in host byte order (the C API's contract); the `bytes`
-//! codec converts to the stored byte order. A fill value is kept as the host-order bytes
-//! of one element, so filling a chunk is a byte-pattern copy whatever the type.
+//! Elements are held in memory in host byte order (the C API's contract), laid out as numpy
+//! lays them out: numbers as themselves, `numpy.datetime64`/`timedelta64` as int64,
+//! `fixed_length_utf32` as UTF-32 code units zero-padded to the length, byte strings as
+//! their bytes, `struct` as its packed fields in order (each in host byte order). The
+//! `bytes` codec converts to the stored byte order ([`DataType::swap_stored`]). A fill value
+//! is kept as the host-order bytes of one element, so filling a chunk is a byte-pattern copy
+//! whatever the type.
+//!
+//! Names and fill-value spellings follow the Zarr v3 core specification, the
+//! zarr-extensions registry (`bfloat16`, `float8_*`, `fixed_length_utf32`,
+//! `numpy.datetime64`, `numpy.timedelta64`, `struct`) and what zarr-python 3 writes
+//! (`null_terminated_bytes`, `raw_bytes`, the legacy `structured`).
+
+mod minifloat;
+mod structure;
+mod time;
+
+pub use minifloat::Float8Format;
+pub use structure::{StructField, StructForm, StructType};
+pub use time::{TimeUnit, TimeUnitName};
 
 use crate::metadata::MetadataError;
 use half::f16;
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
+use std::sync::Arc;
 
-/// A Zarr v3 core data type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The largest element this library accepts, in bytes. A single element larger than
+/// 2^24 bytes is surely a mistake, and bounding it keeps every later size computation small.
+pub const MAX_ELEMENT_SIZE: usize = 1 << 24;
+
+/// A Zarr data type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DataType {
     Bool,
     Int8,
@@ -29,53 +51,159 @@ pub enum DataType {
     Complex128,
     /// `r<bits>`: opaque raw bits; the value is the size in bytes (bits / 8).
     RawBits(usize),
+    /// `bfloat16`: the top half of a float32.
+    BFloat16,
+    /// One of the `float8_*` formats.
+    Float8(Float8Format),
+    /// `fixed_length_utf32`: the value is `length_bytes` (4 per code point); elements are
+    /// UTF-32 code units in host order, zero-padded (numpy's `U<n>`).
+    FixedLengthUtf32(usize),
+    /// zarr-python's `null_terminated_bytes` (numpy `S<n>`): `n` bytes, zero-padded.
+    NullTerminatedBytes(usize),
+    /// zarr-python's `raw_bytes` (numpy `V<n>` without fields): `n` opaque bytes.
+    RawBytes(usize),
+    /// `numpy.datetime64`: an int64 count of `unit`s since 1970-01-01; i64::MIN is NaT.
+    DateTime64(TimeUnit),
+    /// `numpy.timedelta64`: an int64 count of `unit`s; i64::MIN is NaT.
+    TimeDelta64(TimeUnit),
+    /// `struct` (and its legacy and Zarr v2 spellings): packed fields in order.
+    Struct(Arc<StructType>),
+}
+
+/// Build the error for a data type document.
+fn invalid(message: String) -> MetadataError {
+    MetadataError::Invalid(message)
+}
+
+/// The `length_bytes` of a configuration, validated (positive, a multiple of `multiple`,
+/// at most [`MAX_ELEMENT_SIZE`]).
+fn length_bytes(
+    name: &str,
+    configuration: Option<&Map<String, Value>>,
+    multiple: usize,
+) -> Result<usize, MetadataError> {
+    let configuration = configuration
+        .ok_or_else(|| invalid(format!("data type '{name}' needs a configuration")))?;
+    if let Some(key) = configuration.keys().find(|k| k.as_str() != "length_bytes") {
+        return Err(invalid(format!(
+            "data type '{name}': unknown configuration key \"{key}\""
+        )));
+    }
+    let n = configuration
+        .get("length_bytes")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| {
+            invalid(format!(
+                "data type '{name}': \"length_bytes\" must be a non-negative integer"
+            ))
+        })?;
+    if n == 0 || n % multiple as u64 != 0 {
+        return Err(invalid(format!(
+            "data type '{name}': length_bytes {n} must be a positive multiple of {multiple}"
+        )));
+    }
+    if n > MAX_ELEMENT_SIZE as u64 {
+        return Err(invalid(format!(
+            "data type '{name}': length_bytes {n} is too large"
+        )));
+    }
+    Ok(n as usize)
 }
 
 impl DataType {
-    /// Parse a v3 data type name (`"float32"`, `"r24"`, ...).
+    /// Parse a v3 data type name without configuration (`"float32"`, `"r24"`, ...).
     pub fn from_name(name: &str) -> Result<DataType, MetadataError> {
-        Ok(match name {
-            "bool" => DataType::Bool,
-            "int8" => DataType::Int8,
-            "int16" => DataType::Int16,
-            "int32" => DataType::Int32,
-            "int64" => DataType::Int64,
-            "uint8" => DataType::UInt8,
-            "uint16" => DataType::UInt16,
-            "uint32" => DataType::UInt32,
-            "uint64" => DataType::UInt64,
-            "float16" => DataType::Float16,
-            "float32" => DataType::Float32,
-            "float64" => DataType::Float64,
-            "complex64" => DataType::Complex64,
-            "complex128" => DataType::Complex128,
-            _ => {
-                if let Some(bits) = name.strip_prefix('r') {
-                    let bits: usize = bits
-                        .parse()
-                        .ok()
-                        .filter(|b: &usize| *b > 0 && *b % 8 == 0 && !bits.starts_with('0'))
-                        .ok_or_else(|| {
-                            MetadataError::Invalid(format!(
-                                "raw data type '{name}': the bit count must be a positive multiple of 8"
-                            ))
-                        })?;
-                    // A single element larger than 2^24 bytes is surely a mistake, and
-                    // bounding it keeps every later size computation small.
-                    if bits / 8 > 1 << 24 {
-                        return Err(MetadataError::Invalid(format!(
-                            "raw data type '{name}' is too large"
-                        )));
-                    }
-                    DataType::RawBits(bits / 8)
-                } else {
-                    return Err(MetadataError::Unsupported(format!("data type '{name}'")));
+        DataType::from_name_and_configuration(name, None)
+    }
+
+    /// Parse a v3 `data_type` value: a name, or an object with `name` and `configuration`.
+    pub fn from_json(value: &Value) -> Result<DataType, MetadataError> {
+        match value {
+            Value::String(name) => DataType::from_name(name),
+            Value::Object(object) => {
+                if let Some(key) = object
+                    .keys()
+                    .find(|k| !matches!(k.as_str(), "name" | "configuration" | "must_understand"))
+                {
+                    return Err(invalid(format!("data_type has an unknown key \"{key}\"")));
                 }
+                let name = object
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| invalid("data_type object without a string \"name\"".into()))?;
+                let configuration = match object.get("configuration") {
+                    None => None,
+                    Some(Value::Object(c)) => Some(c),
+                    Some(_) => {
+                        return Err(invalid(format!(
+                            "data type '{name}': configuration must be an object"
+                        )))
+                    }
+                };
+                DataType::from_name_and_configuration(name, configuration)
             }
+            other => Err(invalid(format!(
+                "data_type must be a string or an object, not {other}"
+            ))),
+        }
+    }
+
+    fn from_name_and_configuration(
+        name: &str,
+        configuration: Option<&Map<String, Value>>,
+    ) -> Result<DataType, MetadataError> {
+        let simple = match name {
+            "bool" => Some(DataType::Bool),
+            "int8" => Some(DataType::Int8),
+            "int16" => Some(DataType::Int16),
+            "int32" => Some(DataType::Int32),
+            "int64" => Some(DataType::Int64),
+            "uint8" => Some(DataType::UInt8),
+            "uint16" => Some(DataType::UInt16),
+            "uint32" => Some(DataType::UInt32),
+            "uint64" => Some(DataType::UInt64),
+            "float16" => Some(DataType::Float16),
+            "float32" => Some(DataType::Float32),
+            "float64" => Some(DataType::Float64),
+            "complex64" => Some(DataType::Complex64),
+            "complex128" => Some(DataType::Complex128),
+            "bfloat16" => Some(DataType::BFloat16),
+            _ => Float8Format::from_name(name).map(DataType::Float8),
+        };
+        let simple = match simple {
+            Some(data_type) => Some(data_type),
+            None => raw_bits(name)?,
+        };
+        if let Some(data_type) = simple {
+            if configuration.is_some_and(|c| !c.is_empty()) {
+                return Err(MetadataError::Unsupported(format!(
+                    "data type '{name}' with a configuration"
+                )));
+            }
+            return Ok(data_type);
+        }
+        Ok(match name {
+            "fixed_length_utf32" => {
+                DataType::FixedLengthUtf32(length_bytes(name, configuration, 4)?)
+            }
+            "null_terminated_bytes" => {
+                DataType::NullTerminatedBytes(length_bytes(name, configuration, 1)?)
+            }
+            "raw_bytes" => DataType::RawBytes(length_bytes(name, configuration, 1)?),
+            "numpy.datetime64" => {
+                DataType::DateTime64(TimeUnit::from_configuration(name, configuration)?)
+            }
+            "numpy.timedelta64" => {
+                DataType::TimeDelta64(TimeUnit::from_configuration(name, configuration)?)
+            }
+            "struct" | "structured" => {
+                DataType::Struct(Arc::new(StructType::from_v3(name, configuration)?))
+            }
+            _ => return Err(MetadataError::Unsupported(format!("data type '{name}'"))),
         })
     }
 
-    /// The v3 name of the data type.
+    /// The v3 name of the data type (`"float32"`, `"numpy.datetime64"`, `"struct"`).
     pub fn name(&self) -> String {
         match self {
             DataType::Bool => "bool".into(),
@@ -93,92 +221,168 @@ impl DataType {
             DataType::Complex64 => "complex64".into(),
             DataType::Complex128 => "complex128".into(),
             DataType::RawBits(bytes) => format!("r{}", bytes * 8),
+            DataType::BFloat16 => "bfloat16".into(),
+            DataType::Float8(format) => format.name().into(),
+            DataType::FixedLengthUtf32(_) => "fixed_length_utf32".into(),
+            DataType::NullTerminatedBytes(_) => "null_terminated_bytes".into(),
+            DataType::RawBytes(_) => "raw_bytes".into(),
+            DataType::DateTime64(_) => "numpy.datetime64".into(),
+            DataType::TimeDelta64(_) => "numpy.timedelta64".into(),
+            DataType::Struct(s) => match s.form {
+                StructForm::Structured => "structured".into(),
+                _ => "struct".into(),
+            },
+        }
+    }
+
+    /// The v3 `data_type` value: the name, or `{"name", "configuration"}` for the types
+    /// that have one.
+    pub fn to_json(&self) -> Value {
+        let named = |configuration: Map<String, Value>| {
+            let mut object = Map::new();
+            object.insert("name".into(), Value::from(self.name()));
+            object.insert("configuration".into(), Value::Object(configuration));
+            Value::Object(object)
+        };
+        let length = |n: usize| {
+            let mut configuration = Map::new();
+            configuration.insert("length_bytes".into(), Value::from(n));
+            configuration
+        };
+        match self {
+            DataType::FixedLengthUtf32(n)
+            | DataType::NullTerminatedBytes(n)
+            | DataType::RawBytes(n) => named(length(*n)),
+            DataType::DateTime64(unit) | DataType::TimeDelta64(unit) => {
+                named(unit.to_configuration())
+            }
+            DataType::Struct(s) => named(s.to_v3_configuration()),
+            _ => Value::from(self.name()),
         }
     }
 
     /// Size of one element in bytes.
     pub fn size(&self) -> usize {
         match self {
-            DataType::Bool | DataType::Int8 | DataType::UInt8 => 1,
-            DataType::Int16 | DataType::UInt16 | DataType::Float16 => 2,
+            DataType::Bool | DataType::Int8 | DataType::UInt8 | DataType::Float8(_) => 1,
+            DataType::Int16 | DataType::UInt16 | DataType::Float16 | DataType::BFloat16 => 2,
             DataType::Int32 | DataType::UInt32 | DataType::Float32 => 4,
-            DataType::Int64 | DataType::UInt64 | DataType::Float64 | DataType::Complex64 => 8,
+            DataType::Int64
+            | DataType::UInt64
+            | DataType::Float64
+            | DataType::Complex64
+            | DataType::DateTime64(_)
+            | DataType::TimeDelta64(_) => 8,
             DataType::Complex128 => 16,
-            DataType::RawBits(bytes) => *bytes,
+            DataType::RawBits(bytes)
+            | DataType::FixedLengthUtf32(bytes)
+            | DataType::NullTerminatedBytes(bytes)
+            | DataType::RawBytes(bytes) => *bytes,
+            DataType::Struct(s) => s.size(),
         }
     }
 
     /// The size of the unit whose byte order the `bytes` codec swaps: the whole element
-    /// for numbers, each component for complex numbers, nothing (1) for bytes and raw bits.
+    /// for numbers, each component for complex numbers, each code unit (4) for UTF-32,
+    /// nothing (1) for bytes and raw bits, and for a struct the largest unit of its fields
+    /// (so greater than 1 exactly when the `bytes` codec needs an `endian`).
     pub fn endian_unit(&self) -> usize {
         match self {
             DataType::Complex64 => 4,
             DataType::Complex128 => 8,
-            DataType::RawBits(_) => 1,
+            DataType::FixedLengthUtf32(_) => 4,
+            DataType::RawBits(_)
+            | DataType::NullTerminatedBytes(_)
+            | DataType::RawBytes(_)
+            | DataType::Float8(_) => 1,
+            DataType::Struct(s) => s.max_endian_unit(),
             other => other.size(),
         }
     }
 
-    /// Parse a fill value in any spelling the v3 spec allows for this type, returning the
-    /// host-order bytes of one element.
+    /// Convert whole elements in `data` between host byte order and `stored` order (the
+    /// conversion is its own inverse). Each unit ([`DataType::endian_unit`]) is reversed
+    /// when its stored order differs from the host's; struct fields swap field by field,
+    /// each in its own stored order when the type carries one (Zarr v2 structured dtypes,
+    /// where every field has its own), otherwise in `stored`.
+    pub fn swap_stored(&self, data: &mut [u8], stored: ByteOrder) {
+        match self {
+            DataType::Struct(s) => s.swap_stored(data, stored),
+            _ => {
+                let unit = self.endian_unit();
+                if unit > 1 && stored != ByteOrder::NotApplicable && stored != ByteOrder::native() {
+                    swap_units(data, unit);
+                }
+            }
+        }
+    }
+
+    /// Whether elements of this type need [`DataType::swap_stored`] for `stored` order.
+    pub fn needs_swap(&self, stored: ByteOrder) -> bool {
+        match self {
+            DataType::Struct(s) => s.needs_swap(stored),
+            _ => {
+                self.endian_unit() > 1
+                    && stored != ByteOrder::NotApplicable
+                    && stored != ByteOrder::native()
+            }
+        }
+    }
+
+    /// Parse a fill value in any spelling the v3 specification, the registry and
+    /// zarr-python allow for this type, returning the host-order bytes of one element.
+    /// Base64 spellings of struct fill values hold the element in little-endian order.
     pub fn parse_fill_value(&self, value: &Value) -> Result<FillValue, MetadataError> {
+        self.parse_fill_value_stored(value, ByteOrder::Little)
+    }
+
+    /// [`DataType::parse_fill_value`], where base64 spellings of struct values hold the
+    /// element in `stored` order (zarr-python's legacy `structured` writes the bytes in the
+    /// order of the `bytes` codec).
+    pub fn parse_fill_value_stored(
+        &self,
+        value: &Value,
+        stored: ByteOrder,
+    ) -> Result<FillValue, MetadataError> {
         let bad = |why: &str| {
             MetadataError::Invalid(format!(
                 "fill_value {value} is not valid for data type {}: {why}",
                 self.name()
             ))
         };
+        let int = |min: i128, max: i128| {
+            int_in_range(value, min, max).ok_or_else(|| bad("expected an integer in range"))
+        };
         let bytes = match self {
             DataType::Bool => match value {
                 Value::Bool(b) => vec![*b as u8],
                 _ => return Err(bad("expected true or false")),
             },
-            DataType::Int8 => (int_in_range(value, i8::MIN as i128, i8::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as i8)
+            DataType::Int8 => (int(i8::MIN.into(), i8::MAX.into())? as i8).to_ne_bytes().to_vec(),
+            DataType::Int16 => (int(i16::MIN.into(), i16::MAX.into())? as i16)
                 .to_ne_bytes()
                 .to_vec(),
-            DataType::Int16 => (int_in_range(value, i16::MIN as i128, i16::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as i16)
+            DataType::Int32 => (int(i32::MIN.into(), i32::MAX.into())? as i32)
                 .to_ne_bytes()
                 .to_vec(),
-            DataType::Int32 => (int_in_range(value, i32::MIN as i128, i32::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as i32)
+            DataType::Int64 => (int(i64::MIN.into(), i64::MAX.into())? as i64)
                 .to_ne_bytes()
                 .to_vec(),
-            DataType::Int64 => (int_in_range(value, i64::MIN as i128, i64::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as i64)
-                .to_ne_bytes()
-                .to_vec(),
-            DataType::UInt8 => (int_in_range(value, 0, u8::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as u8)
-                .to_ne_bytes()
-                .to_vec(),
-            DataType::UInt16 => (int_in_range(value, 0, u16::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as u16)
-                .to_ne_bytes()
-                .to_vec(),
-            DataType::UInt32 => (int_in_range(value, 0, u32::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as u32)
-                .to_ne_bytes()
-                .to_vec(),
-            DataType::UInt64 => (int_in_range(value, 0, u64::MAX as i128)
-                .ok_or_else(|| bad("expected an integer in range"))?
-                as u64)
-                .to_ne_bytes()
-                .to_vec(),
+            DataType::UInt8 => (int(0, u8::MAX.into())? as u8).to_ne_bytes().to_vec(),
+            DataType::UInt16 => (int(0, u16::MAX.into())? as u16).to_ne_bytes().to_vec(),
+            DataType::UInt32 => (int(0, u32::MAX.into())? as u32).to_ne_bytes().to_vec(),
+            DataType::UInt64 => (int(0, u64::MAX.into())? as u64).to_ne_bytes().to_vec(),
             DataType::Float16 => parse_float(value, FloatWidth::F16)
                 .ok_or_else(|| bad("expected a number, \"NaN\", \"Infinity\", \"-Infinity\" or \"0x\" + 4 hex digits"))?,
             DataType::Float32 => parse_float(value, FloatWidth::F32)
                 .ok_or_else(|| bad("expected a number, \"NaN\", \"Infinity\", \"-Infinity\" or \"0x\" + 8 hex digits"))?,
             DataType::Float64 => parse_float(value, FloatWidth::F64)
                 .ok_or_else(|| bad("expected a number, \"NaN\", \"Infinity\", \"-Infinity\" or \"0x\" + 16 hex digits"))?,
+            DataType::BFloat16 => parse_float(value, FloatWidth::BF16)
+                .ok_or_else(|| bad("expected a number, \"NaN\", \"Infinity\", \"-Infinity\" or \"0x\" + 4 hex digits"))?,
+            DataType::Float8(format) => vec![parse_float8(value, *format).ok_or_else(|| {
+                bad("expected a number, \"NaN\", an infinity the format has, or \"0x\" + 2 hex digits")
+            })?],
             DataType::Complex64 | DataType::Complex128 => {
                 let width = if *self == DataType::Complex64 {
                     FloatWidth::F32
@@ -199,21 +403,67 @@ impl DataType {
                 }
             }
             DataType::RawBits(size) => match value {
-                Value::Array(items) if items.len() == *size => items
-                    .iter()
-                    .map(|item| {
-                        item.as_u64()
-                            .filter(|b| *b <= 255)
-                            .map(|b| b as u8)
-                            .ok_or_else(|| bad("expected integers 0..255"))
-                    })
-                    .collect::<Result<Vec<u8>, _>>()?,
+                Value::Array(items) if items.len() == *size => byte_list(items)
+                    .ok_or_else(|| bad("expected integers 0..255"))?,
                 // tensorstore writes raw fill values as base64 text; accept it on read.
                 Value::String(text) => match decode_base64(text) {
                     Some(bytes) if bytes.len() == *size => bytes,
                     _ => return Err(bad(&format!("expected {size} bytes in base64"))),
                 },
                 _ => return Err(bad(&format!("expected an array of {size} byte values"))),
+            },
+            DataType::NullTerminatedBytes(size) | DataType::RawBytes(size) => {
+                let mut bytes = match value {
+                    Value::String(text) => decode_base64(text)
+                        .ok_or_else(|| bad("expected base64 text"))?,
+                    Value::Array(items) => {
+                        byte_list(items).ok_or_else(|| bad("expected integers 0..255"))?
+                    }
+                    // zarr-python 2 wrote 0 for "no fill value" of byte strings.
+                    Value::Number(n) if n.as_u64() == Some(0) => Vec::new(),
+                    _ => return Err(bad("expected base64 text")),
+                };
+                if bytes.len() > *size {
+                    return Err(bad(&format!(
+                        "{} bytes do not fit in {size}",
+                        bytes.len()
+                    )));
+                }
+                bytes.resize(*size, 0);
+                bytes
+            }
+            DataType::FixedLengthUtf32(size) => {
+                let text = match value {
+                    Value::String(text) => text.as_str(),
+                    // zarr-python 2 wrote 0 for "no fill value" of strings.
+                    Value::Number(n) if n.as_u64() == Some(0) => "",
+                    _ => return Err(bad("expected a string")),
+                };
+                encode_utf32(text, *size).ok_or_else(|| {
+                    bad(&format!("more than {} code points", size / 4))
+                })?
+            }
+            DataType::DateTime64(_) | DataType::TimeDelta64(_) => {
+                let v = match value {
+                    Value::String(s) if s == "NaT" => i64::MIN,
+                    _ => int_in_range(value, i64::MIN.into(), i64::MAX.into())
+                        .ok_or_else(|| bad("expected an integer in the int64 range or \"NaT\""))?
+                        as i64,
+                };
+                v.to_ne_bytes().to_vec()
+            }
+            DataType::Struct(s) => match value {
+                Value::Object(fields) => s.parse_fill_value_fields(fields, &self.name())?,
+                Value::String(text) => {
+                    let mut bytes = decode_base64(text)
+                        .filter(|b| b.len() == s.size())
+                        .ok_or_else(|| bad(&format!("expected {} bytes in base64", s.size())))?;
+                    self.swap_stored(&mut bytes, stored);
+                    bytes
+                }
+                // zarr-python reads 0 as the all-zero record.
+                Value::Number(n) if n.as_u64() == Some(0) => vec![0; s.size()],
+                _ => return Err(bad("expected an object with one fill value per field")),
             },
         };
         Ok(FillValue(bytes))
@@ -235,6 +485,8 @@ impl DataType {
             DataType::Float16 => float_to_json(b, FloatWidth::F16),
             DataType::Float32 => float_to_json(b, FloatWidth::F32),
             DataType::Float64 => float_to_json(b, FloatWidth::F64),
+            DataType::BFloat16 => float_to_json(b, FloatWidth::BF16),
+            DataType::Float8(format) => float8_to_json(b[0], *format),
             DataType::Complex64 => Value::Array(vec![
                 float_to_json(&b[..4], FloatWidth::F32),
                 float_to_json(&b[4..8], FloatWidth::F32),
@@ -244,13 +496,108 @@ impl DataType {
                 float_to_json(&b[8..16], FloatWidth::F64),
             ]),
             DataType::RawBits(_) => Value::Array(b.iter().map(|x| Value::from(*x)).collect()),
+            DataType::NullTerminatedBytes(_) | DataType::RawBytes(_) => {
+                Value::from(encode_base64(b))
+            }
+            DataType::FixedLengthUtf32(_) => Value::from(decode_utf32(b)),
+            // zarr-python writes NaT as its integer value; every reader takes integers.
+            DataType::DateTime64(_) | DataType::TimeDelta64(_) => {
+                Value::from(i64::from_ne_bytes(b[..8].try_into().unwrap()))
+            }
+            DataType::Struct(s) => match s.form {
+                // The legacy form is written as zarr-python 3.1 writes it: base64 of the
+                // little-endian element.
+                StructForm::Structured => {
+                    let mut bytes = b.to_vec();
+                    self.swap_stored(&mut bytes, ByteOrder::Little);
+                    Value::from(encode_base64(&bytes))
+                }
+                _ => Value::Object(s.fill_value_fields_to_json(b)),
+            },
         }
     }
 
-    /// The default fill value (all zero bits: false, 0, +0.0).
+    /// The default fill value (all zero bits: false, 0, +0.0, "", the 1970 epoch).
     pub fn zero_fill_value(&self) -> FillValue {
         FillValue(vec![0; self.size()])
     }
+}
+
+/// `r<bits>`: `Ok(Some)` for a valid raw type name, `Ok(None)` for a name that is not `r`
+/// followed by digits, `Err` for an invalid bit count.
+fn raw_bits(name: &str) -> Result<Option<DataType>, MetadataError> {
+    let Some(bits) = name.strip_prefix('r') else {
+        return Ok(None);
+    };
+    if bits.is_empty() || !bits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(None);
+    }
+    let count: usize = bits
+        .parse()
+        .ok()
+        .filter(|b: &usize| *b > 0 && (*b).is_multiple_of(8) && !bits.starts_with('0'))
+        .ok_or_else(|| {
+            invalid(format!(
+                "raw data type '{name}': the bit count must be a positive multiple of 8"
+            ))
+        })?;
+    if count / 8 > MAX_ELEMENT_SIZE {
+        return Err(invalid(format!("raw data type '{name}' is too large")));
+    }
+    Ok(Some(DataType::RawBits(count / 8)))
+}
+
+fn byte_list(items: &[Value]) -> Option<Vec<u8>> {
+    items
+        .iter()
+        .map(|item| item.as_u64().filter(|b| *b <= 255).map(|b| b as u8))
+        .collect()
+}
+
+/// Reverse the bytes of every `unit`-byte group in place.
+pub fn swap_units(data: &mut [u8], unit: usize) {
+    match unit {
+        0 | 1 => {}
+        2 => data.chunks_exact_mut(2).for_each(|c| c.swap(0, 1)),
+        4 => data.chunks_exact_mut(4).for_each(|c| {
+            let v = u32::from_ne_bytes([c[0], c[1], c[2], c[3]]).swap_bytes();
+            c.copy_from_slice(&v.to_ne_bytes());
+        }),
+        8 => data.chunks_exact_mut(8).for_each(|c| {
+            let v = u64::from_ne_bytes(c.try_into().unwrap()).swap_bytes();
+            c.copy_from_slice(&v.to_ne_bytes());
+        }),
+        _ => data.chunks_exact_mut(unit).for_each(|c| c.reverse()),
+    }
+}
+
+/// `text` as UTF-32 code units in host order, zero-padded to `size` bytes; `None` when it
+/// has more than `size / 4` code points.
+pub fn encode_utf32(text: &str, size: usize) -> Option<Vec<u8>> {
+    if text.chars().count() > size / 4 {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(size);
+    for c in text.chars() {
+        bytes.extend_from_slice(&(c as u32).to_ne_bytes());
+    }
+    bytes.resize(size, 0);
+    Some(bytes)
+}
+
+/// The text of host-order UTF-32 code units, without the trailing zero padding; a unit
+/// that is not a Unicode scalar value becomes U+FFFD.
+pub fn decode_utf32(bytes: &[u8]) -> String {
+    let mut text: String = bytes
+        .chunks_exact(4)
+        .map(|u| {
+            char::from_u32(u32::from_ne_bytes([u[0], u[1], u[2], u[3]]))
+                .unwrap_or(char::REPLACEMENT_CHARACTER)
+        })
+        .collect();
+    let trimmed = text.trim_end_matches('\0').len();
+    text.truncate(trimmed);
+    text
 }
 
 /// The byte order a numpy dtype string gives its elements.
@@ -258,7 +605,7 @@ impl DataType {
 pub enum ByteOrder {
     Little,
     Big,
-    /// Single-byte units (`b1`, `i1`, `u1`, `V<n>`): byte order does not apply.
+    /// Single-byte units (`b1`, `i1`, `u1`, `V<n>`, `S<n>`): byte order does not apply.
     NotApplicable,
 }
 
@@ -276,13 +623,15 @@ impl ByteOrder {
 /// Parse a numpy dtype string as found in Zarr v2 `.zarray` documents and numcodecs
 /// configurations: an optional byte-order character (`<` little, `>` big, `|` not
 /// applicable, `=` native, none = native) then a kind and size: `b1`, `i1 i2 i4 i8`,
-/// `u1 u2 u4 u8`, `f2 f4 f8`, `c8 c16`, or `V<n>` (raw bytes, [`DataType::RawBits`]).
+/// `u1 u2 u4 u8`, `f2 f4 f8`, `c8 c16`, `V<n>` (raw bytes, [`DataType::RawBits`]),
+/// `S<n>` ([`DataType::NullTerminatedBytes`]), `U<n>` (n code points,
+/// [`DataType::FixedLengthUtf32`]), `M8[<k><unit>]` and `m8[<k><unit>]` (datetime64 and
+/// timedelta64; `M8` alone is the generic unit).
 ///
 /// Returns the data type and the byte order its multi-byte units are stored in: native
 /// order (`=`, `|` or no prefix) is resolved to the host's order, and types whose units are
 /// single bytes always give [`ByteOrder::NotApplicable`] (numpy itself normalises `<u1` to
-/// `|u1`). Anything else (datetimes, strings, objects, structured types, a stray
-/// character) is `None`.
+/// `|u1`). Anything else (objects, structured types, a stray character) is `None`.
 pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
     let (order, rest) = match s.as_bytes().first()? {
         b'<' => (Some(ByteOrder::Little), &s[1..]),
@@ -306,12 +655,24 @@ pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
         "c8" => DataType::Complex64,
         "c16" => DataType::Complex128,
         _ => {
-            let n = rest.strip_prefix('V')?;
-            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') {
-                return None;
+            if let Some(unit) = rest.strip_prefix("M8") {
+                DataType::DateTime64(TimeUnit::from_numpy(unit)?)
+            } else if let Some(unit) = rest.strip_prefix("m8") {
+                DataType::TimeDelta64(TimeUnit::from_numpy(unit)?)
+            } else {
+                let kind = rest.chars().next()?;
+                let n = &rest[1..];
+                if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') {
+                    return None;
+                }
+                let count: usize = n.parse().ok()?;
+                match kind {
+                    'V' if count <= MAX_ELEMENT_SIZE => DataType::RawBits(count),
+                    'S' if count <= MAX_ELEMENT_SIZE => DataType::NullTerminatedBytes(count),
+                    'U' if count <= MAX_ELEMENT_SIZE / 4 => DataType::FixedLengthUtf32(count * 4),
+                    _ => return None,
+                }
             }
-            let size: usize = n.parse().ok().filter(|&n: &usize| n <= 1 << 24)?;
-            DataType::RawBits(size)
         }
     };
     let order = if data_type.endian_unit() == 1 {
@@ -322,9 +683,11 @@ pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
     Some((data_type, order))
 }
 
-/// The numpy dtype string (`"<f8"`, `"|u1"`, `"|V3"`) of a data type stored in `order`, as
-/// numpy's `dtype.str` spells it; the inverse of [`parse_numpy_dtype`].
-pub fn numpy_dtype_str(data_type: DataType, order: ByteOrder) -> String {
+/// The numpy dtype string (`"<f8"`, `"|u1"`, `"|V3"`, `"<U4"`, `"<M8[10ms]"`) of a data
+/// type stored in `order`, as numpy's `dtype.str` spells it; the inverse of
+/// [`parse_numpy_dtype`]. `None` for types numpy spells otherwise (structs are lists) or
+/// does not have (bfloat16, float8).
+pub fn numpy_dtype_str(data_type: &DataType, order: ByteOrder) -> Option<String> {
     let prefix = match (data_type.endian_unit(), order) {
         (1, _) | (_, ByteOrder::NotApplicable) => '|',
         (_, ByteOrder::Little) => '<',
@@ -345,9 +708,14 @@ pub fn numpy_dtype_str(data_type: DataType, order: ByteOrder) -> String {
         DataType::Float64 => "f8".into(),
         DataType::Complex64 => "c8".into(),
         DataType::Complex128 => "c16".into(),
-        DataType::RawBits(n) => format!("V{n}"),
+        DataType::RawBits(n) | DataType::RawBytes(n) => format!("V{n}"),
+        DataType::NullTerminatedBytes(n) => format!("S{n}"),
+        DataType::FixedLengthUtf32(n) => format!("U{}", n / 4),
+        DataType::DateTime64(unit) => format!("M8{}", unit.numpy_suffix()),
+        DataType::TimeDelta64(unit) => format!("m8{}", unit.numpy_suffix()),
+        DataType::BFloat16 | DataType::Float8(_) | DataType::Struct(_) => return None,
     };
-    format!("{prefix}{code}")
+    Some(format!("{prefix}{code}"))
 }
 
 /// The host-order bytes of one element used for data that was never written.
@@ -388,17 +756,16 @@ impl FillValue {
     }
 }
 
+const BASE64_ALPHABET: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
 /// Decode standard base64 (RFC 4648, `=` padding optional); `None` on any other character.
-fn decode_base64(text: &str) -> Option<Vec<u8>> {
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
     let digit = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
+        BASE64_ALPHABET
+            .iter()
+            .position(|a| *a == c)
+            .map(|p| p as u32)
     };
     let text = text.trim_end_matches('=').as_bytes();
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
@@ -415,9 +782,29 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Encode standard base64 with `=` padding (as Python's `base64.b64encode`).
+pub fn encode_base64(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for group in bytes.chunks(3) {
+        let mut bits = 0u32;
+        for (i, b) in group.iter().enumerate() {
+            bits |= (*b as u32) << (16 - 8 * i);
+        }
+        for i in 0..4 {
+            if i <= group.len() {
+                out.push(BASE64_ALPHABET[((bits >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum FloatWidth {
     F16,
+    BF16,
     F32,
     F64,
 }
@@ -425,7 +812,7 @@ enum FloatWidth {
 impl FloatWidth {
     fn bytes(self) -> usize {
         match self {
-            FloatWidth::F16 => 2,
+            FloatWidth::F16 | FloatWidth::BF16 => 2,
             FloatWidth::F32 => 4,
             FloatWidth::F64 => 8,
         }
@@ -462,6 +849,7 @@ fn parse_float(value: &Value, width: FloatWidth) -> Option<Vec<u8>> {
     let from_f64 = |f: f64| -> Vec<u8> {
         match width {
             FloatWidth::F16 => f16::from_f64(f).to_bits().to_ne_bytes().to_vec(),
+            FloatWidth::BF16 => minifloat::bf16_from_f64(f).to_ne_bytes().to_vec(),
             FloatWidth::F32 => (f as f32).to_ne_bytes().to_vec(),
             FloatWidth::F64 => f.to_ne_bytes().to_vec(),
         }
@@ -473,21 +861,16 @@ fn parse_float(value: &Value, width: FloatWidth) -> Option<Vec<u8>> {
             // Rust's f64::NAN and its conversions produce exactly that pattern.
             "NaN" => Some(match width {
                 FloatWidth::F16 => 0x7e00u16.to_ne_bytes().to_vec(),
+                FloatWidth::BF16 => 0x7fc0u16.to_ne_bytes().to_vec(),
                 FloatWidth::F32 => 0x7fc0_0000u32.to_ne_bytes().to_vec(),
                 FloatWidth::F64 => 0x7ff8_0000_0000_0000u64.to_ne_bytes().to_vec(),
             }),
             "Infinity" => Some(from_f64(f64::INFINITY)),
             "-Infinity" => Some(from_f64(f64::NEG_INFINITY)),
             hex if hex.starts_with("0x") || hex.starts_with("0X") => {
-                let digits = &hex[2..];
-                // Full-width hex is canonical; fewer digits are accepted (tensorstore
-                // accepts them), more are not.
-                if digits.is_empty() || digits.len() > width.bytes() * 2 {
-                    return None;
-                }
-                let bits = u64::from_str_radix(digits, 16).ok()?;
+                let bits = parse_hex(&hex[2..], width.bytes())?;
                 Some(match width {
-                    FloatWidth::F16 => (bits as u16).to_ne_bytes().to_vec(),
+                    FloatWidth::F16 | FloatWidth::BF16 => (bits as u16).to_ne_bytes().to_vec(),
                     FloatWidth::F32 => (bits as u32).to_ne_bytes().to_vec(),
                     FloatWidth::F64 => bits.to_ne_bytes().to_vec(),
                 })
@@ -495,6 +878,51 @@ fn parse_float(value: &Value, width: FloatWidth) -> Option<Vec<u8>> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// Hex digits of a bit pattern of `bytes` bytes: full width is canonical; fewer digits
+/// are accepted (tensorstore accepts them), more are not.
+fn parse_hex(digits: &str, bytes: usize) -> Option<u64> {
+    if digits.is_empty()
+        || digits.len() > bytes * 2
+        || !digits.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
+}
+
+fn parse_float8(value: &Value, format: Float8Format) -> Option<u8> {
+    match value {
+        Value::Number(n) => n.as_f64().map(|f| format.from_f64(f)),
+        Value::String(s) => match s.as_str() {
+            "NaN" => Some(format.nan()),
+            "Infinity" if format.has_infinity() => Some(format.from_f64(f64::INFINITY)),
+            "-Infinity" if format.has_infinity() => Some(format.from_f64(f64::NEG_INFINITY)),
+            hex if hex.starts_with("0x") || hex.starts_with("0X") => {
+                parse_hex(&hex[2..], 1).map(|b| b as u8)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn float8_to_json(bits: u8, format: Float8Format) -> Value {
+    let value = format.to_f64(bits);
+    if value.is_nan() {
+        if bits == format.nan() {
+            Value::from("NaN")
+        } else {
+            Value::from(format!("0x{bits:02x}"))
+        }
+    } else if value == f64::INFINITY {
+        Value::from("Infinity")
+    } else if value == f64::NEG_INFINITY {
+        Value::from("-Infinity")
+    } else {
+        Number::from_f64(value).map_or(Value::Null, Value::Number)
     }
 }
 
@@ -506,6 +934,10 @@ fn float_to_json(bytes: &[u8], width: FloatWidth) -> Value {
         FloatWidth::F16 => {
             let bits = u16::from_ne_bytes([bytes[0], bytes[1]]);
             (f16::from_bits(bits).to_f64(), bits as u64, 0x7e00)
+        }
+        FloatWidth::BF16 => {
+            let bits = u16::from_ne_bytes([bytes[0], bytes[1]]);
+            (minifloat::bf16_to_f64(bits), bits as u64, 0x7fc0)
         }
         FloatWidth::F32 => {
             let bits = u32::from_ne_bytes(bytes[..4].try_into().unwrap());
@@ -533,163 +965,4 @@ fn float_to_json(bytes: &[u8], width: FloatWidth) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn names_round_trip() {
-        for name in [
-            "bool",
-            "int8",
-            "int16",
-            "int32",
-            "int64",
-            "uint8",
-            "uint16",
-            "uint32",
-            "uint64",
-            "float16",
-            "float32",
-            "float64",
-            "complex64",
-            "complex128",
-            "r8",
-            "r24",
-        ] {
-            assert_eq!(DataType::from_name(name).unwrap().name(), name);
-        }
-        assert_eq!(DataType::from_name("r24").unwrap().size(), 3);
-        for bad in ["r0", "r7", "r", "r08", "int128", "Float32", ""] {
-            assert!(DataType::from_name(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn float_fill_spellings() {
-        let f32t = DataType::Float32;
-        let nan = f32t.parse_fill_value(&json!("NaN")).unwrap();
-        assert_eq!(nan.as_bytes(), 0x7fc0_0000u32.to_ne_bytes());
-        let hex = f32t.parse_fill_value(&json!("0x7fc00001")).unwrap();
-        assert_eq!(hex.as_bytes(), 0x7fc0_0001u32.to_ne_bytes());
-        assert_eq!(f32t.fill_value_to_json(&hex), json!("0x7fc00001"));
-        assert_eq!(f32t.fill_value_to_json(&nan), json!("NaN"));
-        let inf = f32t.parse_fill_value(&json!("-Infinity")).unwrap();
-        assert_eq!(f32t.fill_value_to_json(&inf), json!("-Infinity"));
-        let v = f32t.parse_fill_value(&json!(1.5)).unwrap();
-        assert_eq!(v.as_bytes(), 1.5f32.to_ne_bytes());
-        assert!(f32t.parse_fill_value(&json!("0x123456789")).is_err());
-        assert!(f32t.parse_fill_value(&json!("nan")).is_err());
-        assert!(f32t.parse_fill_value(&json!(null)).is_err());
-        let h = DataType::Float16.parse_fill_value(&json!("NaN")).unwrap();
-        assert_eq!(h.as_bytes(), 0x7e00u16.to_ne_bytes());
-        let d = DataType::Float64
-            .parse_fill_value(&json!("0x7ff8000000000000"))
-            .unwrap();
-        assert_eq!(DataType::Float64.fill_value_to_json(&d), json!("NaN"));
-    }
-
-    #[test]
-    fn integer_fill_values() {
-        let u64t = DataType::UInt64;
-        let max = u64t
-            .parse_fill_value(&json!(18446744073709551615u64))
-            .unwrap();
-        assert_eq!(max.as_bytes(), u64::MAX.to_ne_bytes());
-        assert_eq!(
-            u64t.fill_value_to_json(&max),
-            json!(18446744073709551615u64)
-        );
-        assert!(DataType::Int8.parse_fill_value(&json!(128)).is_err());
-        assert!(DataType::UInt8.parse_fill_value(&json!(-1)).is_err());
-        assert!(DataType::Int32.parse_fill_value(&json!(1.5)).is_err());
-        // Beyond the type's range, even where the nearest f64 is in range (-2^63 - 1 and
-        // 2^64 arrive as floats).
-        let text = |t: &str| serde_json::from_str::<Value>(t).unwrap();
-        for (data_type, out_of_range) in [
-            (DataType::Int64, "-9223372036854775809"),
-            (DataType::Int64, "9223372036854775808"),
-            (DataType::Int64, "-9223372036854775808.0"),
-            (DataType::UInt64, "18446744073709551616"),
-            (DataType::UInt64, "1e19"),
-        ] {
-            let error = data_type.parse_fill_value(&text(out_of_range)).unwrap_err();
-            assert!(error.to_string().contains("fill_value"), "{error}");
-        }
-        let min = DataType::Int64.parse_fill_value(&text("-9223372036854775808"));
-        assert_eq!(min.unwrap().as_bytes(), i64::MIN.to_ne_bytes());
-        let intish = DataType::Int32.parse_fill_value(&json!(7.0)).unwrap();
-        assert_eq!(intish.as_bytes(), 7i32.to_ne_bytes());
-        assert!(DataType::Bool.parse_fill_value(&json!(1)).is_err());
-    }
-
-    #[test]
-    fn complex_and_raw_fill_values() {
-        let c = DataType::Complex64
-            .parse_fill_value(&json!(["-Infinity", "NaN"]))
-            .unwrap();
-        assert_eq!(
-            DataType::Complex64.fill_value_to_json(&c),
-            json!(["-Infinity", "NaN"])
-        );
-        let r = DataType::RawBits(3)
-            .parse_fill_value(&json!([1, 2, 255]))
-            .unwrap();
-        assert_eq!(r.as_bytes(), &[1, 2, 255]);
-        assert!(DataType::RawBits(3)
-            .parse_fill_value(&json!([1, 2]))
-            .is_err());
-        assert!(DataType::RawBits(1)
-            .parse_fill_value(&json!([256]))
-            .is_err());
-    }
-
-    #[test]
-    fn fill_pattern_and_comparison() {
-        let fill = FillValue::new(1.0f32.to_ne_bytes().to_vec());
-        let mut buf = vec![0u8; 16];
-        fill.fill(&mut buf);
-        assert!(fill.equals_all(&buf));
-        buf[5] ^= 1;
-        assert!(!fill.equals_all(&buf));
-    }
-
-    #[test]
-    fn numpy_dtype_strings() {
-        use super::{numpy_dtype_str, parse_numpy_dtype, ByteOrder as B};
-        let native = B::native();
-        for (text, dt, order) in [
-            ("<f8", DataType::Float64, B::Little),
-            (">i2", DataType::Int16, B::Big),
-            ("|u1", DataType::UInt8, B::NotApplicable),
-            ("<u1", DataType::UInt8, B::NotApplicable),
-            ("b1", DataType::Bool, B::NotApplicable),
-            ("|b1", DataType::Bool, B::NotApplicable),
-            ("f4", DataType::Float32, native),
-            ("=i8", DataType::Int64, native),
-            ("|u4", DataType::UInt32, native),
-            (">c8", DataType::Complex64, B::Big),
-            ("<c16", DataType::Complex128, B::Little),
-            ("<f2", DataType::Float16, B::Little),
-            ("|V3", DataType::RawBits(3), B::NotApplicable),
-            (">u8", DataType::UInt64, B::Big),
-            ("i1", DataType::Int8, B::NotApplicable),
-        ] {
-            assert_eq!(parse_numpy_dtype(text), Some((dt, order)), "{text}");
-        }
-        for bad in [
-            "", "<", "f", "<f3", "<i16", "<U8", "|S4", "<M8[ns]", "O", "<f8 ", "<<f8", "|V0", "|V",
-            "|V03", "float64", "?",
-        ] {
-            assert_eq!(parse_numpy_dtype(bad), None, "{bad}");
-        }
-        assert_eq!(numpy_dtype_str(DataType::Float64, B::Little), "<f8");
-        assert_eq!(numpy_dtype_str(DataType::Int16, B::Big), ">i2");
-        assert_eq!(numpy_dtype_str(DataType::UInt8, B::Little), "|u1");
-        assert_eq!(numpy_dtype_str(DataType::Complex128, B::Big), ">c16");
-        assert_eq!(
-            numpy_dtype_str(DataType::RawBits(5), B::NotApplicable),
-            "|V5"
-        );
-    }
-}
+mod tests;

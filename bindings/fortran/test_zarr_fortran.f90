@@ -28,6 +28,12 @@ program test_zarr_fortran
   integer(c_int8_t) :: octets(4), octets2(4)
   logical(c_bool) :: flags(2, 3), flags2(2, 3)
   complex(c_double_complex) :: z(3), z2(3)
+  type(zarr_store) :: smem
+  type(zarr_array) :: sarr
+  character(len=4) :: names(3), grid_names(2, 3)
+  character(len=2) :: short(3)
+  integer(c_int32_t) :: codes(4, 3), codes2(4, 2, 3)
+  integer(c_int8_t) :: sbytes(3, 2)
   integer(c_int64_t), allocatable :: shp(:)
   character(len=:), allocatable :: json, msg
   integer :: i, j, k, ndim, failures
@@ -331,6 +337,67 @@ program test_zarr_fortran
     call expect(status, ZARR_ERROR_NOT_FOUND, 'zarr_store_open_zip of a missing file')
   end block
 
+  ! ---- fixed-length strings into character(len=n) arrays
+  call ok(zarr_store_open_memory(smem), 'zarr_store_open_memory (strings)')
+  call ok(zarr_array_create(smem, '/u', '{"zarr_format": 2, "shape": [3], "chunks": [2], ' // &
+          '"dtype": ">U4", "compressor": null, "fill_value": "fill", "order": "C", ' // &
+          '"filters": null}', sarr), 'zarr_array_create <U4')
+  call ok(zarr_array_data_type(sarr, dt), 'zarr_array_data_type (strings)')
+  call check(dt == ZARR_DATA_TYPE_FIXED_LENGTH_UTF32, 'data type fixed_length_utf32')
+  call check(zarr_data_type_name(dt) == 'fixed_length_utf32', 'zarr_data_type_name strings')
+  ! UTF-32 code units: "ab", "" (element 2 is left unwritten: the fill value "fill").
+  codes = 0
+  codes(1:2, 1) = [iachar('a'), iachar('b')]
+  call ok(zarr_write(sarr, codes(:, 1:1), count=[1]), 'zarr_write code units')
+  names = 'xxxx'
+  call ok(zarr_read_strings(sarr, names), 'zarr_read_strings rank 1')
+  call check(names(1) == 'ab' .and. names(2) == 'fill' .and. names(3) == 'fill', &
+             'strings read: ' // names(1) // '|' // names(2) // '|' // names(3))
+  call ok(zarr_read_strings(sarr, names(2:3), start=[2]), 'zarr_read_strings start=[2]')
+  call check(names(2) == 'fill', 'strings from element 2')
+  call expect(zarr_read_strings(sarr, short), ZARR_ERROR_BUFFER_TOO_SMALL, &
+              'zarr_read_strings into character(len=2): "fill" does not fit')
+  call check(index(zarr_last_error_message(), 'longer than len(values)') > 0, &
+             'message names the length: ' // zarr_last_error_message())
+  call expect(zarr_read_strings(sarr, names, start=[2]), ZARR_ERROR_OUT_OF_BOUNDS, &
+              'zarr_read_strings past the end')
+  call zarr_free(sarr)
+  ! 2-D: Fortran names(2, 3) is the Zarr array of shape (3, 2).
+  call ok(zarr_array_create(smem, '/u2', '{"zarr_format": 3, "node_type": "array", ' // &
+          '"shape": [3, 2], "data_type": {"name": "fixed_length_utf32", ' // &
+          '"configuration": {"length_bytes": 16}}, "chunk_grid": {"name": "regular", ' // &
+          '"configuration": {"chunk_shape": [2, 2]}}, "chunk_key_encoding": {"name": ' // &
+          '"default"}, "fill_value": "", "codecs": [{"name": "bytes", "configuration": ' // &
+          '{"endian": "little"}}]}', sarr), 'zarr_array_create fixed_length_utf32 2-D')
+  codes2 = 0
+  do j = 1, 3
+    do i = 1, 2
+      codes2(1, i, j) = iachar('a') + i - 1
+      codes2(2, i, j) = iachar('0') + j
+    end do
+  end do
+  codes2(1, 2, 3) = 233 ! e acute, a Latin-1 character
+  call ok(zarr_write(sarr, codes2, count=[2, 3]), 'zarr_write 2-D code units')
+  call ok(zarr_read_strings(sarr, grid_names), 'zarr_read_strings rank 2')
+  call check(grid_names(1, 1) == 'a1' .and. grid_names(2, 1) == 'b1' .and. &
+             grid_names(1, 3) == 'a3' .and. grid_names(2, 3) == char(233) // '3', &
+             'rank-2 strings in Fortran order: ' // grid_names(1, 1) // grid_names(2, 3))
+  call zarr_free(sarr)
+  ! Byte strings (|S3) and a type that holds no strings.
+  call ok(zarr_array_create(smem, '/s', '{"zarr_format": 2, "shape": [2], "chunks": [2], ' // &
+          '"dtype": "|S3", "compressor": null, "fill_value": null, "order": "C", ' // &
+          '"filters": null}', sarr), 'zarr_array_create |S3')
+  sbytes(:, 1) = [int(iachar('x'), c_int8_t), int(iachar('y'), c_int8_t), 0_c_int8_t]
+  sbytes(:, 2) = [int(iachar('p'), c_int8_t), int(iachar('q'), c_int8_t), int(iachar('r'), c_int8_t)]
+  call ok(zarr_write(sarr, sbytes, count=[2]), 'zarr_write byte strings')
+  call ok(zarr_read_strings(sarr, names(1:2)), 'zarr_read_strings |S3')
+  call check(names(1) == 'xy' .and. names(2) == 'pqr', 'byte strings: ' // names(1) // names(2))
+  call zarr_free(sarr)
+  call expect(zarr_read_strings(a2d, names), ZARR_ERROR_INVALID_ARGUMENT, &
+              'zarr_read_strings of a float32 array')
+  call expect(zarr_read_strings(sarr, names), ZARR_ERROR_NULL_ARGUMENT, &
+              'zarr_read_strings on a freed handle')
+  call zarr_free(smem)
   call accessors_attributes_builder(mem)
 
   ! Handles may be freed in any order.

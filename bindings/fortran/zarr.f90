@@ -45,6 +45,14 @@
 !     integer(c_int32_t)  int32, uint32                   complex(c_float_complex)   complex64
 !     integer(c_int64_t)  int64, uint64                   complex(c_double_complex)  complex128
 !     logical(c_bool)     bool
+!   and the other fixed-size types as their bits: integer(c_int8_t) for float8, byte strings,
+!   raw bytes and structs (bytes of the packed record), integer(c_int16_t) for bfloat16,
+!   integer(c_int32_t) for fixed_length_utf32 code units, integer(c_int64_t) for
+!   datetime64/timedelta64 (NaT is -huge-1).
+! - Fixed-length strings: zarr_read_strings(array, values [, start, count]) reads a
+!   fixed_length_utf32 (Zarr v2 `<U n`) or null_terminated_bytes (`|S n`) array into
+!   `character(len=*)` arrays of rank 1 or 2: each element's text, blank-padded (code points
+!   above 255 become '?'); a `len` shorter than the stored text is an error.
 !   The Fortran type must match the array's data type as listed (unsigned types are read and
 !   written as the signed integer of the same size, bit for bit), otherwise the call returns
 !   ZARR_ERROR_INVALID_ARGUMENT. As in nf90_get_var / nf90_put_var, `start` (default: all 1)
@@ -101,6 +109,21 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX64 = 13
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX128 = 14
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_RAW = 15
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BFLOAT16 = 16
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E4M3 = 17
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E4M3FN = 18
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ = 19
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ = 20
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E5M2 = 21
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ = 22
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E3M4 = 23
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT8_E8M0FNU = 24
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FIXED_LENGTH_UTF32 = 25
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_NULL_TERMINATED_BYTES = 26
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_RAW_BYTES = 27
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_DATETIME64 = 28
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_TIMEDELTA64 = 29
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_STRUCT = 30
 
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_ARRAY = 1
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_GROUP = 2
@@ -1089,6 +1112,13 @@ module zarr
   public :: zarr_array_metadata_json, zarr_array_attributes_json
   public :: zarr_array_set_attributes_json
   public :: zarr_read, zarr_write, zarr_read_chunk, zarr_write_chunk, zarr_read_inner_chunk
+  public :: zarr_read_strings
+
+  !> status = zarr_read_strings(array, values [, start, count]): fixed-length strings into
+  !> character(len=*) arrays of rank 1 or 2.
+  interface zarr_read_strings
+    module procedure zarr_read_strings_1d, zarr_read_strings_2d
+  end interface zarr_read_strings
   public :: zarr_free, zarr_last_error_message, zarr_status_str
   public :: zarr_version_string, zarr_version_number, zarr_set_num_threads, zarr_num_threads
   public :: zarr_data_type_name
@@ -1350,6 +1380,21 @@ contains
     case (ZARR_DATA_TYPE_COMPLEX64); name = 'complex64'
     case (ZARR_DATA_TYPE_COMPLEX128); name = 'complex128'
     case (ZARR_DATA_TYPE_RAW); name = 'r<N>'
+    case (ZARR_DATA_TYPE_BFLOAT16); name = 'bfloat16'
+    case (ZARR_DATA_TYPE_FLOAT8_E4M3); name = 'float8_e4m3'
+    case (ZARR_DATA_TYPE_FLOAT8_E4M3FN); name = 'float8_e4m3fn'
+    case (ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ); name = 'float8_e4m3fnuz'
+    case (ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ); name = 'float8_e4m3b11fnuz'
+    case (ZARR_DATA_TYPE_FLOAT8_E5M2); name = 'float8_e5m2'
+    case (ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ); name = 'float8_e5m2fnuz'
+    case (ZARR_DATA_TYPE_FLOAT8_E3M4); name = 'float8_e3m4'
+    case (ZARR_DATA_TYPE_FLOAT8_E8M0FNU); name = 'float8_e8m0fnu'
+    case (ZARR_DATA_TYPE_FIXED_LENGTH_UTF32); name = 'fixed_length_utf32'
+    case (ZARR_DATA_TYPE_NULL_TERMINATED_BYTES); name = 'null_terminated_bytes'
+    case (ZARR_DATA_TYPE_RAW_BYTES); name = 'raw_bytes'
+    case (ZARR_DATA_TYPE_DATETIME64); name = 'numpy.datetime64'
+    case (ZARR_DATA_TYPE_TIMEDELTA64); name = 'numpy.timedelta64'
+    case (ZARR_DATA_TYPE_STRUCT); name = 'struct'
     case default; name = ''
     end select
   end function zarr_data_type_name
@@ -1376,14 +1421,20 @@ contains
     integer(c_int32_t), intent(in) :: data_type
     select case (fk)
     case (FK_I1)
-      compatible = any(data_type == [ZARR_DATA_TYPE_INT8, ZARR_DATA_TYPE_UINT8, ZARR_DATA_TYPE_RAW])
+      compatible = any(data_type == [ZARR_DATA_TYPE_INT8, ZARR_DATA_TYPE_UINT8, ZARR_DATA_TYPE_RAW, &
+                                     ZARR_DATA_TYPE_NULL_TERMINATED_BYTES, ZARR_DATA_TYPE_RAW_BYTES, &
+                                     ZARR_DATA_TYPE_STRUCT]) &
+                   .or. (data_type >= ZARR_DATA_TYPE_FLOAT8_E4M3 &
+                         .and. data_type <= ZARR_DATA_TYPE_FLOAT8_E8M0FNU)
     case (FK_I2)
       compatible = any(data_type == [ZARR_DATA_TYPE_INT16, ZARR_DATA_TYPE_UINT16, &
-                                     ZARR_DATA_TYPE_FLOAT16])
+                                     ZARR_DATA_TYPE_FLOAT16, ZARR_DATA_TYPE_BFLOAT16])
     case (FK_I4)
-      compatible = any(data_type == [ZARR_DATA_TYPE_INT32, ZARR_DATA_TYPE_UINT32])
+      compatible = any(data_type == [ZARR_DATA_TYPE_INT32, ZARR_DATA_TYPE_UINT32, &
+                                     ZARR_DATA_TYPE_FIXED_LENGTH_UTF32])
     case (FK_I8)
-      compatible = any(data_type == [ZARR_DATA_TYPE_INT64, ZARR_DATA_TYPE_UINT64])
+      compatible = any(data_type == [ZARR_DATA_TYPE_INT64, ZARR_DATA_TYPE_UINT64, &
+                                     ZARR_DATA_TYPE_DATETIME64, ZARR_DATA_TYPE_TIMEDELTA64])
     case (FK_R4); compatible = data_type == ZARR_DATA_TYPE_FLOAT32
     case (FK_R8); compatible = data_type == ZARR_DATA_TYPE_FLOAT64
     case (FK_C4); compatible = data_type == ZARR_DATA_TYPE_COMPLEX64
@@ -1493,6 +1544,127 @@ contains
                                         ccount, buf, nbytes))
     end if
   end function region_io
+
+  ! Fixed-length strings: read the selection's elements (`n` of them, each `esize` stored
+  ! bytes) as code units (4 bytes for fixed_length_utf32, 1 for byte strings) into `units`,
+  ! one row of `nunits` per element.
+  function read_string_units(array, vshape, start, count, units, nunits) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), intent(in) :: vshape(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t), allocatable, intent(out) :: units(:, :)
+    integer, intent(out) :: nunits
+    integer(c_int32_t) :: status, data_type
+    integer(c_size_t) :: esize
+    integer(c_int64_t), allocatable :: cstart(:), ccount(:)
+    integer(c_int64_t) :: n
+    integer(c_int8_t), allocatable, target :: bytes(:)
+    integer(c_int32_t), allocatable, target :: words(:)
+    character(len=*), parameter :: procname = 'zarr_read_strings'
+    nunits = 0
+    if (.not. c_associated(array%ptr)) then
+      status = fail(ZARR_ERROR_NULL_ARGUMENT, procname // ': the array handle is not open')
+      return
+    end if
+    status = track(c_zarr_array_data_type(array%ptr, data_type))
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_element_size(array%ptr, esize))
+    if (status /= ZARR_OK) return
+    status = c_selection(procname, vshape, start, count, cstart, ccount)
+    if (status /= ZARR_OK) return
+    n = product(ccount)
+    if (n /= product(vshape)) then
+      status = fail(ZARR_ERROR_BUFFER_SIZE_MISMATCH, procname // ': the selection has ' &
+                    // itoa(n) // ' elements but values has ' // itoa(product(vshape)))
+      return
+    end if
+    select case (data_type)
+    case (ZARR_DATA_TYPE_FIXED_LENGTH_UTF32)
+      nunits = int(esize / 4)
+      allocate (words(max(1_c_int64_t, n * nunits)))
+      status = track(c_zarr_array_read(array%ptr, size(ccount, kind=c_size_t), cstart, ccount, &
+                                       c_loc(words), int(n, c_size_t) * esize))
+      if (status /= ZARR_OK) return
+      units = reshape(words(1:n * nunits), [nunits, int(n)])
+    case (ZARR_DATA_TYPE_NULL_TERMINATED_BYTES)
+      nunits = int(esize)
+      allocate (bytes(max(1_c_int64_t, n * nunits)))
+      status = track(c_zarr_array_read(array%ptr, size(ccount, kind=c_size_t), cstart, ccount, &
+                                       c_loc(bytes), int(n, c_size_t) * esize))
+      if (status /= ZARR_OK) return
+      ! Bytes are unsigned: 200 is the character 200, not -56.
+      units = reshape(iand(int(bytes(1:n * nunits), c_int32_t), 255_c_int32_t), [nunits, int(n)])
+    case default
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // ': the array''s data type ' &
+                    // zarr_data_type_name(data_type) &
+                    // ' is not fixed_length_utf32 or null_terminated_bytes')
+    end select
+  end function read_string_units
+
+  ! One element's code units as a blank-padded Fortran string of `length`; fails (returns
+  ! .false.) when its text is longer.
+  logical function units_to_string(units, text) result(ok)
+    integer(c_int32_t), intent(in) :: units(:)
+    character(len=*), intent(out) :: text
+    integer :: k, last
+    last = 0
+    do k = 1, size(units)
+      if (units(k) /= 0) last = k
+    end do
+    ok = last <= len(text)
+    text = ''
+    if (.not. ok) return
+    do k = 1, last
+      if (units(k) >= 0 .and. units(k) < 256) then
+        text(k:k) = achar(units(k))
+      else
+        text(k:k) = '?'
+      end if
+    end do
+  end function units_to_string
+
+  function zarr_read_strings_1d(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(inout) :: values(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int32_t), allocatable :: units(:, :)
+    character(len=len(values)), allocatable :: out(:)
+    integer :: nunits, i
+    status = read_string_units(array, shape(values, kind=c_int64_t), start, count, units, nunits)
+    if (status /= ZARR_OK) return
+    allocate (out(size(values)))
+    do i = 1, size(values)
+      if (.not. units_to_string(units(:, i), out(i))) then
+        status = fail(ZARR_ERROR_BUFFER_TOO_SMALL, 'zarr_read_strings: element ' // itoa(int(i, &
+                      c_int64_t)) // ' is longer than len(values) = ' // itoa(int(len(values), c_int64_t)))
+        return
+      end if
+    end do
+    values = out
+  end function zarr_read_strings_1d
+
+  function zarr_read_strings_2d(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(inout) :: values(:, :)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int32_t), allocatable :: units(:, :)
+    character(len=len(values)), allocatable :: out(:)
+    integer :: nunits, i
+    status = read_string_units(array, shape(values, kind=c_int64_t), start, count, units, nunits)
+    if (status /= ZARR_OK) return
+    allocate (out(size(values)))
+    do i = 1, size(values)
+      if (.not. units_to_string(units(:, i), out(i))) then
+        status = fail(ZARR_ERROR_BUFFER_TOO_SMALL, 'zarr_read_strings: element ' // itoa(int(i, &
+                      c_int64_t)) // ' is longer than len(values) = ' // itoa(int(len(values), c_int64_t)))
+        return
+      end if
+    end do
+    ! Fortran's column-major order is the reversed C order of the stored array.
+    values = reshape(out, shape(values))
+  end function zarr_read_strings_2d
 
   ! Whole-chunk transfer; `chunk_index` is 1-based, in Fortran order.
   function chunk_io(op, array, fk, buf, nbytes, chunk_index) result(status)

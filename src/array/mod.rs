@@ -270,7 +270,7 @@ impl Array {
     }
 
     pub fn data_type(&self) -> DataType {
-        self.state().metadata.data_type
+        self.state().metadata.data_type.clone()
     }
 
     pub fn fill_value(&self) -> FillValue {
@@ -482,7 +482,7 @@ impl Array {
         let chunk = state.grid().chunk_shape();
         Ok((0..shape.len()).all(|d| {
             let end = start[d] + count[d];
-            start[d] % chunk[d] == 0 && (end % chunk[d] == 0 || end == shape[d])
+            start[d].is_multiple_of(chunk[d]) && (end.is_multiple_of(chunk[d]) || end == shape[d])
         }))
     }
 
@@ -610,7 +610,7 @@ impl ArrayState {
         }
         let representation = ChunkRepresentation {
             shape: metadata.chunk_grid.chunk_shape().to_vec(),
-            data_type: metadata.data_type,
+            data_type: metadata.data_type.clone(),
             fill_value: metadata.fill_value.clone(),
         };
         let chunk_nbytes = representation.size_bytes().ok_or_else(|| {
@@ -1044,7 +1044,7 @@ mod tests {
             &self,
             key: &str,
             ranges: &[crate::storage::ByteRange],
-        ) -> Result<Option<(Option<u64>, Vec<u8>)>, crate::storage::StorageError> {
+        ) -> Result<Option<crate::storage::RangesRead>, crate::storage::StorageError> {
             let Some(value) = self.inner.get(key)? else {
                 return Ok(None);
             };

@@ -62,7 +62,7 @@ impl Array {
         let old_grid = state.grid().grid_shape(&old);
         let new_grid = state.grid().grid_shape(shape);
         for d in 0..shape.len() {
-            if shape[d] > old[d] && old[d] % chunk_shape[d] != 0 {
+            if shape[d] > old[d] && !old[d].is_multiple_of(chunk_shape[d]) {
                 reset_past_edge(&io, &state, &old, shape, &old_grid, &new_grid, d)?;
             }
         }

@@ -47,7 +47,46 @@ pub const ZARR_DATA_TYPE_COMPLEX128: zarr_data_type = 14;
 /// `r<N>`: N/8 opaque bytes (`zarr_array_element_size` gives N/8).
 pub const ZARR_DATA_TYPE_RAW: zarr_data_type = 15;
 
-fn data_type_code(data_type: DataType) -> zarr_data_type {
+/// `bfloat16`: the top 16 bits of an IEEE 754 binary32, in a 2-byte unit.
+pub const ZARR_DATA_TYPE_BFLOAT16: zarr_data_type = 16;
+/// `float8_e4m3`: 1 byte, sign, 4 exponent bits (bias 7), 3 mantissa bits, IEEE-like with
+/// infinities (0x78) and NaN (canonical 0x7c).
+pub const ZARR_DATA_TYPE_FLOAT8_E4M3: zarr_data_type = 17;
+/// `float8_e4m3fn`: as e4m3 without infinities; only 0x7f/0xff are NaN (tensorstore's name).
+pub const ZARR_DATA_TYPE_FLOAT8_E4M3FN: zarr_data_type = 18;
+/// `float8_e4m3fnuz`: bias 8, no infinities, no negative zero, 0x80 is NaN.
+pub const ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ: zarr_data_type = 19;
+/// `float8_e4m3b11fnuz`: bias 11, no infinities, no negative zero, 0x80 is NaN.
+pub const ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ: zarr_data_type = 20;
+/// `float8_e5m2`: 5 exponent bits (bias 15), 2 mantissa bits, IEEE-like.
+pub const ZARR_DATA_TYPE_FLOAT8_E5M2: zarr_data_type = 21;
+/// `float8_e5m2fnuz`: bias 16, no infinities, no negative zero, 0x80 is NaN.
+pub const ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ: zarr_data_type = 22;
+/// `float8_e3m4`: 3 exponent bits (bias 3), 4 mantissa bits, IEEE-like.
+pub const ZARR_DATA_TYPE_FLOAT8_E3M4: zarr_data_type = 23;
+/// `float8_e8m0fnu`: unsigned powers of two 2^(e-127); 0xff is NaN.
+pub const ZARR_DATA_TYPE_FLOAT8_E8M0FNU: zarr_data_type = 24;
+/// `fixed_length_utf32` (Zarr v2 `<U<n>`/`>U<n>`): `length_bytes / 4` UTF-32 code units in
+/// host byte order, zero-padded (numpy's `U<n>` layout). The length is in
+/// `zarr_array_metadata_json`; `zarr_array_element_size` gives `length_bytes`.
+pub const ZARR_DATA_TYPE_FIXED_LENGTH_UTF32: zarr_data_type = 25;
+/// zarr-python's `null_terminated_bytes` (Zarr v2 `|S<n>`): n bytes, zero-padded.
+pub const ZARR_DATA_TYPE_NULL_TERMINATED_BYTES: zarr_data_type = 26;
+/// zarr-python's `raw_bytes`: n opaque bytes (Zarr v2 `|V<n>` reports `ZARR_DATA_TYPE_RAW`).
+pub const ZARR_DATA_TYPE_RAW_BYTES: zarr_data_type = 27;
+/// `numpy.datetime64` (Zarr v2 `<M8[...]`): int64 in host byte order counting `unit` x
+/// `scale_factor` (see `zarr_array_metadata_json`) since 1970-01-01; INT64_MIN is NaT.
+pub const ZARR_DATA_TYPE_DATETIME64: zarr_data_type = 28;
+/// `numpy.timedelta64` (Zarr v2 `<m8[...]`): int64 in host byte order; INT64_MIN is NaT.
+pub const ZARR_DATA_TYPE_TIMEDELTA64: zarr_data_type = 29;
+/// `struct` (also zarr-python's legacy `structured` and Zarr v2 structured dtypes): the
+/// fields packed without padding in declaration order, each in host byte order (Zarr v2
+/// sub-array fields element by element, C order). The fields are in
+/// `zarr_array_metadata_json`.
+pub const ZARR_DATA_TYPE_STRUCT: zarr_data_type = 30;
+
+fn data_type_code(data_type: &DataType) -> zarr_data_type {
+    use crate::data_type::Float8Format as F8;
     match data_type {
         DataType::Bool => ZARR_DATA_TYPE_BOOL,
         DataType::Int8 => ZARR_DATA_TYPE_INT8,
@@ -64,6 +103,21 @@ fn data_type_code(data_type: DataType) -> zarr_data_type {
         DataType::Complex64 => ZARR_DATA_TYPE_COMPLEX64,
         DataType::Complex128 => ZARR_DATA_TYPE_COMPLEX128,
         DataType::RawBits(_) => ZARR_DATA_TYPE_RAW,
+        DataType::BFloat16 => ZARR_DATA_TYPE_BFLOAT16,
+        DataType::Float8(F8::E4M3) => ZARR_DATA_TYPE_FLOAT8_E4M3,
+        DataType::Float8(F8::E4M3FN) => ZARR_DATA_TYPE_FLOAT8_E4M3FN,
+        DataType::Float8(F8::E4M3FNUZ) => ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ,
+        DataType::Float8(F8::E4M3B11FNUZ) => ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ,
+        DataType::Float8(F8::E5M2) => ZARR_DATA_TYPE_FLOAT8_E5M2,
+        DataType::Float8(F8::E5M2FNUZ) => ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ,
+        DataType::Float8(F8::E3M4) => ZARR_DATA_TYPE_FLOAT8_E3M4,
+        DataType::Float8(F8::E8M0FNU) => ZARR_DATA_TYPE_FLOAT8_E8M0FNU,
+        DataType::FixedLengthUtf32(_) => ZARR_DATA_TYPE_FIXED_LENGTH_UTF32,
+        DataType::NullTerminatedBytes(_) => ZARR_DATA_TYPE_NULL_TERMINATED_BYTES,
+        DataType::RawBytes(_) => ZARR_DATA_TYPE_RAW_BYTES,
+        DataType::DateTime64(_) => ZARR_DATA_TYPE_DATETIME64,
+        DataType::TimeDelta64(_) => ZARR_DATA_TYPE_TIMEDELTA64,
+        DataType::Struct(_) => ZARR_DATA_TYPE_STRUCT,
     }
 }
 
@@ -329,13 +383,14 @@ pub unsafe extern "C" fn zarr_array_data_type(
         let array = unsafe { handle(array, "array") }?;
         let out = out_ptr(data_type_out, "data_type_out")?;
         // SAFETY: checked non-NULL, writable per the contract.
-        unsafe { write_out(out, data_type_code(array.array.data_type())) };
+        unsafe { write_out(out, data_type_code(&array.array.data_type())) };
         Ok(())
     })
 }
 
 /// The size in bytes of one element in the caller's buffers (1 for bool, 8 for
-/// complex64, N/8 for `r<N>`).
+/// complex64, N/8 for `r<N>`, `length_bytes` for fixed-length strings and byte strings,
+/// 8 for datetimes, the sum of the fields for a struct).
 ///
 /// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 ///

@@ -385,7 +385,7 @@ impl ReadableStorage for CallbackStore {
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<crate::storage::RangesRead>, StorageError> {
         validate_key(key)?;
         if self.table.get_range.is_none() {
             return match self.get(key)? {

@@ -7,7 +7,8 @@
 //! * `order: "F"` becomes a leading `transpose` that reverses the dimensions (a v2 chunk in
 //!   F order holds its elements column-major);
 //! * each filter and the compressor `{"id": X, ...}` become the codec `numcodecs.X` with the
-//!   rest of the object as its configuration (the names zarr-python 3 uses);
+//!   rest of the object as its configuration (the names zarr-python 3 uses); the
+//!   compressors `zfpy` and `pcodec`, which compress the array itself, replace `bytes`;
 //! * `dimension_separator` becomes the `v2` chunk key encoding (`0.1`, or `0/1`);
 //! * `fill_value: null` reads unwritten chunks as zeros, as zarr-python does.
 //!
@@ -20,8 +21,9 @@ use super::{MetadataError, NamedConfig};
 use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::array_to_bytes::bytes::Endian;
-use crate::data_type::{ByteOrder, DataType, FillValue};
+use crate::data_type::{ByteOrder, DataType, FillValue, StructType};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// Key of a v2 array's metadata.
 pub const ZARRAY: &str = ".zarray";
@@ -44,8 +46,8 @@ pub enum Order {
 pub struct ArrayMetadataV2 {
     pub shape: Vec<u64>,
     pub chunks: Vec<u64>,
-    /// The dtype as written (`"<f4"`), kept for rewriting.
-    pub dtype: String,
+    /// The dtype as written (`"<f4"`, or a list of fields), kept for rewriting.
+    pub dtype: Box<Value>,
     pub data_type: DataType,
     /// Byte order of the stored elements; `None` for single-byte types.
     pub byte_order: Option<Endian>,
@@ -59,25 +61,19 @@ pub struct ArrayMetadataV2 {
     pub dimension_separator: char,
 }
 
-/// Parse a NumPy dtype string (`"<f4"`, `"|u1"`, `">i8"`, `"|V16"`; see
-/// [`crate::data_type::parse_numpy_dtype`]) into a data type and the byte order of its
-/// stored elements (`None` for single-byte units). What is not a numeric NumPy dtype is an
-/// error that says why: strings, objects, dates and structured types are unsupported.
+/// Parse a NumPy dtype string (`"<f4"`, `"|u1"`, `">i8"`, `"|V16"`, `"<U4"`, `"|S3"`,
+/// `"<M8[ns]"`; see [`crate::data_type::parse_numpy_dtype`]) into a data type and the byte
+/// order of its stored elements (`None` for single-byte units). What is not a fixed-size
+/// NumPy dtype is an error that says why: objects (`|O`, variable-length strings) are
+/// unsupported.
 pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<Endian>), MetadataError> {
     match crate::data_type::parse_numpy_dtype(dtype) {
-        Some((data_type, order)) => Ok((
-            data_type,
-            match order {
-                ByteOrder::Little => Some(Endian::Little),
-                ByteOrder::Big => Some(Endian::Big),
-                ByteOrder::NotApplicable => None,
-            },
-        )),
+        Some((data_type, order)) => Ok((data_type, endian_of(order))),
         None => {
             let code = dtype.trim_start_matches(['<', '>', '|', '=']);
             let what = match code.chars().next() {
-                Some('U' | 'S' | 'O') => " (strings and objects are not supported)",
-                Some('M' | 'm') => " (dates and times are not supported)",
+                Some('O') => " (objects and variable-length strings are not supported)",
+                Some('M' | 'm') => " (not a valid datetime64/timedelta64 unit)",
                 _ => " (not a NumPy dtype this library knows)",
             };
             Err(MetadataError::Unsupported(format!("dtype '{dtype}'{what}")))
@@ -85,10 +81,38 @@ pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<Endian>), Meta
     }
 }
 
+fn endian_of(order: ByteOrder) -> Option<Endian> {
+    match order {
+        ByteOrder::Little => Some(Endian::Little),
+        ByteOrder::Big => Some(Endian::Big),
+        ByteOrder::NotApplicable => None,
+    }
+}
+
+/// Parse a `.zarray` `dtype`: a NumPy dtype string, or a structured dtype (a list of
+/// `[name, dtype]` / `[name, dtype, shape]` fields, each in its own byte order).
+pub fn parse_dtype_json(dtype: &Value) -> Result<(DataType, Option<Endian>), MetadataError> {
+    match dtype {
+        Value::String(s) => parse_numpy_dtype(s),
+        Value::Array(fields) => {
+            let struct_type = StructType::from_numpy_v2(fields)?;
+            // Every field carries its own byte order; the `bytes` codec's is a formality.
+            let endian = (struct_type.max_endian_unit() > 1).then_some(Endian::Little);
+            Ok((DataType::Struct(Arc::new(struct_type)), endian))
+        }
+        other => Err(MetadataError::Invalid(format!(
+            "dtype must be a string or a list of fields, not {}",
+            kind_of(other)
+        ))),
+    }
+}
+
 /// Parse a fill value as v2 writes it. `null` means "no fill value": zero, as zarr-python
 /// reads it. Integers written as whole floats (`0.0`) and booleans written as 0/1 are
-/// accepted; raw (`V`) types use base64 text.
-pub fn parse_fill_value(data_type: DataType, value: &Value) -> Result<FillValue, MetadataError> {
+/// accepted; raw (`V`), byte-string (`S`) and structured types use base64 text (structured
+/// values hold each field in its own byte order), `U` strings are JSON strings, and
+/// datetimes integers (or `"NaT"`).
+pub fn parse_fill_value(data_type: &DataType, value: &Value) -> Result<FillValue, MetadataError> {
     match (data_type, value) {
         (_, Value::Null) => Ok(data_type.zero_fill_value()),
         (DataType::Bool, Value::Number(n)) if n.as_u64() == Some(0) || n.as_u64() == Some(1) => {
@@ -117,6 +141,9 @@ pub fn parse_fill_value(data_type: DataType, value: &Value) -> Result<FillValue,
         (DataType::Complex64 | DataType::Complex128, Value::Number(_) | Value::String(_)) => {
             data_type.parse_fill_value(&Value::Array(vec![value.clone(), Value::from(0)]))
         }
+        // `V<n>` is raw bits in the v3 model; its v2 fill value is base64 of any length up
+        // to the size (numpy pads), and zarr-python 2 wrote 0 for "none".
+        (DataType::RawBits(n), _) => DataType::RawBytes(*n).parse_fill_value(value),
         _ => data_type.parse_fill_value(value),
     }
 }
@@ -130,6 +157,10 @@ const ARRAY_FILTERS: &[&str] = &[
     "bitround",
     "astype",
 ];
+
+/// The numcodecs compressors that take an array (its shape and type), not bytes: in the
+/// v3 model they are the array->bytes codec.
+const ARRAY_COMPRESSORS: &[&str] = &["zfpy", "pcodec"];
 
 /// The `transpose` codec that stores a C-order chunk of rank `ndim` in column-major
 /// (Fortran) order; `None` when the rank makes both orders the same.
@@ -211,22 +242,13 @@ impl ArrayMetadataV2 {
             )));
         }
         RegularChunkGrid::new(chunks.clone())?;
-        let dtype = match document.get("dtype") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Array(_)) => {
-                return Err(MetadataError::Unsupported(
-                    "structured dtypes (a list of fields)".into(),
-                ))
-            }
-            Some(other) => {
-                return Err(MetadataError::Invalid(format!(
-                    "dtype must be a string, not {}",
-                    kind_of(other)
-                )))
-            }
-            None => return Err(MetadataError::Invalid("missing \"dtype\"".into())),
-        };
-        let (data_type, byte_order) = parse_numpy_dtype(&dtype)?;
+        let dtype = Box::new(
+            document
+                .get("dtype")
+                .cloned()
+                .ok_or_else(|| MetadataError::Invalid("missing \"dtype\"".into()))?,
+        );
+        let (data_type, byte_order) = parse_dtype_json(&dtype)?;
         let compressor = object_or_null(document.get("compressor"), "compressor")?;
         let filters = match document.get("filters") {
             None | Some(Value::Null) => Vec::new(),
@@ -296,7 +318,7 @@ impl ArrayMetadataV2 {
         // `bytes` codec; filters that transform bytes (shuffle, checksums, compressors used
         // as filters) after it. A v2 chain that puts an array filter after a bytes filter
         // (it reinterprets transformed bytes as numbers) has no v3 equivalent.
-        let mut encoded = (self.data_type, self.byte_order);
+        let mut encoded = (self.data_type.clone(), self.byte_order);
         let mut bytes_filters = Vec::new();
         for filter in &self.filters {
             let codec = numcodecs_codec(filter, "a filter")?;
@@ -311,6 +333,21 @@ impl ArrayMetadataV2 {
                 encoded = filter_output_order(filter, encoded)?;
             } else {
                 bytes_filters.push(codec);
+            }
+        }
+        // numcodecs' zfpy and pcodec compress the array itself: as the compressor they take
+        // the place of the `bytes` codec (after any array filters).
+        if let Some(compressor) = &self.compressor {
+            let codec = numcodecs_codec(compressor, "the compressor")?;
+            if ARRAY_COMPRESSORS.contains(&&codec.name["numcodecs.".len()..]) {
+                if !bytes_filters.is_empty() {
+                    return Err(MetadataError::Unsupported(format!(
+                        "compressor '{}' after a bytes filter: no Zarr v3 codec chain is equivalent",
+                        codec.name
+                    )));
+                }
+                codecs.push(codec);
+                return Ok(codecs);
             }
         }
         let endian = encoded.1.filter(|_| encoded.0.endian_unit() > 1);
@@ -339,12 +376,12 @@ impl ArrayMetadataV2 {
     ) -> Result<ArrayMetadata, MetadataError> {
         Ok(ArrayMetadata {
             shape: self.shape.clone(),
-            data_type: self.data_type,
+            data_type: self.data_type.clone(),
             chunk_grid: RegularChunkGrid::new(self.chunks.clone())?,
             chunk_key_encoding: ChunkKeyEncoding::V2 {
                 separator: self.dimension_separator,
             },
-            fill_value: parse_fill_value(self.data_type, &self.fill_value)?,
+            fill_value: parse_fill_value(&self.data_type, &self.fill_value)?,
             codecs: self.codecs()?,
             attributes,
             dimension_names: None,
@@ -364,7 +401,7 @@ impl ArrayMetadataV2 {
             "dimension_separator".into(),
             Value::from(self.dimension_separator.to_string()),
         );
-        document.insert("dtype".into(), Value::from(self.dtype.clone()));
+        document.insert("dtype".into(), (*self.dtype).clone());
         document.insert("fill_value".into(), self.fill_value.clone());
         document.insert(
             "filters".into(),
@@ -432,8 +469,33 @@ mod tests {
             parse_numpy_dtype("|V3").unwrap(),
             (DataType::RawBits(3), None)
         );
-        for bad in ["<U5", "|S3", "|O", "<M8[ns]", "<f3", "", "<", "|V0"] {
+        assert_eq!(
+            parse_numpy_dtype(">U5").unwrap(),
+            (DataType::FixedLengthUtf32(20), Some(Endian::Big))
+        );
+        assert_eq!(
+            parse_numpy_dtype("|S3").unwrap(),
+            (DataType::NullTerminatedBytes(3), None)
+        );
+        assert_eq!(
+            parse_numpy_dtype("<M8[ns]").unwrap().1,
+            Some(Endian::Little)
+        );
+        for bad in ["|O", "<M8[fortnight]", "<f3", "", "<", "|V0", "<U0"] {
             assert!(parse_numpy_dtype(bad).is_err(), "{bad}");
+        }
+        let (dt, endian) = parse_dtype_json(&json!([["a", "<u2"], ["b", [["c", ">f4"]]]])).unwrap();
+        assert_eq!(dt.size(), 6);
+        assert_eq!(endian, Some(Endian::Little));
+        for bad in [
+            json!([]),
+            json!([["a"]]),
+            json!([["a", "<u2"], ["a", "<u2"]]),
+            json!([["a", "|O"]]),
+            json!([["a", "<u2", [0]]]),
+            json!({"a": "<u2"}),
+        ] {
+            assert!(parse_dtype_json(&bad).is_err(), "{bad}");
         }
     }
 
@@ -467,8 +529,35 @@ mod tests {
     }
 
     #[test]
+    fn array_compressors_replace_bytes() {
+        let m = ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10, 10], "chunks": [5, 5], "dtype": "<f4",
+            "compressor": {"id": "zfpy", "mode": 4, "tolerance": 0.01, "rate": -1, "precision": -1},
+            "fill_value": 0.0, "order": "C", "filters": null
+        })))
+        .unwrap();
+        let names: Vec<_> = m.codecs().unwrap().into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["numcodecs.zfpy"]);
+        let m = ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10], "chunks": [5], "dtype": "<i4",
+            "compressor": {"id": "pcodec"}, "fill_value": 0, "order": "C",
+            "filters": [{"id": "delta", "dtype": "<i4"}]
+        })))
+        .unwrap();
+        let names: Vec<_> = m.codecs().unwrap().into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["numcodecs.delta", "numcodecs.pcodec"]);
+        // After a bytes filter there is no v3 equivalent.
+        assert!(ArrayMetadataV2::parse(&doc(json!({
+            "zarr_format": 2, "shape": [10], "chunks": [5], "dtype": "<i4",
+            "compressor": {"id": "pcodec"}, "fill_value": 0, "order": "C",
+            "filters": [{"id": "shuffle", "elementsize": 4}]
+        })))
+        .is_err());
+    }
+
+    #[test]
     fn fill_values() {
-        let f = |t, v: Value| parse_fill_value(t, &v);
+        let f = |t: DataType, v: Value| parse_fill_value(&t, &v);
         assert!(f(DataType::Float32, json!("NaN")).is_ok());
         assert!(f(DataType::Float64, json!("-Infinity")).is_ok());
         assert_eq!(
@@ -495,8 +584,9 @@ mod tests {
             ("zarr_format", json!(3)),
             ("chunks", json!([2, 2])),
             ("chunks", json!([0])),
-            ("dtype", json!("<U4")),
-            ("dtype", json!([["a", "<f4"]])),
+            ("dtype", json!("|O")),
+            ("dtype", json!([])),
+            ("dtype", json!(4)),
             ("compressor", json!("zlib")),
             ("compressor", json!({"level": 1})),
             ("filters", json!({})),

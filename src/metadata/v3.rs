@@ -4,7 +4,7 @@ use super::json::kind_of;
 use super::{MetadataError, NamedConfig};
 use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
-use crate::data_type::{DataType, FillValue};
+use crate::data_type::{ByteOrder, DataType, FillValue};
 use serde_json::{Map, Value};
 
 /// The kind of node a `zarr.json` describes.
@@ -135,16 +135,7 @@ impl ArrayMetadata {
         let shape = parse_u64_list(document.get("shape"), "shape")?;
 
         let data_type = match document.get("data_type") {
-            Some(value) => {
-                let config = NamedConfig::parse(value, "data_type")?;
-                if config.configuration.as_ref().is_some_and(|c| !c.is_empty()) {
-                    return Err(MetadataError::Unsupported(format!(
-                        "data type '{}' with a configuration",
-                        config.name
-                    )));
-                }
-                DataType::from_name(&config.name)?
-            }
+            Some(value) => DataType::from_json(value)?,
             None => return Err(MetadataError::Invalid("missing \"data_type\"".into())),
         };
 
@@ -171,12 +162,6 @@ impl ArrayMetadata {
             "chunk_key_encoding",
         )?)?;
 
-        let fill_value = data_type.parse_fill_value(
-            document
-                .get("fill_value")
-                .ok_or_else(|| MetadataError::Invalid("missing \"fill_value\"".into()))?,
-        )?;
-
         let codecs = match document.get("codecs") {
             Some(Value::Array(items)) => items
                 .iter()
@@ -200,6 +185,25 @@ impl ArrayMetadata {
                 vec![NamedConfig::new("bytes", endian)]
             }
         };
+
+        // Base64 fill values of struct types (zarr-python's legacy `structured`) hold the
+        // element in the byte order of the `bytes` codec, little-endian when it has none.
+        let stored_order = match codecs
+            .iter()
+            .find(|c| c.name == "bytes" || c.name == "endian")
+            .and_then(|c| c.configuration.as_ref())
+            .and_then(|c| c.get("endian"))
+            .and_then(Value::as_str)
+        {
+            Some("big") => ByteOrder::Big,
+            _ => ByteOrder::Little,
+        };
+        let fill_value = data_type.parse_fill_value_stored(
+            document
+                .get("fill_value")
+                .ok_or_else(|| MetadataError::Invalid("missing \"fill_value\"".into()))?,
+            stored_order,
+        )?;
 
         if let Some(transformers) = document.get("storage_transformers") {
             let transformers = transformers.as_array().ok_or_else(|| {
@@ -266,7 +270,7 @@ impl ArrayMetadata {
         document.insert("zarr_format".into(), Value::from(3));
         document.insert("node_type".into(), Value::from("array"));
         document.insert("shape".into(), Value::from(self.shape.clone()));
-        document.insert("data_type".into(), Value::from(self.data_type.name()));
+        document.insert("data_type".into(), self.data_type.to_json());
         document.insert("chunk_grid".into(), self.chunk_grid.to_metadata().to_json());
         document.insert(
             "chunk_key_encoding".into(),

@@ -583,7 +583,7 @@ impl ReadableStorage for FilesystemStore {
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<crate::storage::RangesRead>, StorageError> {
         let Some((file, size)) = self.open_value(key)? else {
             return Ok(None);
         };

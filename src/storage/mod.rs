@@ -74,6 +74,10 @@ pub enum StorageError {
     },
 }
 
+/// What a read of several ranges of one value gives: their bytes one after another, and
+/// the value's total size when the store learned it without another request.
+pub type RangesRead = (Option<u64>, Vec<u8>);
+
 /// A byte range within a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ByteRange {
@@ -132,7 +136,7 @@ pub trait ReadableStorage: Debug + Send + Sync {
         &self,
         key: &str,
         ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    ) -> Result<Option<RangesRead>, StorageError> {
         match self.get(key)? {
             Some(value) => {
                 ranges_of(key, &value, ranges).map(|(size, bytes)| Some((Some(size), bytes)))

@@ -5,7 +5,7 @@
 //! Partial decoders read through this interface so that the same decoder serves every
 //! store, and a sharded chunk's inner chunks are sources of their own.
 
-use super::{ranges_of, ByteRange, ReadableStorage, StorageError};
+use super::{ranges_of, ByteRange, RangesRead, ReadableStorage, StorageError};
 use std::io::ErrorKind;
 
 /// Something byte ranges can be read from; `None` from a read means the value does not
@@ -19,10 +19,7 @@ pub trait ByteSource: Sync {
 
     /// Several ranges, one after another in one buffer, with the value's total size when
     /// the source knows it without another request (so that the caller can check it).
-    fn read_ranges(
-        &self,
-        ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError>;
+    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<RangesRead>, StorageError>;
 }
 
 /// The value at `key` of a store.
@@ -40,10 +37,7 @@ impl ByteSource for StoreValue<'_> {
         self.store.get(self.key)
     }
 
-    fn read_ranges(
-        &self,
-        ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<RangesRead>, StorageError> {
         self.store.read_ranges(self.key, ranges)
     }
 }
@@ -65,10 +59,7 @@ impl ByteSource for InMemory<'_> {
         Ok(Some(out))
     }
 
-    fn read_ranges(
-        &self,
-        ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<RangesRead>, StorageError> {
         ranges_of(self.name, self.bytes, ranges).map(|(size, bytes)| Some((Some(size), bytes)))
     }
 }
@@ -117,10 +108,7 @@ impl ByteSource for Slice<'_> {
             .map(|r| r.map(|(_, bytes)| bytes))
     }
 
-    fn read_ranges(
-        &self,
-        ranges: &[ByteRange],
-    ) -> Result<Option<(Option<u64>, Vec<u8>)>, StorageError> {
+    fn read_ranges(&self, ranges: &[ByteRange]) -> Result<Option<RangesRead>, StorageError> {
         let in_parent = ranges
             .iter()
             .map(|&r| self.in_parent(r))

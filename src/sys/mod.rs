@@ -1,5 +1,5 @@
 //! The code Rust cannot check for itself, outside the C API (`crate::ffi`): calls into C
-//! libraries and the kernel, and raw memory shared by parallel workers. Everything else in
+//! libraries (c-blosc, zfp) and the kernel, and raw memory shared by parallel workers. Everything else in
 //! the crate is safe Rust (`lib.rs` denies `unsafe_code` and allows it only here and in
 //! `ffi`). Each module offers a safe interface, and each `unsafe` block states why it holds.
 
@@ -7,3 +7,4 @@ pub(crate) mod alloc;
 pub(crate) mod blosc;
 pub(crate) mod madvise;
 pub(crate) mod shared_out;
+pub(crate) mod zfp;

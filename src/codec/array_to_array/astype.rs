@@ -24,14 +24,14 @@ impl AsTypeCodec {
     /// Build from a numcodecs configuration for a chunk of `data_type`.
     pub fn from_configuration(
         config: &Map<String, Value>,
-        data_type: DataType,
+        data_type: &DataType,
     ) -> Result<Self, CodecError> {
         check_keys(config, &["encode_dtype", "decode_dtype"], NAME)?;
         let encode_dtype = get_dtype(config, "encode_dtype", NAME)?
             .ok_or_else(|| CodecError::config(NAME, "missing required key 'encode_dtype'"))?;
         let decode_dtype = get_dtype(config, "decode_dtype", NAME)?
             .unwrap_or_else(|| NumpyDtype::native(data_type));
-        check_matches(NAME, "decode_dtype", decode_dtype, data_type)?;
+        check_matches(NAME, "decode_dtype", &decode_dtype, data_type)?;
         Ok(AsTypeCodec {
             encode_dtype,
             decode_dtype,
@@ -55,16 +55,16 @@ impl ArrayToArrayCodec for AsTypeCodec {
         &self,
         decoded: &ChunkRepresentation,
     ) -> Result<ChunkRepresentation, CodecError> {
-        let (d, e) = (self.decode_dtype.data_type, self.encode_dtype.data_type);
+        let (d, e) = (&self.decode_dtype.data_type, &self.encode_dtype.data_type);
         Ok(ChunkRepresentation {
             shape: decoded.shape.clone(),
-            data_type: e,
+            data_type: e.clone(),
             fill_value: map_fill(NAME, &decoded.fill_value, d, e, |x| x)?,
         })
     }
 
     fn encode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, e) = (self.decode_dtype.data_type, self.encode_dtype.data_type);
+        let (d, e) = (&self.decode_dtype.data_type, &self.encode_dtype.data_type);
         check_len(NAME, &input, decoded, d)?;
         if d == e {
             return Ok(input);
@@ -73,7 +73,7 @@ impl ArrayToArrayCodec for AsTypeCodec {
     }
 
     fn decode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, e) = (self.decode_dtype.data_type, self.encode_dtype.data_type);
+        let (d, e) = (&self.decode_dtype.data_type, &self.encode_dtype.data_type);
         check_len(NAME, &input, decoded, e)?;
         if d == e {
             return Ok(input);
@@ -133,17 +133,17 @@ mod tests {
         ] {
             let c = AsTypeCodec::from_configuration(
                 &config(json!({"encode_dtype": e, "decode_dtype": d})),
-                dt,
+                &dt,
             )
             .unwrap();
-            let input = from_le(dt, &hex(input));
-            let r = repr((input.len() / dt.size()) as u64, dt);
+            let input = from_le(dt.clone(), &hex(input));
+            let r = repr((input.len() / dt.size()) as u64, dt.clone());
             assert_eq!(c.encoded_representation(&r).unwrap().data_type, et);
             let got = c.encode(input, &r).unwrap();
             assert_eq!(got, from_le(et, &hex(enc)), "{e} {d}");
             assert_eq!(
                 c.decode(got, &r).unwrap(),
-                from_le(dt, &hex(dec)),
+                from_le(dt.clone(), &hex(dec)),
                 "{e} {d}"
             );
         }
@@ -153,7 +153,7 @@ mod tests {
     fn bool_round_trip_and_configuration() {
         let c = AsTypeCodec::from_configuration(
             &config(json!({"encode_dtype": "|u1", "decode_dtype": "|b1"})),
-            DataType::Bool,
+            &DataType::Bool,
         )
         .unwrap();
         let r = repr(3, DataType::Bool);
@@ -180,7 +180,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    AsTypeCodec::from_configuration(&config(bad.clone()), dt),
+                    AsTypeCodec::from_configuration(&config(bad.clone()), &dt),
                     Err(CodecError::InvalidConfiguration { .. })
                 ),
                 "{bad}"
@@ -197,7 +197,7 @@ mod tests {
         // numpy on x86-64: NaN and infinities become 0 in types narrower than 64 bits.
         let c = AsTypeCodec::from_configuration(
             &config(json!({"encode_dtype": "<i2", "decode_dtype": "<f4"})),
-            DataType::Float32,
+            &DataType::Float32,
         )
         .unwrap();
         let input: Vec<u8> = [f32::NAN, f32::INFINITY, -1.9, 65537.0]

@@ -20,7 +20,7 @@ pub struct BitRoundCodec {
     data_type: DataType,
 }
 
-fn mantissa_bits(dt: DataType) -> Option<u32> {
+fn mantissa_bits(dt: &DataType) -> Option<u32> {
     match dt {
         DataType::Float16 => Some(10),
         DataType::Float32 => Some(23),
@@ -33,7 +33,7 @@ impl BitRoundCodec {
     /// Build from a numcodecs configuration for a chunk of `data_type`.
     pub fn from_configuration(
         config: &Map<String, Value>,
-        data_type: DataType,
+        data_type: &DataType,
     ) -> Result<Self, CodecError> {
         check_keys(config, &["keepbits"], NAME)?;
         let bits = mantissa_bits(data_type).ok_or_else(|| {
@@ -58,13 +58,13 @@ impl BitRoundCodec {
         }
         Ok(BitRoundCodec {
             keepbits: keepbits as u32,
-            data_type,
+            data_type: data_type.clone(),
         })
     }
 
     /// Round every element of `data` (host-order floats of the codec's type) in place.
     fn round(&self, data: &mut [u8]) {
-        let bits = mantissa_bits(self.data_type).unwrap_or(0);
+        let bits = mantissa_bits(&self.data_type).unwrap_or(0);
         if self.keepbits >= bits {
             return;
         }
@@ -126,13 +126,13 @@ impl ArrayToArrayCodec for BitRoundCodec {
         mut input: Vec<u8>,
         decoded: &ChunkRepresentation,
     ) -> Result<Vec<u8>, CodecError> {
-        check_len(NAME, &input, decoded, self.data_type)?;
+        check_len(NAME, &input, decoded, &self.data_type)?;
         self.round(&mut input);
         Ok(input)
     }
 
     fn decode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        check_len(NAME, &input, decoded, self.data_type)?;
+        check_len(NAME, &input, decoded, &self.data_type)?;
         Ok(input)
     }
 }
@@ -168,17 +168,17 @@ mod tests {
                 "0000803f00000040000080c000000040",
             ),
         ] {
-            let c = BitRoundCodec::from_configuration(&config(json!({"keepbits": keepbits})), dt)
+            let c = BitRoundCodec::from_configuration(&config(json!({"keepbits": keepbits})), &dt)
                 .unwrap();
-            let input = from_le(dt, &hex(input));
-            let r = repr((input.len() / dt.size()) as u64, dt);
+            let input = from_le(dt.clone(), &hex(input));
+            let r = repr((input.len() / dt.size()) as u64, dt.clone());
             let got = c.encode(input, &r).unwrap();
-            assert_eq!(got, from_le(dt, &hex(enc)), "{keepbits} {dt:?}");
+            assert_eq!(got, from_le(dt.clone(), &hex(enc)), "{keepbits} {dt:?}");
             assert_eq!(c.decode(got.clone(), &r).unwrap(), got);
         }
         // keepbits equal to the mantissa width is the identity.
         let c =
-            BitRoundCodec::from_configuration(&config(json!({"keepbits": 23})), DataType::Float32)
+            BitRoundCodec::from_configuration(&config(json!({"keepbits": 23})), &DataType::Float32)
                 .unwrap();
         let input = from_le(DataType::Float32, &hex("cdcc8c3f"));
         assert_eq!(
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn configuration_rules() {
         let c =
-            BitRoundCodec::from_configuration(&config(json!({"keepbits": 5})), DataType::Float64)
+            BitRoundCodec::from_configuration(&config(json!({"keepbits": 5})), &DataType::Float64)
                 .unwrap();
         assert_eq!(
             Value::Object(c.configuration().unwrap()),
@@ -207,7 +207,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    BitRoundCodec::from_configuration(&config(bad.clone()), dt),
+                    BitRoundCodec::from_configuration(&config(bad.clone()), &dt),
                     Err(CodecError::InvalidConfiguration { .. })
                 ),
                 "{bad}"

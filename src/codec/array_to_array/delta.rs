@@ -26,7 +26,7 @@ pub struct DeltaCodec {
 }
 
 /// `a - b` in type `dt`.
-fn sub(dt: DataType, a: Scalar, b: Scalar) -> Scalar {
+fn sub(dt: &DataType, a: Scalar, b: Scalar) -> Scalar {
     match (a, b) {
         (Scalar::Int(a), Scalar::Int(b)) => Scalar::Int(wrap(dt, a - b)),
         _ => Scalar::Float(round_to(dt, a.as_f64() - b.as_f64())),
@@ -34,7 +34,7 @@ fn sub(dt: DataType, a: Scalar, b: Scalar) -> Scalar {
 }
 
 /// `a + b` in type `dt`.
-fn add(dt: DataType, a: Scalar, b: Scalar) -> Scalar {
+fn add(dt: &DataType, a: Scalar, b: Scalar) -> Scalar {
     match (a, b) {
         (Scalar::Int(a), Scalar::Int(b)) => Scalar::Int(wrap(dt, a + b)),
         _ => Scalar::Float(round_to(dt, a.as_f64() + b.as_f64())),
@@ -42,7 +42,7 @@ fn add(dt: DataType, a: Scalar, b: Scalar) -> Scalar {
 }
 
 /// `value` as it reads back after being stored as `dt`.
-fn cast(dt: DataType, value: Scalar) -> Scalar {
+fn cast(dt: &DataType, value: Scalar) -> Scalar {
     let mut b = Vec::with_capacity(8);
     write(dt, value, &mut b);
     read(dt, &b)
@@ -52,13 +52,13 @@ impl DeltaCodec {
     /// Build from a numcodecs configuration for a chunk of `data_type`.
     pub fn from_configuration(
         config: &Map<String, Value>,
-        data_type: DataType,
+        data_type: &DataType,
     ) -> Result<Self, CodecError> {
         check_keys(config, &["dtype", "astype"], NAME)?;
         let dtype =
             get_dtype(config, "dtype", NAME)?.unwrap_or_else(|| NumpyDtype::native(data_type));
-        check_matches(NAME, "dtype", dtype, data_type)?;
-        let astype = get_dtype(config, "astype", NAME)?.unwrap_or(dtype);
+        check_matches(NAME, "dtype", &dtype, data_type)?;
+        let astype = get_dtype(config, "astype", NAME)?.unwrap_or_else(|| dtype.clone());
         if dtype.data_type == DataType::Bool || astype.data_type == DataType::Bool {
             return Err(CodecError::config(NAME, "boolean data has no differences"));
         }
@@ -66,7 +66,7 @@ impl DeltaCodec {
     }
 
     fn encode_bytes(&self, input: &[u8]) -> Result<Vec<u8>, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         let n = input.len() / d.size();
         let mut out = try_vec_with_capacity(n * a.size())?;
         let mut previous: Option<Scalar> = None;
@@ -99,21 +99,21 @@ impl ArrayToArrayCodec for DeltaCodec {
         &self,
         decoded: &ChunkRepresentation,
     ) -> Result<ChunkRepresentation, CodecError> {
-        let a = self.astype.data_type;
+        let a = &self.astype.data_type;
         Ok(ChunkRepresentation {
             shape: decoded.shape.clone(),
-            data_type: a,
-            fill_value: map_fill(NAME, &decoded.fill_value, decoded.data_type, a, |x| x)?,
+            data_type: a.clone(),
+            fill_value: map_fill(NAME, &decoded.fill_value, &decoded.data_type, a, |x| x)?,
         })
     }
 
     fn encode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        check_len(NAME, &input, decoded, self.dtype.data_type)?;
+        check_len(NAME, &input, decoded, &self.dtype.data_type)?;
         self.encode_bytes(&input)
     }
 
     fn decode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         check_len(NAME, &input, decoded, a)?;
         let n = input.len() / a.size();
         let mut out = try_vec_with_capacity(n * d.size())?;
@@ -140,7 +140,7 @@ mod tests {
     use serde_json::json;
 
     fn codec(conf: Value, dt: DataType) -> DeltaCodec {
-        DeltaCodec::from_configuration(&config(conf), dt).unwrap()
+        DeltaCodec::from_configuration(&config(conf), &dt).unwrap()
     }
 
     /// (configuration, decoded type, decoded little-endian hex, encoded type, encoded hex),
@@ -188,10 +188,10 @@ mod tests {
     #[test]
     fn matches_numcodecs() {
         for (conf, dt, dec, et, enc) in vectors() {
-            let c = codec(conf.clone(), dt);
-            let dec = from_le(dt, &hex(dec));
-            let enc = from_le(et, &hex(enc));
-            let r = repr((dec.len() / dt.size()) as u64, dt);
+            let c = codec(conf.clone(), dt.clone());
+            let dec = from_le(dt.clone(), &hex(dec));
+            let enc = from_le(et.clone(), &hex(enc));
+            let r = repr((dec.len() / dt.size()) as u64, dt.clone());
             assert_eq!(c.encoded_representation(&r).unwrap().data_type, et);
             assert_eq!(c.encode(dec.clone(), &r).unwrap(), enc, "{conf}");
             assert_eq!(c.decode(enc, &r).unwrap(), dec, "{conf}");
@@ -213,18 +213,18 @@ mod tests {
             ("<f4", DataType::Float32),
             ("<f8", DataType::Float64),
         ] {
-            let c = codec(json!({"dtype": text}), dt);
+            let c = codec(json!({"dtype": text}), dt.clone());
             let values: Vec<Scalar> = (0..50i128)
                 .map(|i| {
-                    if is_float(dt) {
+                    if is_float(&dt) {
                         Scalar::Float((i * i) as f64 / 4.0 - 30.0)
                     } else {
                         Scalar::Int(i * 37 - 400)
                     }
                 })
                 .collect();
-            let data = elements(dt, &values);
-            let r = repr(50, dt);
+            let data = elements(dt.clone(), &values);
+            let r = repr(50, dt.clone());
             let enc = c.encode(data.clone(), &r).unwrap();
             assert_eq!(c.decode(enc.clone(), &r).unwrap(), data, "{text}");
             assert!(matches!(
@@ -251,7 +251,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    DeltaCodec::from_configuration(&config(bad.clone()), dt),
+                    DeltaCodec::from_configuration(&config(bad.clone()), &dt),
                     Err(CodecError::InvalidConfiguration { .. })
                 ),
                 "{bad}"
@@ -269,7 +269,7 @@ mod tests {
         );
         // Big-endian dtype strings are accepted (byte order is the bytes codec's business).
         assert!(
-            DeltaCodec::from_configuration(&config(json!({"dtype": ">i4"})), DataType::Int32)
+            DeltaCodec::from_configuration(&config(json!({"dtype": ">i4"})), &DataType::Int32)
                 .is_ok()
         );
     }

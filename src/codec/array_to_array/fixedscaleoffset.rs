@@ -56,15 +56,15 @@ impl FixedScaleOffsetCodec {
     /// Build from a numcodecs configuration for a chunk of `data_type`.
     pub fn from_configuration(
         config: &Map<String, Value>,
-        data_type: DataType,
+        data_type: &DataType,
     ) -> Result<Self, CodecError> {
         check_keys(config, &["offset", "scale", "dtype", "astype"], NAME)?;
         let offset = number(config, "offset")?;
         let scale = number(config, "scale")?;
         let dtype =
             get_dtype(config, "dtype", NAME)?.unwrap_or_else(|| NumpyDtype::native(data_type));
-        check_matches(NAME, "dtype", dtype, data_type)?;
-        let astype = get_dtype(config, "astype", NAME)?.unwrap_or(dtype);
+        check_matches(NAME, "dtype", &dtype, data_type)?;
+        let astype = get_dtype(config, "astype", NAME)?.unwrap_or_else(|| dtype.clone());
         if dtype.data_type == DataType::Bool {
             return Err(CodecError::config(NAME, "boolean data cannot be scaled"));
         }
@@ -80,7 +80,7 @@ impl FixedScaleOffsetCodec {
     }
 
     fn encode_one(&self, x: Scalar) -> Scalar {
-        let d = self.dtype.data_type;
+        let d = &self.dtype.data_type;
         let (offset_f, scale_f) = (
             self.offset.as_f64().unwrap_or(0.0),
             self.scale.as_f64().unwrap_or(1.0),
@@ -100,7 +100,7 @@ impl FixedScaleOffsetCodec {
     }
 
     fn decode_one(&self, e: Scalar) -> Scalar {
-        let a = self.astype.data_type;
+        let a = &self.astype.data_type;
         let (offset_f, scale_f) = (
             self.offset.as_f64().unwrap_or(0.0),
             self.scale.as_f64().unwrap_or(1.0),
@@ -132,22 +132,22 @@ impl ArrayToArrayCodec for FixedScaleOffsetCodec {
         &self,
         decoded: &ChunkRepresentation,
     ) -> Result<ChunkRepresentation, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         Ok(ChunkRepresentation {
             shape: decoded.shape.clone(),
-            data_type: a,
+            data_type: a.clone(),
             fill_value: map_fill(NAME, &decoded.fill_value, d, a, |x| self.encode_one(x))?,
         })
     }
 
     fn encode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         check_len(NAME, &input, decoded, d)?;
         map_elements(NAME, &input, d, a, |x| self.encode_one(x))
     }
 
     fn decode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         check_len(NAME, &input, decoded, a)?;
         map_elements(NAME, &input, a, d, |e| self.decode_one(e))
     }
@@ -193,21 +193,26 @@ mod tests {
     #[test]
     fn matches_numcodecs() {
         for (conf, dt, input, et, enc, dec) in vectors() {
-            let c = FixedScaleOffsetCodec::from_configuration(&config(conf.clone()), dt).unwrap();
-            let input = from_le(dt, &hex(input));
-            let r = repr((input.len() / dt.size()) as u64, dt);
+            let c = FixedScaleOffsetCodec::from_configuration(&config(conf.clone()), &dt).unwrap();
+            let input = from_le(dt.clone(), &hex(input));
+            let r = repr((input.len() / dt.size()) as u64, dt.clone());
             assert_eq!(c.encoded_representation(&r).unwrap().data_type, et);
             let got = c.encode(input, &r).unwrap();
             assert_eq!(got, from_le(et, &hex(enc)), "{conf}");
-            assert_eq!(c.decode(got, &r).unwrap(), from_le(dt, &hex(dec)), "{conf}");
+            assert_eq!(
+                c.decode(got, &r).unwrap(),
+                from_le(dt.clone(), &hex(dec)),
+                "{conf}"
+            );
         }
     }
 
     #[test]
     fn fill_value_and_configuration() {
         let conf = json!({"scale": 10, "offset": 1000, "dtype": "<f8", "astype": "|u1"});
-        let c = FixedScaleOffsetCodec::from_configuration(&config(conf.clone()), DataType::Float64)
-            .unwrap();
+        let c =
+            FixedScaleOffsetCodec::from_configuration(&config(conf.clone()), &DataType::Float64)
+                .unwrap();
         assert_eq!(Value::Object(c.configuration().unwrap()), conf);
         let mut r = repr(4, DataType::Float64);
         r.fill_value = crate::data_type::FillValue::new(1001.0f64.to_ne_bytes().to_vec());
@@ -241,7 +246,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    FixedScaleOffsetCodec::from_configuration(&config(bad.clone()), dt),
+                    FixedScaleOffsetCodec::from_configuration(&config(bad.clone()), &dt),
                     Err(CodecError::InvalidConfiguration { .. })
                 ),
                 "{bad}"
@@ -249,7 +254,7 @@ mod tests {
         }
         assert!(FixedScaleOffsetCodec::from_configuration(
             &config(json!({"offset": 0, "scale": 1})),
-            DataType::Float32
+            &DataType::Float32
         )
         .is_ok());
         assert!(matches!(
@@ -267,14 +272,14 @@ mod tests {
         ] {
             let c = FixedScaleOffsetCodec::from_configuration(
                 &config(json!({"offset": 5, "scale": 100, "dtype": text, "astype": "<i4"})),
-                dt,
+                &dt,
             )
             .unwrap();
             let values: Vec<Scalar> = (0..40)
                 .map(|i| Scalar::Float(f64::from(i) * 0.25 - 3.0))
                 .collect();
-            let data = elements(dt, &values);
-            let r = repr(40, dt);
+            let data = elements(dt.clone(), &values);
+            let r = repr(40, dt.clone());
             let enc = c.encode(data.clone(), &r).unwrap();
             assert_eq!(c.decode(enc, &r).unwrap(), data, "{text}");
         }

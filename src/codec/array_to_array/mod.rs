@@ -4,10 +4,13 @@
 
 pub mod astype;
 pub mod bitround;
+pub mod bitround_registry;
+pub mod cast_value;
 pub mod delta;
 pub mod fixedscaleoffset;
 mod numeric;
 pub mod quantize;
+pub mod scale_offset;
 pub mod transpose;
 
 use super::{ChunkRepresentation, CodecError};
@@ -46,7 +49,7 @@ pub fn from_metadata(
         _ => {
             let empty = Map::new();
             let config = configuration.unwrap_or(&empty);
-            let dt = decoded.data_type;
+            let dt = &decoded.data_type;
             let codec: Box<dyn ArrayToArrayCodec> = match name {
                 "numcodecs.delta" => Box::new(delta::DeltaCodec::from_configuration(config, dt)?),
                 "numcodecs.fixedscaleoffset" => Box::new(
@@ -58,6 +61,15 @@ pub fn from_metadata(
                 "numcodecs.bitround" => {
                     Box::new(bitround::BitRoundCodec::from_configuration(config, dt)?)
                 }
+                "cast_value" => {
+                    Box::new(cast_value::CastValueCodec::from_configuration(config, dt)?)
+                }
+                "scale_offset" => Box::new(scale_offset::ScaleOffsetCodec::from_configuration(
+                    config, dt,
+                )?),
+                "bitround" => Box::new(bitround_registry::BitroundCodec::from_configuration(
+                    config, dt,
+                )?),
                 "numcodecs.astype" => {
                     Box::new(astype::AsTypeCodec::from_configuration(config, dt)?)
                 }

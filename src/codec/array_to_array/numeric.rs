@@ -24,14 +24,25 @@ impl Scalar {
 }
 
 /// Whether numcodecs' filters can take this data type (booleans, integers, floats).
-pub(crate) fn is_numeric(dt: DataType) -> bool {
-    !matches!(
+pub(crate) fn is_numeric(dt: &DataType) -> bool {
+    matches!(
         dt,
-        DataType::Complex64 | DataType::Complex128 | DataType::RawBits(_)
+        DataType::Bool
+            | DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Float16
+            | DataType::Float32
+            | DataType::Float64
     )
 }
 
-pub(crate) fn is_float(dt: DataType) -> bool {
+pub(crate) fn is_float(dt: &DataType) -> bool {
     matches!(
         dt,
         DataType::Float16 | DataType::Float32 | DataType::Float64
@@ -39,7 +50,7 @@ pub(crate) fn is_float(dt: DataType) -> bool {
 }
 
 /// Read one host-order element of a numeric type (`b.len() == dt.size()`).
-pub(crate) fn read(dt: DataType, b: &[u8]) -> Scalar {
+pub(crate) fn read(dt: &DataType, b: &[u8]) -> Scalar {
     match dt {
         DataType::Bool => Scalar::Int(i128::from(b[0] != 0)),
         DataType::Int8 => Scalar::Int(i128::from(b[0] as i8)),
@@ -55,8 +66,8 @@ pub(crate) fn read(dt: DataType, b: &[u8]) -> Scalar {
         }
         DataType::Float32 => Scalar::Float(f64::from(f32::from_ne_bytes([b[0], b[1], b[2], b[3]]))),
         DataType::Float64 => Scalar::Float(f64::from_ne_bytes(arr8(b))),
-        // Never called for these (callers check `is_numeric`).
-        DataType::Complex64 | DataType::Complex128 | DataType::RawBits(_) => Scalar::Int(0),
+        // Never called for the others (callers check `is_numeric`).
+        _ => Scalar::Int(0),
     }
 }
 
@@ -77,7 +88,7 @@ fn float_to_int(f: f64) -> i128 {
 }
 
 /// Round a float to the precision of float type `dt` (as storing it in `dt` would).
-pub(crate) fn round_to(dt: DataType, f: f64) -> f64 {
+pub(crate) fn round_to(dt: &DataType, f: f64) -> f64 {
     match dt {
         DataType::Float16 => f16::from_f64(f).to_f64(),
         DataType::Float32 => f64::from(f as f32),
@@ -87,7 +98,7 @@ pub(crate) fn round_to(dt: DataType, f: f64) -> f64 {
 
 /// Write `value` cast to `dt` as numpy's `astype` would (integers wrap, floats round to
 /// nearest, floats to integers truncate toward zero then wrap, anything to bool is `!= 0`).
-pub(crate) fn write(dt: DataType, value: Scalar, out: &mut Vec<u8>) {
+pub(crate) fn write(dt: &DataType, value: Scalar, out: &mut Vec<u8>) {
     let int = |v: Scalar| match v {
         Scalar::Int(i) => i,
         Scalar::Float(f) => float_to_int(f),
@@ -120,14 +131,12 @@ pub(crate) fn write(dt: DataType, value: Scalar, out: &mut Vec<u8>) {
             out.extend_from_slice(&v.to_ne_bytes())
         }
         DataType::Float64 => out.extend_from_slice(&value.as_f64().to_ne_bytes()),
-        DataType::Complex64 | DataType::Complex128 | DataType::RawBits(_) => {
-            out.extend(std::iter::repeat_n(0, dt.size()))
-        }
+        _ => out.extend(std::iter::repeat_n(0, dt.size())),
     }
 }
 
 /// Wrap an integer to the range of integer type `dt` (two's complement).
-pub(crate) fn wrap(dt: DataType, v: i128) -> i128 {
+pub(crate) fn wrap(dt: &DataType, v: i128) -> i128 {
     let mut b = Vec::with_capacity(8);
     write(dt, Scalar::Int(v), &mut b);
     match read(dt, &b) {
@@ -141,12 +150,12 @@ pub(crate) fn wrap(dt: DataType, v: i128) -> i128 {
 pub(crate) fn map_elements(
     codec: &str,
     input: &[u8],
-    from: DataType,
-    to: DataType,
+    from: &DataType,
+    to: &DataType,
     mut f: impl FnMut(Scalar) -> Scalar,
 ) -> Result<Vec<u8>, CodecError> {
     let (m, n) = (from.size(), to.size());
-    if input.len() % m != 0 {
+    if !input.len().is_multiple_of(m) {
         return Err(CodecError::corrupt(
             codec,
             format!(
@@ -172,7 +181,7 @@ pub(crate) fn check_len(
     codec: &str,
     input: &[u8],
     repr: &ChunkRepresentation,
-    dt: DataType,
+    dt: &DataType,
 ) -> Result<(), CodecError> {
     let expected = repr
         .num_elements()
@@ -196,8 +205,8 @@ pub(crate) fn check_len(
 pub(crate) fn map_fill(
     codec: &str,
     fill: &FillValue,
-    from: DataType,
-    to: DataType,
+    from: &DataType,
+    to: &DataType,
     f: impl FnMut(Scalar) -> Scalar,
 ) -> Result<FillValue, CodecError> {
     Ok(FillValue::new(map_elements(
@@ -210,7 +219,7 @@ pub(crate) fn map_fill(
 }
 
 /// A numpy dtype string from a configuration, as (data type, byte order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct NumpyDtype {
     pub data_type: DataType,
     pub order: ByteOrder,
@@ -218,9 +227,9 @@ pub(crate) struct NumpyDtype {
 
 impl NumpyDtype {
     /// `dt` in host byte order: the default when a configuration leaves its dtype out.
-    pub(crate) fn native(dt: DataType) -> NumpyDtype {
+    pub(crate) fn native(dt: &DataType) -> NumpyDtype {
         NumpyDtype {
-            data_type: dt,
+            data_type: dt.clone(),
             order: if dt.endian_unit() == 1 {
                 ByteOrder::NotApplicable
             } else {
@@ -229,8 +238,8 @@ impl NumpyDtype {
         }
     }
 
-    pub(crate) fn to_json(self) -> Value {
-        Value::from(numpy_dtype_str(self.data_type, self.order))
+    pub(crate) fn to_json(&self) -> Value {
+        Value::from(numpy_dtype_str(&self.data_type, self.order).unwrap_or_default())
     }
 }
 
@@ -259,7 +268,7 @@ pub(crate) fn get_dtype(
     let parsed = value
         .as_str()
         .and_then(|s| parse_numpy_dtype(s).or_else(|| v3_name(s)))
-        .filter(|(dt, _)| is_numeric(*dt))
+        .filter(|(dt, _)| is_numeric(dt))
         .ok_or_else(|| {
             CodecError::config(
                 codec,
@@ -278,15 +287,15 @@ pub(crate) fn get_dtype(
 pub(crate) fn check_matches(
     codec: &str,
     key: &str,
-    dtype: NumpyDtype,
-    actual: DataType,
+    dtype: &NumpyDtype,
+    actual: &DataType,
 ) -> Result<(), CodecError> {
-    if dtype.data_type != actual {
+    if dtype.data_type != *actual {
         return Err(CodecError::config(
             codec,
             format!(
                 "'{key}' is {} but the data entering the codec is {}",
-                numpy_dtype_str(dtype.data_type, dtype.order),
+                numpy_dtype_str(&dtype.data_type, dtype.order).unwrap_or_default(),
                 actual.name()
             ),
         ));
@@ -302,8 +311,8 @@ pub(crate) mod test_support {
     pub fn repr(n: u64, data_type: DataType) -> ChunkRepresentation {
         ChunkRepresentation {
             shape: vec![n],
-            data_type,
             fill_value: data_type.zero_fill_value(),
+            data_type,
         }
     }
 
@@ -311,7 +320,7 @@ pub(crate) mod test_support {
     pub fn elements(dt: DataType, values: &[Scalar]) -> Vec<u8> {
         let mut out = Vec::new();
         for v in values {
-            write(dt, *v, &mut out);
+            write(&dt, *v, &mut out);
         }
         out
     }

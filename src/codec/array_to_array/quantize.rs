@@ -42,7 +42,7 @@ impl QuantizeCodec {
     /// Build from a numcodecs configuration for a chunk of `data_type`.
     pub fn from_configuration(
         config: &Map<String, Value>,
-        data_type: DataType,
+        data_type: &DataType,
     ) -> Result<Self, CodecError> {
         check_keys(config, &["digits", "dtype", "astype"], NAME)?;
         let digits = get_int(config, "digits", NAME)?
@@ -55,9 +55,9 @@ impl QuantizeCodec {
         }
         let dtype =
             get_dtype(config, "dtype", NAME)?.unwrap_or_else(|| NumpyDtype::native(data_type));
-        check_matches(NAME, "dtype", dtype, data_type)?;
-        let astype = get_dtype(config, "astype", NAME)?.unwrap_or(dtype);
-        if !is_float(dtype.data_type) || !is_float(astype.data_type) {
+        check_matches(NAME, "dtype", &dtype, data_type)?;
+        let astype = get_dtype(config, "astype", NAME)?.unwrap_or_else(|| dtype.clone());
+        if !is_float(&dtype.data_type) || !is_float(&astype.data_type) {
             return Err(CodecError::config(
                 NAME,
                 "only floating point data types are supported",
@@ -72,7 +72,7 @@ impl QuantizeCodec {
     }
 
     fn encode_one(&self, x: Scalar) -> Scalar {
-        let d = self.dtype.data_type;
+        let d = &self.dtype.data_type;
         let scale = round_to(d, self.scale);
         let t = round_to(d, scale * x.as_f64()).round_ties_even();
         Scalar::Float(round_to(d, t / scale))
@@ -96,22 +96,22 @@ impl ArrayToArrayCodec for QuantizeCodec {
         &self,
         decoded: &ChunkRepresentation,
     ) -> Result<ChunkRepresentation, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         Ok(ChunkRepresentation {
             shape: decoded.shape.clone(),
-            data_type: a,
+            data_type: a.clone(),
             fill_value: map_fill(NAME, &decoded.fill_value, d, a, |x| self.encode_one(x))?,
         })
     }
 
     fn encode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         check_len(NAME, &input, decoded, d)?;
         map_elements(NAME, &input, d, a, |x| self.encode_one(x))
     }
 
     fn decode(&self, input: Vec<u8>, decoded: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
-        let (d, a) = (self.dtype.data_type, self.astype.data_type);
+        let (d, a) = (&self.dtype.data_type, &self.astype.data_type);
         check_len(NAME, &input, decoded, a)?;
         map_elements(NAME, &input, a, d, |x| x)
     }
@@ -177,13 +177,17 @@ mod tests {
     #[test]
     fn matches_numcodecs() {
         for (conf, dt, input, et, enc, dec) in vectors() {
-            let c = QuantizeCodec::from_configuration(&config(conf.clone()), dt).unwrap();
-            let input = from_le(dt, &hex(input));
-            let r = repr((input.len() / dt.size()) as u64, dt);
+            let c = QuantizeCodec::from_configuration(&config(conf.clone()), &dt).unwrap();
+            let input = from_le(dt.clone(), &hex(input));
+            let r = repr((input.len() / dt.size()) as u64, dt.clone());
             assert_eq!(c.encoded_representation(&r).unwrap().data_type, et);
             let got = c.encode(input, &r).unwrap();
             assert_eq!(got, from_le(et, &hex(enc)), "{conf}");
-            assert_eq!(c.decode(got, &r).unwrap(), from_le(dt, &hex(dec)), "{conf}");
+            assert_eq!(
+                c.decode(got, &r).unwrap(),
+                from_le(dt.clone(), &hex(dec)),
+                "{conf}"
+            );
         }
     }
 
@@ -191,7 +195,7 @@ mod tests {
     fn float16_and_configuration() {
         let c = QuantizeCodec::from_configuration(
             &config(json!({"digits": 1, "dtype": "<f2"})),
-            DataType::Float16,
+            &DataType::Float16,
         )
         .unwrap();
         let data = elements(
@@ -218,7 +222,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    QuantizeCodec::from_configuration(&config(bad.clone()), dt),
+                    QuantizeCodec::from_configuration(&config(bad.clone()), &dt),
                     Err(CodecError::InvalidConfiguration { .. })
                 ),
                 "{bad}"

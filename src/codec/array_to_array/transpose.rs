@@ -199,8 +199,8 @@ mod tests {
     fn repr(shape: &[u64], data_type: DataType) -> ChunkRepresentation {
         ChunkRepresentation {
             shape: shape.to_vec(),
-            data_type,
             fill_value: data_type.zero_fill_value(),
+            data_type,
         }
     }
 

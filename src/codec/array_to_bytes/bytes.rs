@@ -2,7 +2,7 @@
 
 use super::{chunk_layout, ArrayToBytesCodec};
 use crate::codec::{ChunkRepresentation, CodecError, Parallelism};
-use crate::data_type::DataType;
+use crate::data_type::{ByteOrder, DataType, StructForm};
 use crate::layout::{for_each_run, Layout};
 use crate::storage::source::ByteSource;
 use crate::storage::ByteRange;
@@ -27,7 +27,9 @@ impl Endian {
     }
 }
 
-/// The `bytes` codec. `endian` is `None` only for types with single-byte units.
+/// The `bytes` codec. `endian` is `None` only for types with single-byte units, and (read
+/// leniently) for zarr-python's legacy `structured` type and GDAL's `fixed_length_utf32`,
+/// whose multi-byte units are then little-endian.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BytesCodec {
     endian: Option<Endian>,
@@ -39,11 +41,23 @@ impl BytesCodec {
         BytesCodec { endian }
     }
 
+    /// The byte order elements are stored in (struct fields may carry their own, see
+    /// [`DataType::swap_stored`]).
+    fn stored_order(&self) -> ByteOrder {
+        match self.endian {
+            // Only `structured` and `fixed_length_utf32` have multi-byte units without an
+            // `endian` (see `from_configuration`): little-endian.
+            None => ByteOrder::Little,
+            Some(Endian::Little) => ByteOrder::Little,
+            Some(Endian::Big) => ByteOrder::Big,
+        }
+    }
+
     /// `{"endian": "little" | "big"}`; `endian` may be omitted only when the data type's
     /// elements are single bytes (bool, int8, uint8, raw bits).
     pub fn from_configuration(
         configuration: Option<&Map<String, Value>>,
-        data_type: DataType,
+        data_type: &DataType,
     ) -> Result<BytesCodec, CodecError> {
         let endian = match configuration {
             None => None,
@@ -64,7 +78,12 @@ impl BytesCodec {
                 }
             }
         };
-        if endian.is_none() && data_type.endian_unit() > 1 {
+        // zarr-python 3.1 writes its legacy `structured` type with a `bytes` codec without
+        // `endian`, and GDAL `fixed_length_utf32` too; both mean little-endian (zarr-python
+        // reads them so).
+        let implicit_little = matches!(data_type, DataType::FixedLengthUtf32(_))
+            || matches!(data_type, DataType::Struct(s) if s.form == StructForm::Structured);
+        if endian.is_none() && data_type.endian_unit() > 1 && !implicit_little {
             return Err(CodecError::config(
                 NAME,
                 format!("\"endian\" is required for data type {}", data_type.name()),
@@ -73,25 +92,12 @@ impl BytesCodec {
         Ok(BytesCodec { endian })
     }
 
-    /// Whether stored bytes differ from host order for this data type.
-    fn needs_swap(&self, data_type: DataType) -> bool {
-        data_type.endian_unit() > 1 && self.endian.is_some_and(|e| e != Endian::native())
-    }
-}
-
-/// Reverse the bytes of every `unit`-byte group in place.
-fn swap_units(data: &mut [u8], unit: usize) {
-    match unit {
-        2 => data.chunks_exact_mut(2).for_each(|c| c.swap(0, 1)),
-        4 => data.chunks_exact_mut(4).for_each(|c| {
-            let v = u32::from_ne_bytes([c[0], c[1], c[2], c[3]]).swap_bytes();
-            c.copy_from_slice(&v.to_ne_bytes());
-        }),
-        8 => data.chunks_exact_mut(8).for_each(|c| {
-            let v = u64::from_ne_bytes(c.try_into().unwrap()).swap_bytes();
-            c.copy_from_slice(&v.to_ne_bytes());
-        }),
-        _ => data.chunks_exact_mut(unit).for_each(|c| c.reverse()),
+    /// Convert between host order and the stored order in place (its own inverse): each
+    /// unit of the data type, struct fields field by field (see [`DataType::swap_stored`]).
+    fn swap(&self, data: &mut [u8], data_type: &DataType) {
+        if data_type.needs_swap(self.stored_order()) {
+            data_type.swap_stored(data, self.stored_order());
+        }
     }
 }
 
@@ -117,7 +123,7 @@ impl ArrayToBytesCodec for BytesCodec {
         mut decoded: Vec<u8>,
         repr: &ChunkRepresentation,
     ) -> Result<Vec<u8>, CodecError> {
-        self.swap_if_needed(&mut decoded, repr.data_type);
+        self.swap(&mut decoded, &repr.data_type);
         Ok(decoded)
     }
 
@@ -130,7 +136,7 @@ impl ArrayToBytesCodec for BytesCodec {
             .size_bytes()
             .ok_or(CodecError::OutOfMemory(usize::MAX))?;
         self.check_size(encoded.len() as u64, expected, repr)?;
-        self.swap_if_needed(&mut encoded, repr.data_type);
+        self.swap(&mut encoded, &repr.data_type);
         Ok(encoded)
     }
 
@@ -174,7 +180,7 @@ impl ArrayToBytesCodec for BytesCodec {
             if let Some(size) = size {
                 self.check_size(size, expected, repr)?;
             }
-            self.swap_if_needed(&mut bytes, repr.data_type);
+            self.swap(&mut bytes, &repr.data_type);
             out.copy_from(&bytes, &block, &zero);
             return Ok(true);
         }
@@ -186,10 +192,10 @@ impl ArrayToBytesCodec for BytesCodec {
         match out.contiguous() {
             Some(dst) if whole => {
                 dst.copy_from_slice(&bytes);
-                self.swap_if_needed(dst, repr.data_type);
+                self.swap(dst, &repr.data_type);
             }
             _ => {
-                self.swap_if_needed(&mut bytes, repr.data_type);
+                self.swap(&mut bytes, &repr.data_type);
                 out.copy_from(&bytes, &chunk, offset);
             }
         }
@@ -211,18 +217,12 @@ impl ArrayToBytesCodec for BytesCodec {
         data: &mut [u8],
         repr: &ChunkRepresentation,
     ) -> Result<bool, CodecError> {
-        self.swap_if_needed(data, repr.data_type);
+        self.swap(data, &repr.data_type);
         Ok(true)
     }
 }
 
 impl BytesCodec {
-    fn swap_if_needed(&self, data: &mut [u8], data_type: DataType) {
-        if self.needs_swap(data_type) {
-            swap_units(data, data_type.endian_unit());
-        }
-    }
-
     /// A stored chunk must hold exactly the chunk's bytes.
     fn check_size(
         &self,
@@ -252,8 +252,8 @@ mod tests {
     fn repr(shape: &[u64], data_type: DataType) -> ChunkRepresentation {
         ChunkRepresentation {
             shape: shape.to_vec(),
-            data_type,
             fill_value: data_type.zero_fill_value(),
+            data_type,
         }
     }
 
@@ -287,8 +287,8 @@ mod tests {
 
     #[test]
     fn endian_required_for_multibyte() {
-        assert!(BytesCodec::from_configuration(None, DataType::Int16).is_err());
-        assert!(BytesCodec::from_configuration(None, DataType::UInt8).is_ok());
-        assert!(BytesCodec::from_configuration(None, DataType::RawBits(3)).is_ok());
+        assert!(BytesCodec::from_configuration(None, &DataType::Int16).is_err());
+        assert!(BytesCodec::from_configuration(None, &DataType::UInt8).is_ok());
+        assert!(BytesCodec::from_configuration(None, &DataType::RawBits(3)).is_ok());
     }
 }

@@ -8,7 +8,10 @@
 //! sharding reads its index, then only the inner chunks a region needs.
 
 pub mod bytes;
+pub mod packbits;
+pub mod pcodec;
 pub mod sharding;
+pub mod zfp;
 
 use super::{ChunkRepresentation, CodecError, Parallelism};
 use crate::layout::{InBlock, Layout};
@@ -163,11 +166,27 @@ pub fn from_metadata(
         // `endian` is the codec's name in the 2022 drafts.
         "bytes" | "endian" => Some(Box::new(bytes::BytesCodec::from_configuration(
             configuration,
-            decoded.data_type,
+            &decoded.data_type,
         )?)),
         "sharding_indexed" => Some(Box::new(sharding::ShardingCodec::from_configuration(
             configuration,
             decoded,
+        )?)),
+        "packbits" => Some(Box::new(packbits::PackBitsCodec::from_configuration(
+            configuration,
+            &decoded.data_type,
+        )?)),
+        "zfp" => Some(Box::new(zfp::ZfpCodec::from_configuration(
+            configuration,
+            &decoded.data_type,
+        )?)),
+        "numcodecs.zfpy" => Some(Box::new(zfp::ZfpCodec::from_numcodecs(
+            configuration,
+            &decoded.data_type,
+        )?)),
+        "numcodecs.pcodec" => Some(Box::new(pcodec::PcodecCodec::from_configuration(
+            configuration,
+            &decoded.data_type,
         )?)),
         _ => None,
     })

@@ -173,7 +173,7 @@ impl ShardingCodec {
         };
         let inner_repr = ChunkRepresentation {
             shape: inner_chunk_shape.clone(),
-            data_type: shard.data_type,
+            data_type: shard.data_type.clone(),
             fill_value: shard.fill_value.clone(),
         };
         if inner_repr.size_bytes().is_none() {

@@ -36,7 +36,7 @@ impl ShuffleCodec {
     }
 
     fn check(&self, len: usize) -> Result<(), String> {
-        if self.elementsize > 1 && len % self.elementsize != 0 {
+        if self.elementsize > 1 && !len.is_multiple_of(self.elementsize) {
             return Err(format!(
                 "{len} bytes is not a whole number of {}-byte elements",
                 self.elementsize
