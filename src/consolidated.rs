@@ -171,6 +171,10 @@ impl ReadableStorage for ConsolidatedStore {
             self.inner.read_ranges(key, ranges)
         }
     }
+
+    fn max_concurrency(&self) -> Option<usize> {
+        self.inner.max_concurrency()
+    }
 }
 
 impl WritableStorage for ConsolidatedStore {

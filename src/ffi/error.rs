@@ -4,7 +4,7 @@ use super::status::*;
 use crate::codec::CodecError;
 use crate::error::Error;
 use crate::metadata::MetadataError;
-use crate::storage::StorageError;
+use crate::storage::{RemoteErrorKind, StorageError};
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::fmt::Write;
@@ -44,6 +44,12 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
                 StorageError::OutOfMemory { .. } => ZARR_ERROR_OUT_OF_MEMORY,
                 StorageError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
                 StorageError::Unsupported { .. } => ZARR_ERROR_UNSUPPORTED,
+                StorageError::Remote(remote) => match remote.kind {
+                    RemoteErrorKind::AccessDenied => ZARR_ERROR_ACCESS_DENIED,
+                    RemoteErrorKind::Timeout => ZARR_ERROR_TIMEOUT,
+                    RemoteErrorKind::Network => ZARR_ERROR_NETWORK,
+                    RemoteErrorKind::Service => ZARR_ERROR_REMOTE,
+                },
             },
             Error::Codec(e) => match e {
                 CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,

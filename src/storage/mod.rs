@@ -5,10 +5,14 @@
 
 pub mod filesystem;
 pub mod memory;
+pub mod readonly;
+pub mod remote;
 pub mod zip;
 
 pub use filesystem::FilesystemStore;
 pub use memory::MemoryStore;
+pub use readonly::ReadOnlyStore;
+pub use remote::{open_url, HttpStore, RemoteError, RemoteErrorKind, S3Store};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;
@@ -49,6 +53,11 @@ pub enum StorageError {
     /// zip entry, a compression method other than stored or deflate).
     #[error("unsupported store feature at '{key}': {reason}")]
     Unsupported { key: String, reason: String },
+    /// A request to a remote store (S3, HTTP) failed after its retries: access denied,
+    /// a timeout, a network failure or an HTTP error status. The message names the URL
+    /// and the HTTP status.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
 }
 
 /// A byte range within a value.
@@ -113,6 +122,15 @@ pub trait ReadableStorage: Debug + Send + Sync {
             Some(value) => ranges_of(key, &value, ranges).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// How many calls (`get`, `get_range`, `read_ranges`) are worth keeping in flight at
+    /// once to read this store fast: `None` for local stores, where the CPU is the limit;
+    /// remote stores, which wait on round trips rather than cores, say how many
+    /// concurrent requests they are built for (their connection pool's size). An I/O
+    /// planner may keep that many unit fetches going, independent of its thread count.
+    fn max_concurrency(&self) -> Option<usize> {
+        None
     }
 }
 
