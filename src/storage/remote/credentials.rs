@@ -544,4 +544,68 @@ mod tests {
         assert!(key_of(&resolve(&options, &env).unwrap()).is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn instance_credentials_from_a_fake_metadata_service() {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = std::thread::spawn(move || {
+            let mut seen = Vec::new();
+            for stream in listener.incoming().take(3) {
+                let mut stream = stream.unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut request_line = String::new();
+                reader.read_line(&mut request_line).unwrap();
+                let mut has_token = false;
+                loop {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    if line.trim().is_empty() {
+                        break;
+                    }
+                    has_token |= line.to_ascii_lowercase() == "x-aws-ec2-metadata-token: tok\r\n";
+                }
+                let path = request_line.split_whitespace().nth(1).unwrap().to_string();
+                let body = match path.as_str() {
+                    "/latest/api/token" => "tok",
+                    "/latest/meta-data/iam/security-credentials/" => "role\n",
+                    "/latest/meta-data/iam/security-credentials/role" => {
+                        r#"{"Code": "Success", "AccessKeyId": "AKIMDS", "SecretAccessKey": "s",
+                            "Token": "t", "Expiration": "2099-01-01T00:00:00Z"}"#
+                    }
+                    _ => "",
+                };
+                write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .unwrap();
+                seen.push((path, has_token));
+            }
+            seen
+        });
+        let env = env_of(&[
+            (
+                "AWS_EC2_METADATA_SERVICE_ENDPOINT",
+                format!("http://127.0.0.1:{port}/"),
+            ),
+            (
+                "AWS_SHARED_CREDENTIALS_FILE",
+                "/nonexistent/credentials".into(),
+            ),
+            ("AWS_CONFIG_FILE", "/nonexistent/config".into()),
+        ]);
+        let settings = resolve(&UrlOptions::default(), &env).unwrap();
+        let c = settings.credentials.current().unwrap();
+        assert_eq!((c.key(), c.token()), ("AKIMDS", Some("t")));
+        assert_eq!(
+            settings.credentials.origin(),
+            "the instance metadata service"
+        );
+        let seen = server.join().unwrap();
+        assert_eq!(seen[0].0, "/latest/api/token");
+        assert!(seen[1].1 && seen[2].1, "{seen:?}");
+    }
 }

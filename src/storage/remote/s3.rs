@@ -452,33 +452,3 @@ impl ListableStorage for S3Store {
         })
     }
 }
-
-/// The shared pieces a test needs to build a store by hand.
-#[cfg(test)]
-pub(crate) fn test_store(
-    endpoint: &str,
-    bucket: &str,
-    credentials: Option<Credentials>,
-) -> S3Store {
-    use super::http::ClientConfig;
-    let bucket = Bucket::new(
-        endpoint.parse().unwrap(),
-        rusty_s3::UrlStyle::Path,
-        bucket.to_string(),
-        "us-east-1",
-    )
-    .unwrap();
-    let client = Client::new(&ClientConfig {
-        max_concurrency: 4,
-        timeout: Duration::from_secs(5),
-        max_retries: 2,
-        tls: false,
-        max_redirects: 0,
-    })
-    .unwrap();
-    let source = match credentials {
-        Some(c) => CredentialSource::Static(std::sync::Arc::new(c), "the options"),
-        None => CredentialSource::Anonymous,
-    };
-    S3Store::new(bucket, String::new(), source, client, false)
-}
