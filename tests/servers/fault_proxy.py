@@ -77,11 +77,13 @@ class Proxy(BaseHTTPRequestHandler):
             status = 503 if "always503" in segments or fail < self.server.fail_rate / 2 else 500
             payload = (b"<?xml version=\"1.0\"?><Error><Code>SlowDown</Code>"
                        b"<Message>injected fault</Message></Error>")
+            # Logged before answering, so a client that got the answer finds the line.
+            self.record(status, len(payload), "injected")
             self.send_response(status)
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
-            return self.record(status, len(payload), "injected")
+            return
         cut_response = False
         if reset < self.server.reset_rate:
             if reset < self.server.reset_rate / 2:
@@ -95,6 +97,9 @@ class Proxy(BaseHTTPRequestHandler):
         response = upstream.getresponse()
         data = response.read()
         upstream.close()
+        cut = cut_response and self.command != "HEAD" and len(data) > 1
+        sent = 0 if self.command == "HEAD" else len(data) // 2 if cut else len(data)
+        self.record(response.status, sent, "reset" if cut else "forwarded")
         self.send_response(response.status)
         for name, value in response.getheaders():
             if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
@@ -102,14 +107,12 @@ class Proxy(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         if self.command == "HEAD":
-            return self.record(response.status, 0, "forwarded")
-        if cut_response and len(data) > 1:
-            self.wfile.write(data[: len(data) // 2])
+            return
+        if cut:
+            self.wfile.write(data[:sent])
             self.wfile.flush()
-            self.record(response.status, len(data) // 2, "reset")
             return self.reset()
         self.wfile.write(data)
-        self.record(response.status, len(data), "forwarded")
 
     do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = handle_any
 

@@ -41,6 +41,8 @@ class Handler(BaseHTTPRequestHandler):
                 log.flush()
 
     def reply(self, status, body=b"", headers=()):
+        # Logged before answering, so a client that got the answer finds the line.
+        self.record(status, len(body) if self.command != "HEAD" else 0)
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -48,7 +50,6 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
-        self.record(status, len(body) if self.command != "HEAD" else 0)
 
     def do_HEAD(self):
         self.do_GET()

@@ -12,6 +12,8 @@ use crate::storage::{
     validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, ReadableStorage,
     StorageError, WritableStorage,
 };
+use instant_xml::FromXml;
+use percent_encoding::percent_decode_str;
 use rusty_s3::actions::{
     AbortMultipartUpload, CompleteMultipartUpload, CreateMultipartUpload, DeleteObject, GetObject,
     HeadObject, ListObjectsV2, PutObject, S3Action, UploadPart,
@@ -31,6 +33,55 @@ pub const PART_SIZE: usize = 8 << 20;
 const MAX_PARTS: usize = 10_000;
 /// The largest listing page or multipart response read.
 const MAX_XML_RESPONSE: u64 = 64 << 20;
+
+const S3_XML_NS: &str = "http://s3.amazonaws.com/doc/2006-03-01/";
+
+/// A ListObjectsV2 page, as far as listing needs it. rusty-s3 builds and signs the
+/// request, but its response type insists on fields (ETag, LastModified, Size) that some
+/// S3-compatible servers leave out of listings, so the page is read with these lenient
+/// types (instant-xml, rusty-s3's XML parser) instead.
+#[derive(FromXml)]
+#[xml(rename = "ListBucketResult", ns(S3_XML_NS))]
+struct ListPage {
+    contents: Vec<ListedObject>,
+    common_prefixes: Vec<ListedPrefix>,
+    #[xml(rename = "NextContinuationToken")]
+    next_continuation_token: Option<String>,
+    #[xml(rename = "EncodingType")]
+    encoding_type: Option<String>,
+}
+
+#[derive(FromXml)]
+#[xml(rename = "Contents", ns(S3_XML_NS))]
+struct ListedObject {
+    #[xml(rename = "Key")]
+    key: String,
+}
+
+#[derive(FromXml)]
+#[xml(rename = "CommonPrefixes", ns(S3_XML_NS))]
+struct ListedPrefix {
+    #[xml(rename = "Prefix")]
+    prefix: String,
+}
+
+impl ListPage {
+    /// Parse a page; keys are percent-decoded when the server encoded them (the request
+    /// asks for `encoding-type=url`).
+    fn parse(text: &str) -> Result<ListPage, instant_xml::Error> {
+        let mut page: ListPage = instant_xml::from_str(text)?;
+        if page.encoding_type.as_deref() == Some("url") {
+            let decode = |s: &mut String| {
+                *s = percent_decode_str(s).decode_utf8_lossy().into_owned();
+            };
+            page.contents.iter_mut().for_each(|c| decode(&mut c.key));
+            page.common_prefixes
+                .iter_mut()
+                .for_each(|p| decode(&mut p.prefix));
+        }
+        Ok(page)
+    }
+}
 
 /// An S3 bucket (and key prefix) as a store.
 pub struct S3Store {
@@ -282,11 +333,7 @@ impl S3Store {
         )
     }
 
-    fn list_page(
-        &self,
-        full_prefix: &str,
-        token: Option<&str>,
-    ) -> Result<rusty_s3::actions::ListObjectsV2Response, StorageError> {
+    fn list_page(&self, full_prefix: &str, token: Option<&str>) -> Result<ListPage, StorageError> {
         let display = format!("{} (listing '{full_prefix}')", self.bucket.base_url());
         self.request(
             Method::Get,
@@ -305,8 +352,7 @@ impl S3Store {
             },
             |response| {
                 let text = Self::xml_text(Method::Get, &display, response)?;
-                ListObjectsV2::parse_response(&text)
-                    .map_err(|e| Self::malformed(Method::Get, &display, e))
+                ListPage::parse(&text).map_err(|e| Self::malformed(Method::Get, &display, e))
             },
         )
     }
@@ -450,5 +496,30 @@ impl ListableStorage for S3Store {
             keys: keys.into_iter().collect(),
             prefixes: prefixes.into_iter().collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_pages_parse_leniently() {
+        // No ETag, LastModified or Size (as s3s-fs lists), keys percent-encoded.
+        let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+            <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+              <Name>b</Name><Prefix>p/</Prefix><KeyCount>2</KeyCount>
+              <EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>
+              <Contents><Key>p/zarr.json</Key></Contents>
+              <Contents><Key>p/a%20b</Key><Size>3</Size><ETag>"x"</ETag></Contents>
+              <CommonPrefixes><Prefix>p/c%2Fd/</Prefix></CommonPrefixes>
+              <NextContinuationToken>tok</NextContinuationToken>
+            </ListBucketResult>"#;
+        let page = ListPage::parse(text).unwrap();
+        let keys: Vec<&str> = page.contents.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["p/zarr.json", "p/a b"]);
+        assert_eq!(page.common_prefixes[0].prefix, "p/c/d/");
+        assert_eq!(page.next_continuation_token.as_deref(), Some("tok"));
+        assert!(ListPage::parse("<Error><Code>x</Code></Error>").is_err());
     }
 }
