@@ -1,7 +1,7 @@
 """A small static HTTP(S) file server for libzarr's remote-store tests (loopback only).
 
 Usage: http_server.py --root DIR --port-file FILE [--no-range] [--log FILE]
-                      [--tls-cert PEM --tls-key PEM] [--max-lifetime SECONDS]
+                      [--tls-cert PEM --tls-key PEM] [--delay-ms MS] [--max-lifetime SECONDS]
 
 Serves GET and HEAD for the files under DIR on 127.0.0.1 (a free port, written to
 --port-file once listening). With Range support (the default) it answers a single
@@ -10,6 +10,8 @@ unsatisfiable one with 416 `Content-Range: bytes */size`; with --no-range it ign
 Range and always sends the whole file with 200, as some servers do. Any path with a
 segment `forbidden` answers 403. Every request is appended to --log as
 `METHOD PATH STATUS BODY_BYTES`, so tests can count requests. HTTP/1.1 keep-alive.
+--delay-ms holds every answer that long (one simulated round trip per request, for the
+remote benchmark where the kernel cannot add delay with netem).
 The server exits by itself after --max-lifetime seconds (default 3600), so a test run
 that dies cannot leave it running for long.
 """
@@ -20,6 +22,7 @@ import re
 import ssl
 import sys
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -55,6 +58,8 @@ class Handler(BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self):
+        if self.server.delay:
+            time.sleep(self.server.delay)
         path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
         segments = [s for s in path.split("/") if s]
         if any(s in (".", "..") for s in segments):
@@ -98,6 +103,7 @@ def main():
     parser.add_argument("--log")
     parser.add_argument("--tls-cert")
     parser.add_argument("--tls-key")
+    parser.add_argument("--delay-ms", type=float, default=0)
     parser.add_argument("--max-lifetime", type=float, default=3600)
     args = parser.parse_args()
 
@@ -105,6 +111,7 @@ def main():
     server.daemon_threads = True
     server.root = os.path.abspath(args.root)
     server.no_range = args.no_range
+    server.delay = args.delay_ms / 1000
     server.request_log = open(args.log, "a") if args.log else None
     server.log_lock = threading.Lock()
     if args.tls_cert:

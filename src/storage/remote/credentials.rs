@@ -381,7 +381,7 @@ fn fetch_instance_credentials(endpoint: &str) -> Result<(Arc<Credentials>, Syste
     )? {
         (200, token) => Some(token.trim().to_string()),
         // IMDSv1 only (v2 refused): go on without a token.
-        (403 | 404 | 405, _) => None,
+        (403..=405, _) => None,
         (status, _) => return Err(format!("IMDS token request: HTTP {status}")),
     };
     let get = |path: &str| {
@@ -564,7 +564,7 @@ mod tests {
                     if line.trim().is_empty() {
                         break;
                     }
-                    has_token |= line.to_ascii_lowercase() == "x-aws-ec2-metadata-token: tok\r\n";
+                    has_token |= line.eq_ignore_ascii_case("x-aws-ec2-metadata-token: tok\r\n");
                 }
                 let path = request_line.split_whitespace().nth(1).unwrap().to_string();
                 let body = match path.as_str() {
