@@ -72,6 +72,9 @@ class Proxy(BaseHTTPRequestHandler):
             self.record(0, 0, "reset")
             return self.reset()
         fail, reset = self.draw()
+        if any(s in segments for s in ("always503", "reset-put", "reset-part2")):
+            # Marked paths get only their own fault, so that their tests are deterministic.
+            fail = reset = 1.0
         body = self.read_body()
         if "always503" in segments or fail < self.server.fail_rate:
             status = 503 if "always503" in segments or fail < self.server.fail_rate / 2 else 500

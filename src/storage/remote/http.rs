@@ -664,7 +664,13 @@ impl Reader<'_> {
             let Some(fetched) = self.get_range(key, suffix)? else {
                 return Ok(None);
             };
-            let total = fetched.size.expect("a suffix read always learns the size");
+            // A suffix read always learns the size (206 needs it, 200 declares or counts it).
+            let Some(total) = fetched.size else {
+                return Err(internal(
+                    key,
+                    "a suffix range came back without the value's size",
+                ));
+            };
             size = Some(total);
             spans.push((total - fetched.bytes.len() as u64, fetched.bytes));
         }
@@ -758,15 +764,24 @@ impl Reader<'_> {
             if span.is_empty() {
                 continue;
             }
+            // Every non-empty range was fetched, whole, above.
             let (start, bytes) = spans
                 .iter()
                 .find(|(s, b)| *s <= span.start && span.end <= *s + b.len() as u64)
-                .expect("every non-empty range was fetched");
+                .ok_or_else(|| internal(key, "a range was not fetched"))?;
             out.extend_from_slice(
                 &bytes[(span.start - start) as usize..(span.end - start) as usize],
             );
         }
         Ok(Some((size, out)))
+    }
+}
+
+/// An inconsistency of this module's own bookkeeping, reported rather than panicking.
+fn internal(key: &str, what: &str) -> StorageError {
+    StorageError::Corrupt {
+        key: key.to_string(),
+        reason: format!("internal error in the remote range reader: {what}"),
     }
 }
 
