@@ -86,6 +86,14 @@ static const char *moto_options(const char *endpoint, const char *extra) {
                endpoint, extra[0] ? ", " : "", extra);
 }
 
+/* Options for s3s-fs at `endpoint` with its access key and the given secret (NULL: the
+ * right one). */
+static const char *s3s_options(const char *secret) {
+    return fmt("{\"endpoint\": \"%s\", \"access_key_id\": \"%s\", \"secret_access_key\": \"%s\"}",
+               server("ZARR_TEST_S3S"), server("ZARR_TEST_S3S_ACCESS_KEY"),
+               secret ? secret : server("ZARR_TEST_S3S_SECRET_KEY"));
+}
+
 /* Lines of a server's request log that contain every one of the given substrings
  * (NULL-terminated list). */
 static long count_requests(const char *log, const char *first, ...) {
@@ -686,16 +694,14 @@ ZTEST(s3_signatures_checked) {
     clean_aws_environment();
     ZT_OK(zarr_store_open_url(
         fmt("s3://zarr-test/%s", prefix),
-        fmt("{\"endpoint\": \"%s\", \"access_key_id\": \"%s\", \"secret_access_key\": \"%s\"}",
-            s3s, key, secret),
+        s3s_options(NULL),
         &store));
     ZT_CHECK(write_hierarchy(store) == 0);
     ZT_CHECK(check_hierarchy(store) == 0);
     zarr_store_free(store);
     ZT_OK(zarr_store_open_url(
         fmt("s3://zarr-test/%s", prefix),
-        fmt("{\"endpoint\": \"%s\", \"access_key_id\": \"%s\", \"secret_access_key\": \"wrong\"}",
-            s3s, key),
+        s3s_options("wrong"),
         &store));
     ZT_STATUS(zarr_array_open(store, "/a", &array), ZARR_ERROR_ACCESS_DENIED);
     ZT_STR_CONTAINS(zarr_last_error_message(), "HTTP 403 Forbidden: access denied");
@@ -721,8 +727,7 @@ ZTEST(s3_403_and_404) {
     clean_aws_environment();
     ZT_OK(zarr_store_open_url(
         fmt("s3://zarr-test/%s", prefix),
-        fmt("{\"endpoint\": \"%s\", \"access_key_id\": \"%s\", \"secret_access_key\": \"%s\"}",
-            s3s, key, secret),
+        s3s_options(NULL),
         &store));
     ZT_STATUS(zarr_array_open(store, "/missing", &array), ZARR_ERROR_NOT_FOUND);
     zarr_store_free(store);
@@ -885,8 +890,7 @@ ZTEST(s3_multipart_upload) {
     for (i = 0; i < n; i++) values[i] = (float)i * 0.5f;
     ZT_OK(zarr_store_open_url(
         fmt("s3://zarr-test/%s", prefix),
-        fmt("{\"endpoint\": \"%s\", \"access_key_id\": \"%s\", \"secret_access_key\": \"%s\"}",
-            s3s, key, secret),
+        s3s_options(NULL),
         &store));
     ZT_OK(zarr_array_create(store, "/big", metadata, &array));
     ZT_OK(zarr_array_write_chunk(array, 1, chunk, values, n * sizeof(float)));

@@ -1,6 +1,7 @@
 //! The options of `zarr_store_open_url`: a JSON object whose keys are checked by name,
 //! by JSON type and by whether they apply to the URL's scheme.
 
+use crate::metadata::json::kind_of;
 use serde_json::{Map, Value};
 
 /// Requests in flight per call (and connections kept per store) when `max_concurrency`
@@ -124,10 +125,7 @@ impl UrlOptions {
                 ));
             }
             let wrong_type = |expected: &str| {
-                format!(
-                    "option '{name}' must be {expected}, not {}",
-                    json_type(value)
-                )
+                format!("option '{name}' must be {expected}, not {}", kind_of(value))
             };
             match kind {
                 Kind::String => {
@@ -220,17 +218,6 @@ impl UrlOptions {
     /// Retries of one request.
     pub fn max_retries(&self) -> u32 {
         self.max_retries.unwrap_or(DEFAULT_MAX_RETRIES)
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
