@@ -408,6 +408,22 @@ typedef struct {
 // freeing resources (fewer threads, closing files or handles) may succeed.
 #define ZARR_ERROR_RESOURCE -18
 
+// A remote store (S3, HTTP) could not be reached or the connection kept failing (refused,
+// reset, a TLS or certificate failure) after the retries `max_retries` allows.
+#define ZARR_ERROR_NETWORK -20
+
+// A remote store refused access (HTTP 401 or 403): missing or wrong credentials, a
+// rejected signature, or no permission for the bucket or object.
+#define ZARR_ERROR_ACCESS_DENIED -21
+
+// A request to a remote store timed out (connecting, or waiting for data longer than
+// `timeout_ms`) on every attempt.
+#define ZARR_ERROR_TIMEOUT -22
+
+// A remote store answered with an HTTP error status other than 401, 403 and 404 (a
+// 5xx or 429 after every retry, or another 4xx), or with a response that cannot be used.
+#define ZARR_ERROR_REMOTE -23
+
 // A bug inside libzarr was caught before it could unwind into the caller.
 #define ZARR_ERROR_PANIC -99
 
@@ -2205,6 +2221,98 @@ ZARR_NODISCARD zarr_status zarr_store_open_consolidated(const zarr_store *store,
 // # Safety
 // `store` is NULL or a handle from a `zarr_store_open_*` function, not yet freed.
 void zarr_store_free(zarr_store *store);
+
+// Open the store a URL names: an S3-compatible object store, a plain HTTP(S) server, or
+// a local directory.
+//
+// URLs:
+// - `s3://bucket` or `s3://bucket/prefix`: keys are objects under `prefix/` in `bucket`,
+//   read with byte-range GETs, written with one PUT per value (multipart upload, in
+//   parts of 8 MiB sent concurrently, above 16 MiB; a failed upload is aborted, never
+//   left half-written), erased with DELETE, listed with ListObjectsV2. Requests are
+//   signed with AWS Signature Version 4 unless `anonymous` is true or no credentials are
+//   found. With an `endpoint` (MinIO, Ceph, moto, any S3-compatible service) URLs are
+//   path-style (`endpoint/bucket/key`) unless `force_path_style` is false; AWS itself is
+//   addressed as `https://bucket.s3.<region>.amazonaws.com`.
+// - `http://host[:port]/path` and `https://...`: a read-only store of the files below
+//   that URL (`GET path/key`). HTTP has no listing, so hierarchy listings fail with
+//   `ZARR_ERROR_UNSUPPORTED`: open the hierarchy through its consolidated metadata
+//   (`zarr_store_open_consolidated`, one request) or open nodes by path. Writes fail with
+//   `ZARR_ERROR_READ_ONLY`.
+// - a plain local path, or `file:///absolute/path`: the file system store of
+//   `zarr_store_open_filesystem`.
+// - `gs://` and Azure (`az://`, `abfs://`...) are not supported by this build
+//   (`ZARR_ERROR_UNSUPPORTED`; the message suggests GCS's S3-compatible endpoint).
+//
+// `options_json` is NULL or a JSON object; every key is optional:
+// - `endpoint` (string, S3): URL of an S3-compatible service, `http://` or `https://`.
+// - `region` (string, S3): the signing region (default `us-east-1`).
+// - `anonymous` (bool, S3): send unsigned requests and look for no credentials.
+// - `access_key_id`, `secret_access_key` (strings, S3, given together), `session_token`
+//   (string, S3): credentials.
+// - `profile` (string, S3): the profile to read from the shared profile files.
+// - `force_path_style` (bool, S3): path-style (`endpoint/bucket/key`) or virtual-host
+//   (`bucket.endpoint/key`) URLs.
+// - `max_concurrency` (integer 1-1024, S3 and HTTP; default 32): requests in flight per
+//   call (the ranges of one `read_ranges`, the parts of one upload) and connections kept
+//   open; the store reports it to the I/O planner as the number of chunk fetches worth
+//   keeping in flight.
+// - `timeout_ms` (integer 1-3600000, S3 and HTTP; default 30000): how long connecting,
+//   or any wait for the next bytes to send or receive, may take before the attempt fails.
+// - `max_retries` (integer 0-100, S3 and HTTP; default 8): retries of a request that got
+//   HTTP 5xx, 408 or 429, timed out, or lost its connection; with exponential backoff
+//   (50 ms doubling up to 2 s) and jitter. Other 4xx answers and refused connections are
+//   not retried.
+// - `read_only` (bool, every scheme): refuse writes with `ZARR_ERROR_READ_ONLY`
+//   (HTTP stores are always read-only: `false` is an error there).
+//
+// An unknown key, a key that does not apply to the URL's scheme, a value of the wrong
+// JSON type or out of range, and contradicting keys are `ZARR_ERROR_INVALID_ARGUMENT`
+// naming the key.
+//
+// S3 settings not given as options come from where AWS tools keep them, options first:
+// region from `AWS_REGION`, `AWS_DEFAULT_REGION`, then the profile's `region`; endpoint
+// from `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, then the profile's `s3 = endpoint_url`
+// or `endpoint_url`; credentials from the options, then the profile named by the
+// `profile` option, then `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`/`AWS_SESSION_TOKEN`,
+// then the profile named by `AWS_PROFILE` (or `default`), read from
+// `AWS_SHARED_CREDENTIALS_FILE` (default `~/.aws/credentials`) and `AWS_CONFIG_FILE`
+// (default `~/.aws/config`). Only if none of these gives credentials and `anonymous` is
+// not set is the EC2 instance metadata service asked (IMDSv2, falling back to v1;
+// `AWS_EC2_METADATA_SERVICE_ENDPOINT`, default `http://169.254.169.254`;
+// `AWS_EC2_METADATA_DISABLED=true` skips it): each of its requests may take at most
+// 1 s, there are no retries, and a failed probe is remembered for 5 minutes, so a
+// machine outside EC2 waits at most a few seconds once. Without credentials the
+// requests go unsigned (public buckets).
+//
+// https uses the system's trusted certificates, or those of the file `SSL_CERT_FILE`
+// (or directory `SSL_CERT_DIR`) when set. Opening makes no request (apart from the
+// probe above): a wrong endpoint, bucket or credential shows on first use, with a
+// message naming the URL and the HTTP status. A missing object (HTTP 404) reads as
+// absent (a missing chunk is the fill value); 401 and 403 are `ZARR_ERROR_ACCESS_DENIED`.
+//
+// - `url`: NUL-terminated UTF-8 URL or path (a relative path is resolved now).
+// - `options_json`: NULL or a NUL-terminated JSON object, as above.
+// - `out`: receives the new store, or NULL on failure. Free it with `zarr_store_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `url` or `out` is NULL;
+// `ZARR_ERROR_INVALID_ARGUMENT` for an empty or malformed URL, bad options, a profile
+// that is not in the profile files, or a malformed endpoint; `ZARR_ERROR_UNSUPPORTED` for
+// another scheme; `ZARR_ERROR_IO` if a local path exists and is not a directory;
+// `ZARR_ERROR_NETWORK` if https is needed and no trusted certificate is found. Calls on
+// the store may later return `ZARR_ERROR_NETWORK`, `ZARR_ERROR_ACCESS_DENIED`,
+// `ZARR_ERROR_TIMEOUT` and `ZARR_ERROR_REMOTE`.
+//
+// Thread safety: the store may be used from many threads at once; each call sends its
+// own requests over a shared connection pool.
+//
+// # Safety
+// `url` is NULL or a NUL-terminated string; `options_json` is NULL or a NUL-terminated
+// string; `out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_store_open_url(const char *url,
+                                const char *options_json,
+                                zarr_store **out);
 
 // Read the value stored at `key` into `buf`.
 //

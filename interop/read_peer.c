@@ -4,6 +4,8 @@
  *
  * Usage: read_peer DATA_DIR [--consolidated]
  *
+ * DATA_DIR/store.url, when present, names the store instead (see open_store.h).
+ *
  * With --consolidated every node is opened through zarr_store_open_consolidated (the
  * store must hold consolidated metadata: .zmetadata or an inline consolidated_metadata).
  *
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "open_store.h"
 #include "zarr.h"
 
 static int failures;
@@ -227,10 +230,7 @@ int main(int argc, char **argv) {
     }
     dir = argv[1];
     snprintf(name, sizeof name, "%s/store", dir);
-    if (zarr_store_open_filesystem(name, &store) != ZARR_OK) {
-        fprintf(stderr, "cannot open %s: %s\n", name, zarr_last_error_message());
-        return 1;
-    }
+    if (interop_open_store(dir, &store) != 0) return 1;
     if (consolidated) {
         zarr_store *view = NULL;
         if (zarr_store_open_consolidated(store, &view) != ZARR_OK) {

@@ -3,9 +3,10 @@
  *
  * Usage: write_c OUT_DIR
  *
- * Writes OUT_DIR/store (a hierarchy covering every core data type and codec, both byte
- * orders, transpose, edge chunks, NaN and other fill values, unwritten chunks, both chunk
- * key encodings, 0-d arrays, sharding, group attributes), and for each array the values a
+ * Writes OUT_DIR/store (or the store OUT_DIR/store.url names, see open_store.h): a
+ * hierarchy covering every core data type and codec, both byte orders, transpose, edge
+ * chunks, NaN and other fill values, unwritten chunks, both chunk key encodings, 0-d
+ * arrays, sharding, group attributes; and for each array the values a
  * reader must see (full array, C order, native byte order, fill value included) in
  * OUT_DIR/expected/<n>.bin, listed in OUT_DIR/manifest.txt as `<node path> <data type> <bin>`.
  * The expectation is computed here independently of libzarr's read path.
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "open_store.h"
 #include "zarr.h"
 
 static const char *out_dir;
@@ -181,11 +183,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot create %s: %s\n", path, strerror(errno));
         return 1;
     }
-    snprintf(path, sizeof path, "%s/store", out_dir);
-    if ((s = zarr_store_open_filesystem(path, &store)) != ZARR_OK) {
-        fprintf(stderr, "cannot open %s: %s\n", path, zarr_last_error_message());
-        return 1;
-    }
+    if (interop_open_store(out_dir, &store) != 0) return 1; /* OUT_DIR/store, or store.url */
     if ((s = zarr_group_create(store, "/", "{\"title\": \"written by libzarr\", \"n\": [1, 2, 3]}",
                                &root)) != ZARR_OK ||
         (s = zarr_group_create(store, "/sub", "{\"level\": 1}", &sub)) != ZARR_OK)

@@ -232,6 +232,10 @@ impl ReadableStorage for ConsolidatedStore {
             self.inner.value_size(key)
         }
     }
+
+    fn max_concurrency(&self) -> Option<usize> {
+        self.inner.max_concurrency()
+    }
 }
 
 impl WritableStorage for ConsolidatedStore {

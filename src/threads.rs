@@ -110,6 +110,29 @@ pub fn set_num_threads(threads: usize) -> Result<(), ThreadPoolError> {
     Ok(())
 }
 
+/// The pool for the I/O of remote stores, which wait on round trips rather than cores:
+/// `requests` workers (at most [`MAX_THREADS`]), created on first use and kept; a later
+/// call asking for more replaces it with a larger one. Its workers decode too, so a remote
+/// read keeps that many requests in flight whatever the CPU count.
+pub fn io_pool(requests: usize) -> Result<Arc<rayon::ThreadPool>, ThreadPoolError> {
+    static IO_POOL: RwLock<Option<Arc<rayon::ThreadPool>>> = RwLock::new(None);
+    let requests = requests.clamp(1, MAX_THREADS);
+    if let Some(pool) = IO_POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if pool.current_num_threads() >= requests {
+            return Ok(pool.clone());
+        }
+    }
+    let mut slot = IO_POOL.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(pool) = slot.as_ref() {
+        if pool.current_num_threads() >= requests {
+            return Ok(pool.clone());
+        }
+    }
+    let pool = build(requests)?;
+    *slot = Some(pool.clone());
+    Ok(pool)
+}
+
 /// The number of workers the pool has (creating it if needed).
 pub fn num_threads() -> Result<usize, ThreadPoolError> {
     Ok(pool()?.current_num_threads())

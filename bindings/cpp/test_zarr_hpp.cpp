@@ -8,10 +8,12 @@
 #include "zarr.hpp"
 
 #include <stdlib.h> // mkdtemp
+#include <unistd.h> // getpid
 
 #include <complex>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -606,6 +608,46 @@ void callback_store() {
     // The store and its arrays are gone: the library let go of the backend.
     CHECK(backend.use_count() == 1);
     THROWS(zarr::Store::callbacks(nullptr), ZARR_ERROR_NULL_ARGUMENT, "backend");
+// zarr::Store::url with a file URL and a plain path; its errors.
+void store_url_file() {
+    TempDir dir;
+    {
+        zarr::Store store = zarr::Store::url("file://" + dir.path() + "/url.zarr");
+        float_round_trip(store);
+    }
+    zarr::Store again = zarr::Store::url(dir.path() + "/url.zarr", "{\"read_only\": true}");
+    zarr::Array a = zarr::Array::open(again, "/data/t");
+    CHECK(a.read<float>({9, 6}, {1, 1}) == std::vector<float>{0.5f * 69});
+    THROWS(zarr::Array::create(again, "/x", meta("[2]", "[2]", "int8", "0")),
+           ZARR_ERROR_READ_ONLY, "read-only");
+    THROWS(zarr::Store::url("s3://bucket", "{\"colour\": 1}"), ZARR_ERROR_INVALID_ARGUMENT,
+           "unknown option 'colour'");
+    THROWS(zarr::Store::url("s3://bucket", "{\"max_retries\": \"3\"}"),
+           ZARR_ERROR_INVALID_ARGUMENT, "'max_retries' must be an integer");
+    THROWS(zarr::Store::url("gs://bucket/x"), ZARR_ERROR_UNSUPPORTED, "Google Cloud Storage");
+    THROWS(zarr::Store::url("http://"), ZARR_ERROR_INVALID_ARGUMENT, "malformed URL");
+}
+
+// zarr::Store::url against moto's S3 on 127.0.0.1 (ctest fixture url_servers; the
+// endpoint comes as ZARR_TEST_MOTO, set by ctest from the servers' environment file).
+void store_url_s3() {
+    const char *endpoint = std::getenv("ZARR_TEST_MOTO");
+    CHECK(endpoint != nullptr);
+    std::string options = std::string("{\"endpoint\": \"") + endpoint +
+                          "\", \"access_key_id\": \"test\", \"secret_access_key\": \"test\"}";
+    std::string url = "s3://zarr-test/cpp-" + std::to_string(static_cast<long>(getpid())) + "-" +
+                      std::to_string(static_cast<long>(std::time(nullptr)));
+    {
+        zarr::Store store = zarr::Store::url(url, options);
+        float_round_trip(store);
+    }
+    zarr::Store store = zarr::Store::url(url, options);
+    zarr::Array a = zarr::Array::open(store, "/data/t");
+    CHECK(a.read<float>({9, 6}, {1, 1}) == std::vector<float>{0.5f * 69});
+    THROWS(zarr::Array::open(store, "/missing"), ZARR_ERROR_NOT_FOUND, "");
+    zarr::Store denied = zarr::Store::url(url, std::string("{\"endpoint\": \"") + endpoint +
+                                                   "\", \"anonymous\": true}");
+    THROWS(zarr::Array::open(denied, "/data/t"), ZARR_ERROR_ACCESS_DENIED, "HTTP 403");
 }
 
 struct Case {
@@ -633,6 +675,8 @@ const Case cases[] = {
     TCASE(accessors_and_attributes),
     TCASE(array_builder),
     TCASE(callback_store),
+    TCASE(store_url_file),
+    TCASE(store_url_s3),
 };
 
 bool run(const Case &c) {

@@ -356,6 +356,23 @@ class Store : public detail::Handle<zarr_store> {
         return Store(raw);
     }
 
+    // The store a URL names (wraps `zarr_store_open_url`): `s3://bucket/prefix`,
+    // `http(s)://host/path` (read-only), `file:///abs/path` or a plain path. `options` is a
+    // JSON object (see zarr.h: endpoint, region, anonymous, access_key_id,
+    // secret_access_key, session_token, profile, force_path_style, max_concurrency,
+    // timeout_ms, max_retries, read_only), or empty for none. Throws zarr::Error:
+    // INVALID_ARGUMENT (malformed URL, unknown option, wrong type, option not for the
+    // scheme, unknown profile), UNSUPPORTED (another scheme), IO, NETWORK. Later calls on the
+    // store may throw NETWORK, ACCESS_DENIED, TIMEOUT and REMOTE.
+    static Store url(const std::string &url, const std::string &options = std::string()) {
+        zarr_store *raw = nullptr;
+        detail::check(zarr_store_open_url(detail::c_str(url, "url"),
+                                          options.empty() ? nullptr
+                                                          : detail::c_str(options, "options"),
+                                          &raw));
+        return Store(raw);
+    }
+
     // A view of `store` serving node metadata from its consolidated metadata, read once now
     // (wraps `zarr_store_open_consolidated`). Throws zarr::Error: NULL_ARGUMENT (empty
     // store), NOT_FOUND (no consolidated metadata), INVALID_METADATA, UNSUPPORTED, IO.

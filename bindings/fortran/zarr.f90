@@ -92,6 +92,10 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_ERROR_OUT_OF_MEMORY = -14
   integer(c_int32_t), parameter, public :: ZARR_ERROR_READ_ONLY = -15
   integer(c_int32_t), parameter, public :: ZARR_ERROR_TYPE_MISMATCH = -17
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_NETWORK = -20
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_ACCESS_DENIED = -21
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_TIMEOUT = -22
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_REMOTE = -23
   integer(c_int32_t), parameter, public :: ZARR_ERROR_PANIC = -99
 
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BOOL = 1
@@ -184,6 +188,7 @@ module zarr
   public :: c_zarr_string_free, c_zarr_set_num_threads, c_zarr_num_threads
   public :: c_zarr_version_string, c_zarr_version_number
   public :: c_zarr_store_open_zip, c_zarr_store_open_consolidated, c_zarr_group_create_v2
+  public :: c_zarr_store_open_url
   public :: c_zarr_group_descendants_json, c_zarr_group_consolidate
   public :: c_zarr_group_zarr_format, c_zarr_array_zarr_format
   public :: c_zarr_array_attribute_count, c_zarr_array_attribute_double
@@ -221,6 +226,16 @@ module zarr
       type(c_ptr), intent(out) :: out
       integer(c_int32_t) :: status
     end function c_zarr_store_open_zip
+
+    ! options_json is passed by value as a pointer so that it can be C_NULL_PTR.
+    function c_zarr_store_open_url(url, options_json, out) result(status) &
+        bind(C, name="zarr_store_open_url")
+      import :: c_ptr, c_char, c_int32_t
+      character(kind=c_char), intent(in) :: url(*)
+      type(c_ptr), value :: options_json
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_store_open_url
 
     function c_zarr_store_open_consolidated(store, out) result(status) &
         bind(C, name="zarr_store_open_consolidated")
@@ -1103,6 +1118,7 @@ module zarr
   public :: zarr_group_attributes_json, zarr_group_set_attributes_json
   public :: zarr_group_children_json
   public :: zarr_store_open_zip, zarr_store_open_consolidated, zarr_group_create_v2
+  public :: zarr_store_open_url
   public :: zarr_group_descendants_json, zarr_group_consolidate, zarr_group_zarr_format
   public :: zarr_array_zarr_format
   public :: zarr_array_create, zarr_array_open, zarr_array_free
@@ -1784,6 +1800,25 @@ contains
     integer(c_int32_t) :: status
     status = track(c_zarr_store_open_zip(c_str(path), store%ptr))
   end function zarr_store_open_zip
+
+  !> Open the store a URL names: `s3://bucket/prefix`, `http(s)://host/path` (read-only),
+  !> `file:///abs/path` or a plain path, with optional options as a JSON object (see
+  !> zarr_store_open_url in zarr.h: endpoint, region, anonymous, access_key_id,
+  !> secret_access_key, session_token, profile, force_path_style, max_concurrency,
+  !> timeout_ms, max_retries, read_only).
+  function zarr_store_open_url(url, store, options_json) result(status)
+    character(len=*), intent(in) :: url
+    type(zarr_store), intent(out) :: store
+    character(len=*), intent(in), optional :: options_json
+    integer(c_int32_t) :: status
+    character(kind=c_char, len=:), allocatable, target :: options
+    if (present(options_json)) then
+      options = c_str(options_json)
+      status = track(c_zarr_store_open_url(c_str(url), c_loc(options), store%ptr))
+    else
+      status = track(c_zarr_store_open_url(c_str(url), c_null_ptr, store%ptr))
+    end if
+  end function zarr_store_open_url
 
   !> Open a view of `store` that reads node metadata from its consolidated metadata.
   function zarr_store_open_consolidated(store, view) result(status)

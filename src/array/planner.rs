@@ -82,7 +82,7 @@ pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(
         let cell = cells.next().expect("one unit");
         return read_unit(io, &cuts, cell, Parallelism::SERIAL);
     }
-    let pool = crate::threads::pool()?;
+    let pool = pool_for(io)?;
     let workers = pool.current_num_threads();
     let many_units = units.is_none_or(|n| n >= 2 * workers as u64);
     let parallelism = if many_units {
@@ -104,6 +104,19 @@ pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(
                 .try_for_each(|cell| read_unit(io, &cuts, cell, parallelism))?;
         }
     })
+}
+
+/// The workers a block's units run on: the library's pool, sized for the CPUs; or, for a
+/// store that waits on round trips (remote stores say how many requests they keep in
+/// flight), a pool of that many workers, so that the requests overlap.
+fn pool_for(io: &ChunkIo) -> Result<std::sync::Arc<rayon::ThreadPool>, Error> {
+    let pool = crate::threads::pool()?;
+    match io.storage.max_concurrency() {
+        Some(requests) if requests > pool.current_num_threads() => {
+            Ok(crate::threads::io_pool(requests)?)
+        }
+        _ => Ok(pool),
+    }
 }
 
 /// Whether the one chunk of a read has several independently decodable parts in the block
@@ -166,7 +179,7 @@ pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), 
     }
     let cuts = RegularCuts::new(start, &extent, io.chunk_shape);
     let units = CellWalk::new(&cuts, &extent).len();
-    let pool = crate::threads::pool()?;
+    let pool = pool_for(io)?;
     let workers = pool.current_num_threads();
     // With fewer chunks than workers, a covered shard spreads its inner chunks over them.
     let parallelism = if units.is_some_and(|n| n < workers as u64) {

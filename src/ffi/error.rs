@@ -4,7 +4,7 @@ use super::status::*;
 use crate::codec::CodecError;
 use crate::error::Error;
 use crate::metadata::MetadataError;
-use crate::storage::StorageError;
+use crate::storage::{RemoteErrorKind, StorageError};
 use crate::threads::ThreadPoolError;
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
@@ -87,6 +87,12 @@ fn storage_status(error: &StorageError) -> zarr_status {
         StorageError::SymbolicLink { .. } => ZARR_ERROR_INVALID_PATH,
         StorageError::NotRegularFile { .. } => ZARR_ERROR_IO,
         StorageError::Callback { status, .. } => callback_status(*status),
+        StorageError::Remote(remote) => match remote.kind {
+            RemoteErrorKind::AccessDenied => ZARR_ERROR_ACCESS_DENIED,
+            RemoteErrorKind::Timeout => ZARR_ERROR_TIMEOUT,
+            RemoteErrorKind::Network => ZARR_ERROR_NETWORK,
+            RemoteErrorKind::Service => ZARR_ERROR_REMOTE,
+        },
     }
 }
 

@@ -54,6 +54,18 @@ pub const ZARR_ERROR_TYPE_MISMATCH: zarr_status = -17;
 /// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
 /// freeing resources (fewer threads, closing files or handles) may succeed.
 pub const ZARR_ERROR_RESOURCE: zarr_status = -18;
+/// A remote store (S3, HTTP) could not be reached or the connection kept failing (refused,
+/// reset, a TLS or certificate failure) after the retries `max_retries` allows.
+pub const ZARR_ERROR_NETWORK: zarr_status = -20;
+/// A remote store refused access (HTTP 401 or 403): missing or wrong credentials, a
+/// rejected signature, or no permission for the bucket or object.
+pub const ZARR_ERROR_ACCESS_DENIED: zarr_status = -21;
+/// A request to a remote store timed out (connecting, or waiting for data longer than
+/// `timeout_ms`) on every attempt.
+pub const ZARR_ERROR_TIMEOUT: zarr_status = -22;
+/// A remote store answered with an HTTP error status other than 401, 403 and 404 (a
+/// 5xx or 429 after every retry, or another 4xx), or with a response that cannot be used.
+pub const ZARR_ERROR_REMOTE: zarr_status = -23;
 /// A bug inside libzarr was caught before it could unwind into the caller.
 pub const ZARR_ERROR_PANIC: zarr_status = -99;
 
@@ -83,6 +95,10 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
             c"the operating system refused a resource: threads, file descriptors"
         }
         ZARR_ERROR_TYPE_MISMATCH => c"the value has another type than the one asked for",
+        ZARR_ERROR_NETWORK => c"network failure (remote store unreachable or connection failed)",
+        ZARR_ERROR_ACCESS_DENIED => c"access denied by the remote store",
+        ZARR_ERROR_TIMEOUT => c"request to the remote store timed out",
+        ZARR_ERROR_REMOTE => c"the remote store answered with an HTTP error",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }

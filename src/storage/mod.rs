@@ -5,12 +5,16 @@
 
 pub mod filesystem;
 pub mod memory;
+pub mod readonly;
+pub mod remote;
 mod remove;
 pub mod source;
 pub mod zip;
 
 pub use filesystem::{FilesystemOptions, FilesystemStore};
 pub use memory::MemoryStore;
+pub use readonly::ReadOnlyStore;
+pub use remote::{open_url, HttpStore, RemoteError, RemoteErrorKind, S3Store};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;
@@ -72,6 +76,11 @@ pub enum StorageError {
         status: i32,
         message: String,
     },
+    /// A request to a remote store (S3, HTTP) failed after its retries: access denied,
+    /// a timeout, a network failure or an HTTP error status. The message names the URL
+    /// and the HTTP status.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
 }
 
 /// What a read of several ranges of one value gives: their bytes one after another, and
@@ -150,6 +159,15 @@ pub trait ReadableStorage: Debug + Send + Sync {
     /// zip directory) override this; the default reads the whole value.
     fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
         Ok(self.get(key)?.map(|value| value.len() as u64))
+    }
+
+    /// How many calls (`get`, `get_range`, `read_ranges`) are worth keeping in flight at
+    /// once to read this store fast: `None` for local stores, where the CPU is the limit;
+    /// remote stores, which wait on round trips rather than cores, say how many
+    /// concurrent requests they are built for (their connection pool's size). An I/O
+    /// planner may keep that many unit fetches going, independent of its thread count.
+    fn max_concurrency(&self) -> Option<usize> {
+        None
     }
 }
 

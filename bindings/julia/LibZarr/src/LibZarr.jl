@@ -21,7 +21,7 @@
 module LibZarr
 
 export ZarrError, ZarrStore, ZarrGroup, ZarrArray
-export open_filesystem, open_memory, open_zip, open_consolidated, open_group, create_group, create_group_v2
+export open_filesystem, open_memory, open_zip, open_url, open_consolidated, open_group, create_group, create_group_v2
 export create_group_with_format
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
@@ -77,6 +77,10 @@ const ZARR_ERROR_INVALID_PATH = Int32(-13)
 const ZARR_ERROR_OUT_OF_MEMORY = Int32(-14)
 const ZARR_ERROR_READ_ONLY = Int32(-15)
 const ZARR_ERROR_TYPE_MISMATCH = Int32(-17)
+const ZARR_ERROR_NETWORK = Int32(-20)
+const ZARR_ERROR_ACCESS_DENIED = Int32(-21)
+const ZARR_ERROR_TIMEOUT = Int32(-22)
+const ZARR_ERROR_REMOTE = Int32(-23)
 const ZARR_ERROR_PANIC = Int32(-99)
 
 """
@@ -240,6 +244,31 @@ CORRUPT_DATA (not a zip, hostile or truncated), UNSUPPORTED, IO.
 function open_zip(path::AbstractString)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     check(@ccall libzarr().zarr_store_open_zip(path::Cstring, out::Ref{Ptr{Cvoid}})::Int32)
+    return ZarrStore(out[])
+end
+
+"""
+    open_url(url; options = nothing) -> ZarrStore
+
+The store a URL names (wraps `zarr_store_open_url`): `s3://bucket/prefix`,
+`http(s)://host/path` (read-only), `file:///abs/path` or a plain path. `options` is a JSON
+object as a string (keys endpoint, region, anonymous, access_key_id, secret_access_key,
+session_token, profile, force_path_style, max_concurrency, timeout_ms, max_retries,
+read_only; see zarr.h), or `nothing`. Throws `ZarrError`: INVALID_ARGUMENT (malformed URL,
+unknown option, wrong type, option not for the scheme, unknown profile), UNSUPPORTED
+(another scheme), IO, NETWORK; calls on the store may later throw NETWORK, ACCESS_DENIED,
+TIMEOUT and REMOTE.
+"""
+function open_url(url::AbstractString; options::Union{Nothing,AbstractString} = nothing)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    text = options === nothing ? nothing : String(options)
+    GC.@preserve text begin
+        # NULL for no options; otherwise the bytes of `text` (a Julia String is always
+        # followed by a NUL byte in memory).
+        opts = text === nothing ? Ptr{UInt8}(C_NULL) : pointer(text)
+        check(@ccall libzarr().zarr_store_open_url(
+            url::Cstring, opts::Ptr{UInt8}, out::Ref{Ptr{Cvoid}})::Int32)
+    end
     return ZarrStore(out[])
 end
 

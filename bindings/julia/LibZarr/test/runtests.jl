@@ -37,6 +37,21 @@ using Test
         @test occursin("\"/g/v\"", children_json(g))
     end
 
+    @testset "open_url" begin
+        dir = mktempdir()
+        store = open_url("file://" * joinpath(dir, "u.zarr"))
+        a = create_array(store, "/v", Int32, (3,))
+        write_array!(a, Int32[7, 8, 9])
+        ro = open_url(joinpath(dir, "u.zarr"); options = "{\"read_only\": true}")
+        @test read_array(open_array(ro, "/v")) == Int32[7, 8, 9]
+        e = try create_array(ro, "/w", Int32, (3,)); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_READ_ONLY
+        e = try open_url("s3://b"; options = "{\"colour\": 1}"); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT && occursin("colour", e.message)
+        e = try open_url("gs://b/x"); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_UNSUPPORTED
+    end
+
     @testset "errors" begin
         store = open_memory()
         e = try open_array(store, "/missing"); nothing catch err; err end

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The remote benchmark (see bench/remote/README.md). Not part of CI.
+# Usage: bash bench/remote/run.sh [--delay-ms 20] [--reps 3] [--inner-reps 7] [--quick]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+if [ ! -f build/CMakeCache.txt ]; then
+  source scripts/setup.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build build -j2 --target zarr_cargo
+bash interop/setup_venv.sh build/interop-venv
+mkdir -p build/bench-remote
+cc -O2 -std=c99 -Wall -Wextra -Iinclude bench/remote/read_remote.c -o build/bench-remote/read_remote \
+  -Lbuild/cargo/release -lzarr -Wl,-rpath,"$PWD/build/cargo/release"
+exec build/interop-venv/bin/python -W ignore bench/remote/bench.py "$@"

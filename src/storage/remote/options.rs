@@ -1,0 +1,312 @@
+//! The options of `zarr_store_open_url`: a JSON object whose keys are checked by name,
+//! by JSON type and by whether they apply to the URL's scheme.
+
+use crate::metadata::json::kind_of;
+use serde_json::{Map, Value};
+
+/// Requests in flight per call (and connections kept per store) when `max_concurrency`
+/// is not given: enough to hide a round trip of tens of milliseconds behind the transfer
+/// of typical chunks, few enough for a small server.
+pub const DEFAULT_MAX_CONCURRENCY: usize = 32;
+/// Per-request inactivity timeout when `timeout_ms` is not given: connecting, and each
+/// wait for bytes to send or receive, may take this long before the attempt fails.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+/// Retries of one request when `max_retries` is not given.
+pub const DEFAULT_MAX_RETRIES: u32 = 8;
+
+const MAX_CONCURRENCY_LIMIT: u64 = 1024;
+const TIMEOUT_LIMIT_MS: u64 = 3_600_000;
+const RETRIES_LIMIT: u64 = 100;
+
+/// The kind of store a URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// `s3://bucket/prefix`
+    S3,
+    /// `http://` or `https://`
+    Http,
+    /// A local path or `file://`
+    File,
+}
+
+impl Scheme {
+    fn describe(self) -> &'static str {
+        match self {
+            Scheme::S3 => "s3:// URLs",
+            Scheme::Http => "http(s):// URLs",
+            Scheme::File => "local paths and file:// URLs",
+        }
+    }
+}
+
+/// The options given to `zarr_store_open_url`; `None` is "not given".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlOptions {
+    pub endpoint: Option<String>,
+    pub region: Option<String>,
+    pub anonymous: Option<bool>,
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+    pub session_token: Option<String>,
+    pub profile: Option<String>,
+    pub force_path_style: Option<bool>,
+    pub max_concurrency: Option<usize>,
+    pub timeout_ms: Option<u64>,
+    pub max_retries: Option<u32>,
+    pub read_only: Option<bool>,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    String,
+    Bool,
+    /// An integer in `min..=max`.
+    Integer(u64, u64),
+}
+
+/// Every key: its JSON kind and the schemes it applies to.
+const KEYS: &[(&str, Kind, &[Scheme])] = &[
+    ("endpoint", Kind::String, &[Scheme::S3]),
+    ("region", Kind::String, &[Scheme::S3]),
+    ("anonymous", Kind::Bool, &[Scheme::S3]),
+    ("access_key_id", Kind::String, &[Scheme::S3]),
+    ("secret_access_key", Kind::String, &[Scheme::S3]),
+    ("session_token", Kind::String, &[Scheme::S3]),
+    ("profile", Kind::String, &[Scheme::S3]),
+    ("force_path_style", Kind::Bool, &[Scheme::S3]),
+    (
+        "max_concurrency",
+        Kind::Integer(1, MAX_CONCURRENCY_LIMIT),
+        &[Scheme::S3, Scheme::Http],
+    ),
+    (
+        "timeout_ms",
+        Kind::Integer(1, TIMEOUT_LIMIT_MS),
+        &[Scheme::S3, Scheme::Http],
+    ),
+    (
+        "max_retries",
+        Kind::Integer(0, RETRIES_LIMIT),
+        &[Scheme::S3, Scheme::Http],
+    ),
+    (
+        "read_only",
+        Kind::Bool,
+        &[Scheme::S3, Scheme::Http, Scheme::File],
+    ),
+];
+
+impl UrlOptions {
+    /// Parse `json` (an object) for a URL of `scheme`. The message of an error names the
+    /// offending key.
+    pub fn parse(json: &str, scheme: Scheme) -> Result<UrlOptions, String> {
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| format!("options_json is not valid JSON: {e}"))?;
+        let Value::Object(object) = value else {
+            return Err("options_json must be a JSON object".to_string());
+        };
+        UrlOptions::from_object(&object, scheme)
+    }
+
+    fn from_object(object: &Map<String, Value>, scheme: Scheme) -> Result<UrlOptions, String> {
+        let mut options = UrlOptions::default();
+        for (key, value) in object {
+            let Some(&(name, kind, schemes)) = KEYS.iter().find(|(name, ..)| name == key) else {
+                let known: Vec<&str> = KEYS.iter().map(|(name, ..)| *name).collect();
+                return Err(format!(
+                    "unknown option '{key}' (known options: {})",
+                    known.join(", ")
+                ));
+            };
+            if !schemes.contains(&scheme) {
+                return Err(format!(
+                    "option '{name}' does not apply to {}",
+                    scheme.describe()
+                ));
+            }
+            let wrong_type = |expected: &str| {
+                format!("option '{name}' must be {expected}, not {}", kind_of(value))
+            };
+            match kind {
+                Kind::String => {
+                    let text = value.as_str().ok_or_else(|| wrong_type("a string"))?;
+                    let text = Some(text.to_string());
+                    match name {
+                        "endpoint" => options.endpoint = text,
+                        "region" => options.region = text,
+                        "access_key_id" => options.access_key_id = text,
+                        "secret_access_key" => options.secret_access_key = text,
+                        "session_token" => options.session_token = text,
+                        "profile" => options.profile = text,
+                        _ => unreachable!("every string option is listed"),
+                    }
+                }
+                Kind::Bool => {
+                    let flag = Some(value.as_bool().ok_or_else(|| wrong_type("true or false"))?);
+                    match name {
+                        "anonymous" => options.anonymous = flag,
+                        "force_path_style" => options.force_path_style = flag,
+                        "read_only" => options.read_only = flag,
+                        _ => unreachable!("every boolean option is listed"),
+                    }
+                }
+                Kind::Integer(min, max) => {
+                    let expected = format!("an integer from {min} to {max}");
+                    let number = value
+                        .as_u64()
+                        .filter(|n| (min..=max).contains(n))
+                        .ok_or_else(|| match value {
+                            Value::Number(n) => {
+                                format!("option '{name}' must be {expected}, not {n}")
+                            }
+                            _ => wrong_type(&expected),
+                        })?;
+                    match name {
+                        // Fits: the limits are far below u32::MAX.
+                        "max_concurrency" => options.max_concurrency = Some(number as usize),
+                        "timeout_ms" => options.timeout_ms = Some(number),
+                        "max_retries" => options.max_retries = Some(number as u32),
+                        _ => unreachable!("every integer option is listed"),
+                    }
+                }
+            }
+        }
+        options.check_combinations()?;
+        Ok(options)
+    }
+
+    /// Options that contradict each other.
+    fn check_combinations(&self) -> Result<(), String> {
+        let has_key = self.access_key_id.is_some();
+        let has_secret = self.secret_access_key.is_some();
+        if has_key != has_secret {
+            return Err(
+                "options 'access_key_id' and 'secret_access_key' must be given together"
+                    .to_string(),
+            );
+        }
+        if self.session_token.is_some() && !has_key {
+            return Err(
+                "option 'session_token' needs 'access_key_id' and 'secret_access_key'".to_string(),
+            );
+        }
+        if self.anonymous == Some(true) {
+            for (given, name) in [
+                (has_key, "access_key_id"),
+                (self.profile.is_some(), "profile"),
+            ] {
+                if given {
+                    return Err(format!(
+                        "options 'anonymous': true and '{name}' contradict each other"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Requests in flight per call.
+    pub fn max_concurrency(&self) -> usize {
+        self.max_concurrency.unwrap_or(DEFAULT_MAX_CONCURRENCY)
+    }
+
+    /// Per-request inactivity timeout.
+    pub fn timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
+    }
+
+    /// Retries of one request.
+    pub fn max_retries(&self) -> u32 {
+        self.max_retries.unwrap_or(DEFAULT_MAX_RETRIES)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_parses() {
+        let json = r#"{"endpoint": "http://127.0.0.1:9000", "region": "eu-west-1",
+            "anonymous": false, "access_key_id": "AK", "secret_access_key": "SK",
+            "session_token": "T", "profile": "p", "force_path_style": true,
+            "max_concurrency": 4, "timeout_ms": 1500, "max_retries": 0, "read_only": true}"#;
+        let o = UrlOptions::parse(json, Scheme::S3).unwrap();
+        assert_eq!(o.endpoint.as_deref(), Some("http://127.0.0.1:9000"));
+        assert_eq!(o.region.as_deref(), Some("eu-west-1"));
+        assert_eq!(o.anonymous, Some(false));
+        assert_eq!(o.session_token.as_deref(), Some("T"));
+        assert_eq!(o.force_path_style, Some(true));
+        assert_eq!(o.max_concurrency(), 4);
+        assert_eq!(o.timeout().as_millis(), 1500);
+        assert_eq!(o.max_retries(), 0);
+        assert_eq!(o.read_only, Some(true));
+        let d = UrlOptions::parse("{}", Scheme::Http).unwrap();
+        assert_eq!(d, UrlOptions::default());
+        assert_eq!(d.max_concurrency(), DEFAULT_MAX_CONCURRENCY);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let cases = [
+            (r#"{"bogus": 1}"#, Scheme::S3, "unknown option 'bogus'"),
+            (
+                r#"{"region": 3}"#,
+                Scheme::S3,
+                "'region' must be a string, not a number",
+            ),
+            (
+                r#"{"anonymous": "yes"}"#,
+                Scheme::S3,
+                "'anonymous' must be true or false",
+            ),
+            (
+                r#"{"max_concurrency": 0}"#,
+                Scheme::S3,
+                "'max_concurrency' must be an integer from 1",
+            ),
+            (
+                r#"{"max_concurrency": 2.5}"#,
+                Scheme::S3,
+                "'max_concurrency' must be",
+            ),
+            (r#"{"timeout_ms": -1}"#, Scheme::S3, "'timeout_ms' must be"),
+            (
+                r#"{"max_retries": "3"}"#,
+                Scheme::Http,
+                "'max_retries' must be an integer",
+            ),
+            (
+                r#"{"region": "x"}"#,
+                Scheme::Http,
+                "'region' does not apply to http(s)://",
+            ),
+            (
+                r#"{"timeout_ms": 5}"#,
+                Scheme::File,
+                "'timeout_ms' does not apply to local",
+            ),
+            (
+                r#"{"access_key_id": "a"}"#,
+                Scheme::S3,
+                "must be given together",
+            ),
+            (
+                r#"{"session_token": "a"}"#,
+                Scheme::S3,
+                "'session_token' needs",
+            ),
+            (
+                r#"{"anonymous": true, "profile": "p"}"#,
+                Scheme::S3,
+                "contradict",
+            ),
+            ("[1]", Scheme::S3, "must be a JSON object"),
+            ("{", Scheme::S3, "not valid JSON"),
+        ];
+        for (json, scheme, expected) in cases {
+            let message = UrlOptions::parse(json, scheme).unwrap_err();
+            assert!(message.contains(expected), "{json}: {message}");
+        }
+    }
+}

@@ -1,0 +1,691 @@
+//! A store in an S3-compatible object store (AWS S3, MinIO, Ceph, moto, s3s...): keys
+//! are objects under `bucket/prefix/`. Requests are signed with SigV4 query parameters
+//! (presigned URLs, by rusty-s3) and sent by the shared [`Client`].
+
+use super::credentials::CredentialSource;
+use super::error::{RemoteError, RemoteErrorKind};
+use super::http::{
+    header, io_failure, status_failure, transport_failure, Client, Failure, Method, ObjectUrls,
+    Reader,
+};
+use crate::storage::{
+    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, ReadableStorage,
+    StorageError, WritableStorage,
+};
+use instant_xml::FromXml;
+use percent_encoding::percent_decode_str;
+use rusty_s3::actions::{
+    AbortMultipartUpload, CompleteMultipartUpload, CreateMultipartUpload, DeleteObject, GetObject,
+    HeadObject, ListObjectsV2, PutObject, S3Action, UploadPart,
+};
+use rusty_s3::{Bucket, Credentials};
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::time::Duration;
+
+/// Lifetime of each presigned request URL (each attempt signs anew).
+const SIGNATURE_EXPIRY: Duration = Duration::from_secs(3600);
+/// Values larger than this are written with a multipart upload.
+pub const MULTIPART_THRESHOLD: usize = 16 << 20;
+/// Size of each part of a multipart upload (the last may be smaller; larger values use
+/// larger parts so that no upload needs more than S3's 10,000 parts).
+pub const PART_SIZE: usize = 8 << 20;
+const MAX_PARTS: usize = 10_000;
+/// The largest listing page or multipart response read.
+const MAX_XML_RESPONSE: u64 = 64 << 20;
+
+const S3_XML_NS: &str = "http://s3.amazonaws.com/doc/2006-03-01/";
+
+/// A ListObjectsV2 page, as far as listing needs it. rusty-s3 builds and signs the
+/// request, but its response type insists on fields (ETag, LastModified, Size) that some
+/// S3-compatible servers leave out of listings, so the page is read with these lenient
+/// types (instant-xml, rusty-s3's XML parser) instead.
+#[derive(FromXml)]
+#[xml(rename = "ListBucketResult", ns(S3_XML_NS))]
+struct ListPage {
+    contents: Vec<ListedObject>,
+    common_prefixes: Vec<ListedPrefix>,
+    #[xml(rename = "NextContinuationToken")]
+    next_continuation_token: Option<String>,
+    #[xml(rename = "EncodingType")]
+    encoding_type: Option<String>,
+}
+
+#[derive(FromXml)]
+#[xml(rename = "Contents", ns(S3_XML_NS))]
+struct ListedObject {
+    #[xml(rename = "Key")]
+    key: String,
+}
+
+#[derive(FromXml)]
+#[xml(rename = "CommonPrefixes", ns(S3_XML_NS))]
+struct ListedPrefix {
+    #[xml(rename = "Prefix")]
+    prefix: String,
+}
+
+impl ListPage {
+    /// Parse a page; keys are percent-decoded when the server encoded them (the request
+    /// asks for `encoding-type=url`).
+    fn parse(text: &str) -> Result<ListPage, instant_xml::Error> {
+        let mut page: ListPage = instant_xml::from_str(text)?;
+        if page.encoding_type.as_deref() == Some("url") {
+            let decode = |s: &mut String| {
+                *s = percent_decode_str(s).decode_utf8_lossy().into_owned();
+            };
+            page.contents.iter_mut().for_each(|c| decode(&mut c.key));
+            page.common_prefixes
+                .iter_mut()
+                .for_each(|p| decode(&mut p.prefix));
+        }
+        Ok(page)
+    }
+}
+
+/// An S3 bucket (and key prefix) as a store.
+pub struct S3Store {
+    bucket: Bucket,
+    /// `""` or a prefix ending in `/`, prepended to every key.
+    prefix: String,
+    credentials: CredentialSource,
+    client: Client,
+    read_only: bool,
+    /// Values above this size use multipart uploads (a field so that tests can lower it).
+    pub(crate) multipart_threshold: usize,
+    pub(crate) part_size: usize,
+    /// Keys per listing page asked for (`None`: the service's default, 1,000 on S3).
+    pub(crate) list_page_size: Option<usize>,
+}
+
+impl std::fmt::Debug for S3Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3Store")
+            .field("bucket", &self.bucket.name())
+            .field("prefix", &self.prefix)
+            .field("endpoint", &self.bucket.base_url().as_str())
+            .field("credentials", &self.credentials)
+            .field("read_only", &self.read_only)
+            .finish_non_exhaustive()
+    }
+}
+
+impl S3Store {
+    /// A store over `bucket` (which carries the endpoint, URL style and region), keys
+    /// under `prefix` (`""` or ending in `/`).
+    pub(crate) fn new(
+        bucket: Bucket,
+        prefix: String,
+        credentials: CredentialSource,
+        client: Client,
+        read_only: bool,
+    ) -> S3Store {
+        S3Store {
+            bucket,
+            prefix,
+            credentials,
+            client,
+            read_only,
+            multipart_threshold: MULTIPART_THRESHOLD,
+            part_size: PART_SIZE,
+            list_page_size: None,
+        }
+    }
+
+    fn object(&self, key: &str) -> String {
+        format!("{}{key}", self.prefix)
+    }
+
+    fn reader(&self) -> Reader<'_> {
+        Reader {
+            client: &self.client,
+            urls: self,
+        }
+    }
+
+    /// Run one request built by `sign` (given the current credentials) with retries;
+    /// `accept` turns a 2xx response into the result.
+    fn request<T>(
+        &self,
+        method: Method,
+        display: &str,
+        body: Option<&[u8]>,
+        sign: impl Fn(Option<&Credentials>) -> String,
+        accept: impl Fn(ureq::http::Response<ureq::Body>) -> Result<T, Failure>,
+    ) -> Result<T, StorageError> {
+        self.client.retrying(|| {
+            let credentials = self.credentials.current();
+            let url = sign(credentials.as_deref());
+            let response = self
+                .client
+                .send(method, &url, &[], body)
+                .map_err(|e| transport_failure(method, display, e))?;
+            if response.status().is_success() {
+                accept(response)
+            } else {
+                Err(self.explain(status_failure(method, display, response)))
+            }
+        })
+    }
+
+    /// Add where the credentials came from to an access-denied failure.
+    fn explain(&self, failure: Failure) -> Failure {
+        match failure {
+            Failure::Fatal(StorageError::Remote(mut e))
+                if e.kind == RemoteErrorKind::AccessDenied =>
+            {
+                e.detail = format!(
+                    "{}; credentials from {}",
+                    e.detail,
+                    self.credentials.origin()
+                );
+                Failure::Fatal(StorageError::Remote(e))
+            }
+            other => other,
+        }
+    }
+
+    /// Read a small XML response body as text.
+    fn xml_text(
+        method: Method,
+        display: &str,
+        response: ureq::http::Response<ureq::Body>,
+    ) -> Result<String, Failure> {
+        let mut text = String::new();
+        response
+            .into_body()
+            .into_with_config()
+            .limit(MAX_XML_RESPONSE)
+            .reader()
+            .take(MAX_XML_RESPONSE)
+            .read_to_string(&mut text)
+            .map_err(|e| io_failure(method, display, e))?;
+        Ok(text)
+    }
+
+    fn malformed(method: Method, display: &str, what: impl std::fmt::Display) -> Failure {
+        Failure::Fatal(StorageError::Remote(RemoteError::new(
+            RemoteErrorKind::Service,
+            method.name(),
+            display,
+            format!("malformed response: {what}"),
+        )))
+    }
+
+    fn put_single(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+        let object = self.object(key);
+        let display = self.display(key);
+        self.request(
+            Method::Put,
+            &display,
+            Some(value),
+            |c| {
+                PutObject::new(&self.bucket, c, &object)
+                    .sign(SIGNATURE_EXPIRY)
+                    .into()
+            },
+            |_| Ok(()),
+        )
+    }
+
+    /// Write `value` in parts, concurrently; on any failure the upload is aborted, so no
+    /// object and no stray parts remain.
+    fn put_multipart(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+        let object = self.object(key);
+        let display = self.display(key);
+        let upload_id = self.request(
+            Method::Post,
+            &display,
+            Some(&[]),
+            |c| {
+                CreateMultipartUpload::new(&self.bucket, c, &object)
+                    .sign(SIGNATURE_EXPIRY)
+                    .into()
+            },
+            |response| {
+                let text = Self::xml_text(Method::Post, &display, response)?;
+                let parsed = CreateMultipartUpload::parse_response(&text)
+                    .map_err(|e| Self::malformed(Method::Post, &display, e))?;
+                Ok(parsed.upload_id().to_string())
+            },
+        )?;
+        let result = self.upload_parts(key, &object, &display, &upload_id, value);
+        if result.is_err() {
+            // Best effort: the original error is what the caller needs to see.
+            let _ = self.request(
+                Method::Delete,
+                &display,
+                None,
+                |c| {
+                    AbortMultipartUpload::new(&self.bucket, c, &object, &upload_id)
+                        .sign(SIGNATURE_EXPIRY)
+                        .into()
+                },
+                |_| Ok(()),
+            );
+        }
+        result
+    }
+
+    fn upload_parts(
+        &self,
+        key: &str,
+        object: &str,
+        display: &str,
+        upload_id: &str,
+        value: &[u8],
+    ) -> Result<(), StorageError> {
+        let part_size = self.part_size.max(value.len().div_ceil(MAX_PARTS));
+        let parts: Vec<&[u8]> = value.chunks(part_size).collect();
+        let etags = self.client.concurrently(parts.len(), |i| {
+            // At most MAX_PARTS parts, so the number fits.
+            let number = (i + 1) as u16;
+            self.request(
+                Method::Put,
+                display,
+                Some(parts[i]),
+                |c| {
+                    UploadPart::new(&self.bucket, c, object, number, upload_id)
+                        .sign(SIGNATURE_EXPIRY)
+                        .into()
+                },
+                |response| {
+                    header(&response, "etag")
+                        .map(str::to_string)
+                        .ok_or_else(|| Self::malformed(Method::Put, display, "part without ETag"))
+                },
+            )
+        })?;
+        let completed = self.request(
+            Method::Post,
+            display,
+            Some(
+                CompleteMultipartUpload::new(
+                    &self.bucket,
+                    None,
+                    object,
+                    upload_id,
+                    etags.iter().map(String::as_str),
+                )
+                .body()
+                .as_bytes(),
+            ),
+            |c| {
+                CompleteMultipartUpload::new(
+                    &self.bucket,
+                    c,
+                    object,
+                    upload_id,
+                    etags.iter().map(String::as_str),
+                )
+                .sign(SIGNATURE_EXPIRY)
+                .into()
+            },
+            |response| {
+                // S3 may answer 200 and still fail, with an <Error> document.
+                let text = Self::xml_text(Method::Post, display, response)?;
+                if text.contains("<Error>") {
+                    return Err(Failure::Retry(RemoteError::new(
+                        RemoteErrorKind::Service,
+                        "POST",
+                        display,
+                        format!("completing the multipart upload failed: {}", text.trim()),
+                    )));
+                }
+                Ok(())
+            },
+        );
+        match completed {
+            // A retried completion whose first attempt succeeded (and whose answer was
+            // lost) finds the upload gone: then the object is there, whole.
+            Err(StorageError::Remote(e))
+                if e.detail.starts_with("HTTP 404") && e.detail.contains("NoSuchUpload") =>
+            {
+                match self.reader().size(key)? {
+                    Some(size) if size == value.len() as u64 => Ok(()),
+                    _ => Err(StorageError::Remote(e)),
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn list_page(&self, full_prefix: &str, token: Option<&str>) -> Result<ListPage, StorageError> {
+        let display = format!("{} (listing '{full_prefix}')", self.bucket.base_url());
+        self.request(
+            Method::Get,
+            &display,
+            None,
+            |c| {
+                let mut action = ListObjectsV2::new(&self.bucket, c);
+                if !full_prefix.is_empty() {
+                    action.with_prefix(full_prefix);
+                }
+                action.with_delimiter("/");
+                if let Some(n) = self.list_page_size {
+                    action.with_max_keys(n);
+                }
+                if let Some(token) = token {
+                    action.with_continuation_token(token);
+                }
+                action.sign(SIGNATURE_EXPIRY).into()
+            },
+            |response| {
+                let text = Self::xml_text(Method::Get, &display, response)?;
+                ListPage::parse(&text).map_err(|e| Self::malformed(Method::Get, &display, e))
+            },
+        )
+    }
+}
+
+impl ObjectUrls for S3Store {
+    fn url(&self, method: Method, key: &str) -> Result<String, StorageError> {
+        let object = self.object(key);
+        let credentials = self.credentials.current();
+        let c = credentials.as_deref();
+        let url = match method {
+            Method::Get => GetObject::new(&self.bucket, c, &object).sign(SIGNATURE_EXPIRY),
+            Method::Head => HeadObject::new(&self.bucket, c, &object).sign(SIGNATURE_EXPIRY),
+            Method::Put => PutObject::new(&self.bucket, c, &object).sign(SIGNATURE_EXPIRY),
+            Method::Delete => DeleteObject::new(&self.bucket, c, &object).sign(SIGNATURE_EXPIRY),
+            Method::Post => unreachable!("no POST on a plain object"),
+        };
+        Ok(url.into())
+    }
+
+    fn display(&self, key: &str) -> String {
+        let object = self.object(key);
+        self.bucket
+            .object_url(&object)
+            .map(String::from)
+            .unwrap_or_else(|_| format!("{}{object}", self.bucket.base_url()))
+    }
+}
+
+impl ReadableStorage for S3Store {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+        validate_key(key)?;
+        self.reader().get(key).map_err(|e| self.explain_error(e))
+    }
+
+    fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>, StorageError> {
+        validate_key(key)?;
+        Ok(self
+            .reader()
+            .get_range(key, range)
+            .map_err(|e| self.explain_error(e))?
+            .map(|f| f.bytes))
+    }
+
+    fn read_ranges(
+        &self,
+        key: &str,
+        ranges: &[ByteRange],
+    ) -> Result<Option<crate::storage::RangesRead>, StorageError> {
+        validate_key(key)?;
+        self.reader()
+            .read_ranges(key, ranges)
+            .map_err(|e| self.explain_error(e))
+    }
+
+    fn max_concurrency(&self) -> Option<usize> {
+        Some(self.client.max_concurrency())
+    }
+}
+
+impl S3Store {
+    fn explain_error(&self, error: StorageError) -> StorageError {
+        match self.explain(Failure::Fatal(error)) {
+            Failure::Fatal(e) => e,
+            Failure::Retry(e) => StorageError::Remote(e),
+        }
+    }
+}
+
+impl WritableStorage for S3Store {
+    fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+        if self.read_only {
+            return Err(StorageError::ReadOnly);
+        }
+        validate_key(key)?;
+        if value.len() > self.multipart_threshold {
+            self.put_multipart(key, value)
+        } else {
+            self.put_single(key, value)
+        }
+    }
+
+    fn erase(&self, key: &str) -> Result<(), StorageError> {
+        if self.read_only {
+            return Err(StorageError::ReadOnly);
+        }
+        validate_key(key)?;
+        let object = self.object(key);
+        let display = self.display(key);
+        let result = self.request(
+            Method::Delete,
+            &display,
+            None,
+            |c| {
+                DeleteObject::new(&self.bucket, c, &object)
+                    .sign(SIGNATURE_EXPIRY)
+                    .into()
+            },
+            |_| Ok(()),
+        );
+        match result {
+            // Removing a missing key is not an error (S3 itself answers 204 anyway).
+            Err(StorageError::Remote(e)) if e.detail.starts_with("HTTP 404") => Ok(()),
+            other => other,
+        }
+    }
+}
+
+impl ListableStorage for S3Store {
+    fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
+        validate_prefix(prefix)?;
+        let full_prefix = format!("{}{prefix}", self.prefix);
+        let mut keys = BTreeSet::new();
+        let mut prefixes = BTreeSet::new();
+        let mut token: Option<String> = None;
+        loop {
+            let page = self.list_page(&full_prefix, token.as_deref())?;
+            for content in &page.contents {
+                if let Some(name) = content.key.strip_prefix(&full_prefix) {
+                    if !name.is_empty() && !name.contains('/') {
+                        keys.insert(name.to_string());
+                    }
+                }
+            }
+            for common in &page.common_prefixes {
+                if let Some(name) = common.prefix.strip_prefix(&full_prefix) {
+                    let name = name.trim_end_matches('/');
+                    if !name.is_empty() && !name.contains('/') {
+                        prefixes.insert(name.to_string());
+                    }
+                }
+            }
+            match page.next_continuation_token {
+                Some(next) if !next.is_empty() && Some(&next) != token.as_ref() => {
+                    token = Some(next)
+                }
+                _ => break,
+            }
+        }
+        Ok(DirListing {
+            keys: keys.into_iter().collect(),
+            prefixes: prefixes.into_iter().collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_pages_parse_leniently() {
+        // No ETag, LastModified or Size (as s3s-fs lists), keys percent-encoded.
+        let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+            <ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+              <Name>b</Name><Prefix>p/</Prefix><KeyCount>2</KeyCount>
+              <EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>
+              <Contents><Key>p/zarr.json</Key></Contents>
+              <Contents><Key>p/a%20b</Key><Size>3</Size><ETag>"x"</ETag></Contents>
+              <CommonPrefixes><Prefix>p/c%2Fd/</Prefix></CommonPrefixes>
+              <NextContinuationToken>tok</NextContinuationToken>
+            </ListBucketResult>"#;
+        let page = ListPage::parse(text).unwrap();
+        let keys: Vec<&str> = page.contents.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["p/zarr.json", "p/a b"]);
+        assert_eq!(page.common_prefixes[0].prefix, "p/c/d/");
+        assert_eq!(page.next_continuation_token.as_deref(), Some("tok"));
+        assert!(ListPage::parse("<Error><Code>x</Code></Error>").is_err());
+    }
+
+    // Against the loopback servers of tests/servers (ctest runs these as url.rust_remote,
+    // with ZARR_TEST_SERVERS_ENV set): what the C API cannot reach.
+
+    use super::super::credentials::CredentialSource;
+    use super::super::http::ClientConfig;
+    use crate::storage::ranges_of;
+    use std::collections::HashMap;
+
+    fn servers() -> HashMap<String, String> {
+        let file = std::env::var("ZARR_TEST_SERVERS_ENV")
+            .expect("ZARR_TEST_SERVERS_ENV: run through ctest (url.rust_remote)");
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    /// A store at `prefix` of bucket zarr-test, reached through the counting proxy.
+    fn counted_store(prefix: &str) -> S3Store {
+        let endpoint = &servers()["ZARR_TEST_COUNTING_S3"];
+        let bucket = Bucket::new(
+            endpoint.parse().unwrap(),
+            rusty_s3::UrlStyle::Path,
+            "zarr-test",
+            "us-east-1",
+        )
+        .unwrap();
+        let client = Client::new(&ClientConfig {
+            max_concurrency: 4,
+            timeout: Duration::from_secs(30),
+            max_retries: 2,
+            tls: false,
+            max_redirects: 0,
+        })
+        .unwrap();
+        let credentials = CredentialSource::Static(
+            std::sync::Arc::new(Credentials::new("test", "test")),
+            "the options",
+        );
+        S3Store::new(bucket, format!("{prefix}/"), credentials, client, false)
+    }
+
+    fn unique(name: &str) -> String {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis();
+        format!("rust-{name}-{}-{now}", std::process::id())
+    }
+
+    /// Requests through the counting proxy whose log line holds every needle.
+    fn requests(needles: &[&str]) -> usize {
+        let log = std::path::Path::new(&servers()["ZARR_TEST_LOGS"]).join("counting.log");
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| needles.iter().all(|n| line.contains(n)))
+            .count()
+    }
+
+    #[test]
+    #[ignore = "needs the loopback servers: ctest -R url.rust_remote"]
+    fn remote_server_listing_follows_pages() {
+        let prefix = unique("pages");
+        let mut store = counted_store(&prefix);
+        store.list_page_size = Some(2);
+        for key in ["k0", "k1", "k2", "k3", "k4", "d1/x", "d2/y", "d3/z/w"] {
+            store.set(key, b"x").unwrap();
+        }
+        let listing = store.list_dir("").unwrap();
+        assert_eq!(listing.keys, ["k0", "k1", "k2", "k3", "k4"]);
+        assert_eq!(listing.prefixes, ["d1", "d2", "d3"]);
+        assert_eq!(store.list_dir("d3/").unwrap().prefixes, ["z"]);
+        // 8 entries at 2 a page (1 for d3/).
+        assert_eq!(requests(&["GET ", "list-type=2", &prefix]), 5);
+    }
+
+    #[test]
+    #[ignore = "needs the loopback servers: ctest -R url.rust_remote"]
+    fn remote_server_read_ranges_merge_close_ranges() {
+        let prefix = unique("ranges");
+        let store = counted_store(&prefix);
+        let value: Vec<u8> = (0..1_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        store.set("v", &value).unwrap();
+        let ranges = [
+            ByteRange::FromStart {
+                offset: 20,
+                length: 10,
+            },
+            ByteRange::FromStart {
+                offset: 0,
+                length: 10,
+            },
+            ByteRange::FromStart {
+                offset: 600_000,
+                length: 1000,
+            },
+            ByteRange::Suffix { length: 100 },
+            ByteRange::FromStart {
+                offset: 999_950,
+                length: 20,
+            },
+            ByteRange::FromStart {
+                offset: 5,
+                length: 0,
+            },
+        ];
+        let before = requests(&["GET ", &prefix]);
+        let got = store.read_ranges("v", &ranges).unwrap().unwrap();
+        let (size, bytes) = ranges_of("v", &value, &ranges).unwrap();
+        assert_eq!(got, (Some(size), bytes));
+        // The suffix (which also covers 999,950..999,970), then 0..30 and 600,000..601,000
+        // concurrently.
+        assert_eq!(requests(&["GET ", &prefix]) - before, 3);
+        assert!(store
+            .read_ranges(
+                "v",
+                &[ByteRange::FromStart {
+                    offset: 999_999,
+                    length: 2
+                }]
+            )
+            .is_err());
+        assert_eq!(store.read_ranges("missing", &ranges).unwrap(), None);
+        assert_eq!(store.get_range("missing", ranges[0]).unwrap(), None);
+    }
+
+    #[test]
+    #[ignore = "needs the loopback servers: ctest -R url.rust_remote"]
+    fn remote_server_multipart_uploads_parts_concurrently() {
+        let prefix = unique("parts");
+        let mut store = counted_store(&prefix);
+        store.multipart_threshold = 1 << 20;
+        store.part_size = 5 << 20; // S3's smallest part
+        let value: Vec<u8> = (0..(11u32 << 20)).map(|i| (i % 253) as u8).collect();
+        store.set("big", &value).unwrap();
+        assert_eq!(store.get("big").unwrap().unwrap(), value);
+        assert_eq!(requests(&["PUT ", &prefix, "partNumber="]), 3);
+        assert_eq!(requests(&["POST ", &prefix, "uploadId="]), 1);
+        store.erase("big").unwrap();
+        store.erase("big").unwrap(); // a missing key is not an error
+        assert_eq!(store.get("big").unwrap(), None);
+    }
+}

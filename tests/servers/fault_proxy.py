@@ -1,0 +1,153 @@
+"""A counting, fault-injecting HTTP proxy for libzarr's remote-store tests (loopback only).
+
+Usage: fault_proxy.py --upstream http://127.0.0.1:PORT --port-file FILE [--log FILE]
+                      [--fail-rate F] [--reset-rate R] [--seed N] [--max-lifetime S]
+
+Listens on 127.0.0.1 (a free port, written to --port-file) and forwards each request to
+--upstream (an S3 or HTTP server), rewriting nothing, so SigV4 signatures stay valid.
+Faults, drawn from a seeded generator:
+- with probability --fail-rate the request is answered 500 or 503 without forwarding;
+- with probability --reset-rate the connection is reset: half of the time before
+  forwarding, half of the time after sending half of the upstream's response body;
+- a path with a segment `always503` is always answered 503;
+- a PUT whose path has a segment `reset-put` is reset after half of its body was read,
+  and so is an UploadPart (PUT with partNumber=2) whose path has `reset-part2`: the
+  upstream never sees those requests.
+Every request is appended to --log as `METHOD PATH STATUS BODY_BYTES OUTCOME`, where
+OUTCOME is `forwarded`, `injected` or `reset`. Exits by itself after --max-lifetime.
+"""
+
+import argparse
+import http.client
+import os
+import random
+import socket
+import struct
+import sys
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
+              "proxy-connection"}
+
+
+class Proxy(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):
+        pass
+
+    def record(self, status, nbytes, outcome):
+        with self.server.lock:
+            if self.server.request_log:
+                self.server.request_log.write(
+                    f"{self.command} {self.path} {status} {nbytes} {outcome}\n")
+                self.server.request_log.flush()
+
+    def draw(self):
+        with self.server.lock:
+            return self.server.rng.random(), self.server.rng.random()
+
+    def reset(self):
+        # SO_LINGER with a zero timeout: close() sends RST instead of FIN.
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                   struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def handle_any(self):
+        split = urllib.parse.urlsplit(self.path)
+        segments = [s for s in split.path.split("/") if s]
+        query = urllib.parse.parse_qs(split.query)
+        length = int(self.headers.get("Content-Length") or 0)
+        if self.command == "PUT" and (
+                "reset-put" in segments
+                or ("reset-part2" in segments and query.get("partNumber") == ["2"])):
+            self.rfile.read(length // 2)
+            self.record(0, 0, "reset")
+            return self.reset()
+        fail, reset = self.draw()
+        if any(s in segments for s in ("always503", "reset-put", "reset-part2")):
+            # Marked paths get only their own fault, so that their tests are deterministic.
+            fail = reset = 1.0
+        body = self.read_body()
+        if "always503" in segments or fail < self.server.fail_rate:
+            status = 503 if "always503" in segments or fail < self.server.fail_rate / 2 else 500
+            payload = (b"<?xml version=\"1.0\"?><Error><Code>SlowDown</Code>"
+                       b"<Message>injected fault</Message></Error>")
+            # Logged before answering, so a client that got the answer finds the line.
+            self.record(status, len(payload), "injected")
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
+        cut_response = False
+        if reset < self.server.reset_rate:
+            if reset < self.server.reset_rate / 2:
+                self.record(0, 0, "reset")
+                return self.reset()
+            cut_response = True
+        upstream = http.client.HTTPConnection(self.server.upstream_host,
+                                              self.server.upstream_port, timeout=60)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
+        upstream.request(self.command, self.path, body=body, headers=headers)
+        response = upstream.getresponse()
+        data = response.read()
+        upstream.close()
+        cut = cut_response and self.command != "HEAD" and len(data) > 1
+        sent = 0 if self.command == "HEAD" else len(data) // 2 if cut else len(data)
+        self.record(response.status, sent, "reset" if cut else "forwarded")
+        self.send_response(response.status)
+        for name, value in response.getheaders():
+            if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        if cut:
+            self.wfile.write(data[:sent])
+            self.wfile.flush()
+            return self.reset()
+        self.wfile.write(data)
+
+    do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = handle_any
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--upstream", required=True)
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--log")
+    parser.add_argument("--fail-rate", type=float, default=0.0)
+    parser.add_argument("--reset-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-lifetime", type=float, default=3600)
+    args = parser.parse_args()
+
+    upstream = urllib.parse.urlsplit(args.upstream)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    server.daemon_threads = True
+    server.upstream_host, server.upstream_port = upstream.hostname, upstream.port
+    server.fail_rate, server.reset_rate = args.fail_rate, args.reset_rate
+    server.rng = random.Random(args.seed)
+    server.lock = threading.Lock()
+    server.request_log = open(args.log, "a") if args.log else None
+    timer = threading.Timer(args.max_lifetime, lambda: os._exit(0))
+    timer.daemon = True
+    timer.start()
+    tmp = args.port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(str(server.server_address[1]))
+    os.replace(tmp, args.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

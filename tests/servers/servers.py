@@ -1,0 +1,211 @@
+"""Start and stop the loopback servers of libzarr's remote-store tests (ctest fixture).
+
+Usage: servers.py start DIR [--s3s-fs PATH]
+       servers.py stop DIR
+
+`start` launches, each on 127.0.0.1 on a free port and in its own process group:
+- http:          tests/servers/http_server.py over DIR/http-root, with Range support
+- http_norange:  the same files, Range ignored (always 200 with the whole file)
+- https:         the same files over TLS, with a certificate for 127.0.0.1 signed by a
+                 CA made now (DIR/tls/ca.pem; trust it through SSL_CERT_FILE)
+- moto:          moto's S3 server (moto[server], in this Python), buckets created
+- faulty:        tests/servers/fault_proxy.py in front of moto (20% 500/503, 10% resets)
+- counting:      fault_proxy.py in front of moto without faults (request counts)
+- s3s:           s3s-fs (checks SigV4 signatures) over DIR/s3s-root, when --s3s-fs is given
+Each logs its requests to DIR/logs/<name>.log. Then it writes DIR/servers.env, lines
+`NAME=VALUE` the tests read (URLs, the CA file, the s3s keys, the log and root
+directories), and DIR/pids. `stop` kills every process group listed in DIR/pids.
+Every server also exits by itself after an hour, so a run killed before `stop` cannot
+leave servers behind for long.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUCKETS = ["zarr-test", "zarr-interop", "zarr-faults"]
+S3S_ACCESS_KEY = "zarr-test-key"
+S3S_SECRET_KEY = "zarr-test-secret-0123456789"
+LIFETIME = "3600"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_file(path, process, what, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if os.path.exists(path):
+            with open(path) as f:
+                return f.read().strip()
+        if process.poll() is not None:
+            raise SystemExit(f"{what} exited with status {process.returncode}")
+        time.sleep(0.05)
+    raise SystemExit(f"{what} did not start within {timeout} s")
+
+
+def wait_for_port(port, process, what, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if process.poll() is not None:
+                raise SystemExit(f"{what} exited with status {process.returncode}")
+            time.sleep(0.1)
+    raise SystemExit(f"{what} did not listen on port {port} within {timeout} s")
+
+
+def make_certificates(tls):
+    os.makedirs(tls, exist_ok=True)
+    run = lambda *args: subprocess.run(args, check=True, capture_output=True)
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        "-keyout", f"{tls}/ca.key", "-out", f"{tls}/ca.pem", "-subj", "/CN=libzarr test CA",
+        "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{tls}/server.key",
+        "-out", f"{tls}/server.csr", "-subj", "/CN=127.0.0.1")
+    with open(f"{tls}/server.ext", "w") as f:
+        f.write("basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n"
+                "extendedKeyUsage=serverAuth\n")
+    run("openssl", "x509", "-req", "-in", f"{tls}/server.csr", "-CA", f"{tls}/ca.pem",
+        "-CAkey", f"{tls}/ca.key", "-CAcreateserial", "-days", "2", "-out",
+        f"{tls}/server.pem", "-extfile", f"{tls}/server.ext")
+
+
+def start(directory, s3s_fs):
+    stop(directory)
+    shutil.rmtree(directory, ignore_errors=True)
+    logs = os.path.join(directory, "logs")
+    http_root = os.path.join(directory, "http-root")
+    for d in (logs, http_root):
+        os.makedirs(d)
+    env = {}
+    pids = []
+
+    def launch(name, args):
+        process = subprocess.Popen(args, start_new_session=True,
+                                   stdout=open(os.path.join(logs, f"{name}.out"), "w"),
+                                   stderr=subprocess.STDOUT)
+        pids.append(process.pid)
+        with open(os.path.join(directory, "pids"), "w") as f:
+            f.write("\n".join(map(str, pids)) + "\n")
+        return process
+
+    def python_server(name, script, *args):
+        port_file = os.path.join(directory, f"{name}.port")
+        process = launch(name, [sys.executable, os.path.join(HERE, script),
+                                "--port-file", port_file, "--log",
+                                os.path.join(logs, f"{name}.log"),
+                                "--max-lifetime", LIFETIME, *args])
+        return wait_for_file(port_file, process, name)
+
+    port = python_server("http", "http_server.py", "--root", http_root)
+    env["ZARR_TEST_HTTP"] = f"http://127.0.0.1:{port}"
+    port = python_server("http_norange", "http_server.py", "--root", http_root, "--no-range")
+    env["ZARR_TEST_HTTP_NORANGE"] = f"http://127.0.0.1:{port}"
+    tls = os.path.join(directory, "tls")
+    make_certificates(tls)
+    port = python_server("https", "http_server.py", "--root", http_root,
+                         "--tls-cert", f"{tls}/server.pem", "--tls-key", f"{tls}/server.key")
+    env["ZARR_TEST_HTTPS"] = f"https://127.0.0.1:{port}"
+    env["ZARR_TEST_CA_FILE"] = f"{tls}/ca.pem"
+
+    moto_port = free_port()
+    moto = launch("moto", [sys.executable, "-m", "moto.server", "-H", "127.0.0.1",
+                           "-p", str(moto_port)])
+    wait_for_port(moto_port, moto, "moto")
+    moto_url = f"http://127.0.0.1:{moto_port}"
+    for bucket in BUCKETS:
+        request = urllib.request.Request(f"{moto_url}/{bucket}", method="PUT")
+        urllib.request.urlopen(request, timeout=30).read()
+    env["ZARR_TEST_MOTO"] = moto_url
+    port = python_server("faulty", "fault_proxy.py", "--upstream", moto_url,
+                         "--fail-rate", "0.2", "--reset-rate", "0.1", "--seed", "7")
+    env["ZARR_TEST_FAULTY_S3"] = f"http://127.0.0.1:{port}"
+    port = python_server("counting", "fault_proxy.py", "--upstream", moto_url)
+    env["ZARR_TEST_COUNTING_S3"] = f"http://127.0.0.1:{port}"
+
+    if s3s_fs:
+        s3s_root = os.path.join(directory, "s3s-root")
+        for bucket in BUCKETS:
+            os.makedirs(os.path.join(s3s_root, bucket))
+        s3s_port = free_port()
+        s3s = launch("s3s", [s3s_fs, "--host", "127.0.0.1", "--port", str(s3s_port),
+                             "--access-key", S3S_ACCESS_KEY, "--secret-key", S3S_SECRET_KEY,
+                             s3s_root])
+        wait_for_port(s3s_port, s3s, "s3s-fs")
+        env["ZARR_TEST_S3S"] = f"http://127.0.0.1:{s3s_port}"
+        env["ZARR_TEST_S3S_ACCESS_KEY"] = S3S_ACCESS_KEY
+        env["ZARR_TEST_S3S_SECRET_KEY"] = S3S_SECRET_KEY
+
+    env["ZARR_TEST_HTTP_ROOT"] = http_root
+    env["ZARR_TEST_LOGS"] = logs
+    env["ZARR_TEST_DIR"] = directory
+    tmp = os.path.join(directory, "servers.env.tmp")
+    with open(tmp, "w") as f:
+        for name, value in env.items():
+            f.write(f"{name}={value}\n")
+    os.replace(tmp, os.path.join(directory, "servers.env"))
+    print(f"servers started in {directory}")
+
+
+def stop(directory):
+    pid_file = os.path.join(directory, "pids")
+    if not os.path.exists(pid_file):
+        return
+    with open(pid_file) as f:
+        pids = [int(line) for line in f if line.strip()]
+    for pid in pids:
+        try:
+            os.killpg(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.time() + 5
+    for pid in pids:
+        while time.time() < deadline:
+            try:
+                os.killpg(pid, 0)
+                time.sleep(0.05)
+            except ProcessLookupError:
+                break
+        else:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    os.remove(pid_file)
+    servers_env = os.path.join(directory, "servers.env")
+    if os.path.exists(servers_env):
+        os.remove(servers_env)
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ("start", "stop"):
+        raise SystemExit(__doc__)
+    directory = os.path.abspath(sys.argv[2])
+    if sys.argv[1] == "start":
+        s3s_fs = None
+        if "--s3s-fs" in sys.argv:
+            s3s_fs = sys.argv[sys.argv.index("--s3s-fs") + 1]
+        try:
+            start(directory, s3s_fs)
+        except BaseException:
+            stop(directory)
+            raise
+    else:
+        stop(directory)
+
+
+if __name__ == "__main__":
+    main()
