@@ -608,6 +608,8 @@ void callback_store() {
     // The store and its arrays are gone: the library let go of the backend.
     CHECK(backend.use_count() == 1);
     THROWS(zarr::Store::callbacks(nullptr), ZARR_ERROR_NULL_ARGUMENT, "backend");
+}
+
 // zarr::Store::url with a file URL and a plain path; its errors.
 void store_url_file() {
     TempDir dir;
