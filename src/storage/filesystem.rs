@@ -6,8 +6,8 @@
 //! power loss a file system may still lose the newest writes, but never tear one.)
 
 use super::{
-    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, ByteRange, DirListing,
-    ListableStorage, ReadableStorage, StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, Bounded, ByteRange,
+    DirListing, ListableStorage, ReadableStorage, StorageError, WritableStorage,
 };
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
@@ -98,6 +98,23 @@ impl ReadableStorage for FilesystemStore {
         let mut data = value_buffer(key, size)?;
         match file.read_to_end(&mut data) {
             Ok(_) => Ok(Some(data)),
+            Err(e) if means_absent(&e) => Ok(None),
+            Err(e) => Err(Self::io_error(key, e)),
+        }
+    }
+
+    /// A file over the limit is not read; one that grows past it while being read is
+    /// reported with the size read so far.
+    fn get_at_most(&self, key: &str, limit: u64) -> Result<Option<Bounded>, StorageError> {
+        let Some((file, size)) = self.open_value(key)? else {
+            return Ok(None);
+        };
+        if size > limit {
+            return Ok(Some(Bounded::TooLarge { size }));
+        }
+        let mut data = value_buffer(key, size)?;
+        match file.take(limit.saturating_add(1)).read_to_end(&mut data) {
+            Ok(_) => Ok(Some(Bounded::new(data, limit))),
             Err(e) if means_absent(&e) => Ok(None),
             Err(e) => Err(Self::io_error(key, e)),
         }
