@@ -11,6 +11,8 @@ pub mod consolidated;
 pub mod data_type;
 pub mod error;
 pub mod ffi;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod group;
 pub mod metadata;
 pub mod node;
