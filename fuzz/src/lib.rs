@@ -8,6 +8,8 @@
 //! control bytes, the first and last chunk, the first and last inner chunk. Any status is
 //! fine except `ZARR_ERROR_PANIC`, and a successful read must fill exactly its selection.
 
+use std::ffi::{c_char, CStr, CString};
+use std::ptr::null_mut;
 use zarr::ffi::array::*;
 use zarr::ffi::group::*;
 use zarr::ffi::handle::{zarr_array, zarr_store};
@@ -15,8 +17,6 @@ use zarr::ffi::status::{zarr_status, ZARR_ERROR_PANIC, ZARR_OK};
 use zarr::ffi::store::*;
 use zarr::ffi::strings::zarr_string_free;
 use zarr::fuzzing::{memory_store_handle, MAX_CHUNK_BYTES};
-use std::ffi::{c_char, CStr, CString};
-use std::ptr::null_mut;
 
 /// Reads larger than this are skipped (the harness chooses bounded work).
 const MAX_READ_BYTES: usize = 1 << 20;
