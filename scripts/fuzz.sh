@@ -49,7 +49,8 @@ build() {
 
 # One executable per target; the thread pool costs ~15 ms per execution, so one thread.
 export ZARR_NUM_THREADS=1
-bin_dir() { ls -d "$target_dir"/*/release | head -n1; }
+# cargo-fuzz builds for the host triple explicitly: build/fuzz/<triple>/release/<target>.
+bin_dir() { echo "$target_dir/$(rustc -vV | sed -n 's/^host: //p')/release"; }
 
 if [ "$make_seeds" = 1 ]; then
   build
@@ -61,8 +62,8 @@ if [ "$make_seeds" = 1 ]; then
   for t in "${targets[@]}"; do
     rm -rf "fuzz/seeds/$t"
     mkdir -p "fuzz/seeds/$t"
-    # -merge=1 keeps a smallest subset of the inputs with the same coverage.
-    "$(bin_dir)/$t" -merge=1 -timeout=10 -rss_limit_mb=4096 "fuzz/seeds/$t" "$raw/$t" 2>&1 |
+    # -set_cover_merge=1 keeps a small subset of the inputs with the same coverage.
+    "$(bin_dir)/$t" -set_cover_merge=1 -timeout=10 -rss_limit_mb=4096 "fuzz/seeds/$t" "$raw/$t" 2>&1 |
       grep -E "MERGE-OUTER: [0-9]+ new files" || true
     echo "fuzz/seeds/$t: $(ls "fuzz/seeds/$t" | wc -l) inputs, $(du -sk "fuzz/seeds/$t" | cut -f1) KiB"
   done
