@@ -398,6 +398,7 @@ ZTEST(draft_2022_layout) {
     free(compact);
     zarr_string_free(json);
     ZT_OK(zarr_group_open(store, "/g", &g)); /* implicit group */
+    zarr_group_free(g);
     ZT_STATUS(zarr_group_open(store, "/g/b", &g), ZARR_ERROR_NODE_TYPE_MISMATCH);
     ZT_STATUS(zarr_group_open(store, "/nothing", &g), ZARR_ERROR_NOT_FOUND);
     ZT_STATUS(zarr_group_consolidate(top), ZARR_ERROR_INVALID_ARGUMENT);

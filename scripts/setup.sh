@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine of this kind lacks for building and testing libzarr:
 # CMake (>= 3.16), libclang (zfp-sys generates its bindings to the zfp C library with
-# bindgen), pkg-config (for the `install` tests) and gfortran (for the Fortran module in
-# bindings/fortran). cargo, a C/C++ compiler and python3 are expected to be present.
+# bindgen), pkg-config (for the `install` tests), gfortran (for the Fortran module in
+# bindings/fortran) and valgrind (for the `valgrind` tests). cargo, a C/C++ compiler and
+# python3 are expected to be present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -91,6 +92,18 @@ if ! command -v gfortran >/dev/null 2>&1; then
   # Optional: without a Fortran compiler CMake skips the Fortran module and its tests.
   command -v gfortran >/dev/null 2>&1 ||
     echo "setup: could not install gfortran; the Fortran module and its tests will be skipped" >&2
+fi
+
+# valgrind: the valgrind.* tests (ctest label valgrind) run the C tests under memcheck.
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "setup: installing valgrind" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    # Optional, so a failing apt-get does not stop the set-up.
+    apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null || true
+  fi
+  command -v valgrind >/dev/null 2>&1 ||
+    echo "setup: could not install valgrind; the valgrind tests will be skipped" >&2
 fi
 
 for tool in cargo cc c++ python3; do

@@ -16,8 +16,8 @@ use crate::metadata::v2::{ZARRAY, ZATTRS, ZGROUP, ZMETADATA};
 use crate::metadata::MetadataError;
 use crate::node::{read_json_object, write_json, NodePath, METADATA_KEY};
 use crate::storage::{
-    ranges_of, ByteRange, DirListing, ListableStorage, ReadableStorage, Storage, StorageError,
-    WritableStorage,
+    ranges_of, Bounded, ByteRange, DirListing, ListableStorage, ReadableStorage, Storage,
+    StorageError, WritableStorage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -192,6 +192,14 @@ impl ReadableStorage for ConsolidatedStore {
             Ok(self.snapshot().get(key).cloned())
         } else {
             self.inner.get(key)
+        }
+    }
+
+    fn get_at_most(&self, key: &str, limit: u64) -> Result<Option<Bounded>, StorageError> {
+        if is_metadata_key(key) {
+            Ok(self.get(key)?.map(|value| Bounded::new(value, limit)))
+        } else {
+            self.inner.get_at_most(key, limit)
         }
     }
 

@@ -16,6 +16,8 @@ pub mod data_type;
 pub mod error;
 #[allow(unsafe_code)]
 pub mod ffi;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod group;
 pub mod layout;
 pub mod metadata;

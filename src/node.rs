@@ -3,7 +3,7 @@
 use crate::error::Error;
 use crate::metadata::json::parse_lenient;
 use crate::metadata::v3::{node_type_of, NodeType};
-use crate::storage::Storage;
+use crate::storage::{Bounded, Storage};
 use serde_json::{Map, Value};
 use thiserror::Error as ThisError;
 
@@ -154,13 +154,30 @@ pub struct FoundNode {
     pub v2_attributes: Map<String, Value>,
 }
 
-/// Read and parse a JSON object stored at `key`; `None` when the key is absent.
+/// The largest metadata document read (`zarr.json`, `.zarray`, `.zgroup`, `.zattrs`,
+/// `.zmetadata`, the 2022 draft's documents): 64 MiB. A larger one is invalid metadata and
+/// is not read into memory (parsing it would take several times its size). Consolidated
+/// metadata of tens of thousands of arrays fits.
+pub const MAX_METADATA_DOCUMENT_BYTES: u64 = 64 << 20;
+
+/// Read and parse a JSON object stored at `key`; `None` when the key is absent. A
+/// document over [`MAX_METADATA_DOCUMENT_BYTES`] is invalid metadata.
 pub fn read_json_object(
     storage: &dyn Storage,
     key: &str,
 ) -> Result<Option<Map<String, Value>>, Error> {
-    let Some(bytes) = storage.get(key)? else {
-        return Ok(None);
+    let bytes = match storage.get_at_most(key, MAX_METADATA_DOCUMENT_BYTES)? {
+        None => return Ok(None),
+        Some(Bounded::Value(bytes)) => bytes,
+        Some(Bounded::TooLarge { size }) => {
+            return Err(Error::metadata(
+                key,
+                crate::metadata::MetadataError::Invalid(format!(
+                    "the document is {size} bytes, more than the {MAX_METADATA_DOCUMENT_BYTES} \
+                     bytes a metadata document may hold"
+                )),
+            ))
+        }
     };
     match parse_lenient(&bytes).map_err(|e| Error::metadata(key, e))? {
         Value::Object(document) => Ok(Some(document)),
@@ -698,6 +715,34 @@ mod tests {
             delete_node(s.as_ref(), "/keep").unwrap();
             assert_eq!(keys(s.as_ref()), vec!["zarr.json".to_string()]);
         }
+    }
+
+    #[test]
+    fn metadata_documents_over_the_cap_are_not_read() {
+        use crate::storage::{FilesystemStore, MemoryStore, WritableStorage};
+        let root = std::env::temp_dir().join(format!("libzarr-node-cap-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let store = FilesystemStore::new(root.clone()).unwrap();
+        store.set("a/zarr.json", b"{}").unwrap();
+        // A sparse 1 TiB document: reading it would exhaust memory (or take minutes).
+        let file = std::fs::File::create(root.join("a/zarr.json")).unwrap();
+        file.set_len(1 << 40).unwrap();
+        let error = find_node(&store, &NodePath::new("/a").unwrap()).unwrap_err();
+        let message = error.to_string();
+        assert!(matches!(error, Error::Metadata { .. }), "{message}");
+        assert!(
+            message.contains("1099511627776 bytes, more than the 67108864"),
+            "{message}"
+        );
+        // Just over the cap, in memory (whose values are read whole anyway).
+        let memory = MemoryStore::new();
+        let mut big = b"{\"a\": \"".to_vec();
+        big.resize(MAX_METADATA_DOCUMENT_BYTES as usize, b'x');
+        big.extend_from_slice(b"\"}");
+        memory.set("zarr.json", &big).unwrap();
+        let error = read_json_object(&memory, "zarr.json").unwrap_err();
+        assert!(error.to_string().contains("more than the"), "{error}");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

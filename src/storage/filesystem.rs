@@ -40,8 +40,8 @@
 //! temporary files.
 
 use super::{
-    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, ByteRange, DirListing,
-    ListableStorage, ReadableStorage, StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, Bounded, ByteRange,
+    DirListing, ListableStorage, ReadableStorage, StorageError, WritableStorage,
 };
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, CWD};
@@ -555,6 +555,26 @@ impl ReadableStorage for FilesystemStore {
         let mut data = value_buffer(key, size)?;
         match file.read_to_end(&mut data) {
             Ok(_) => Ok(Some(data)),
+            Err(e) if means_absent(&e) => Ok(None),
+            Err(e) => Err(StorageError::Io {
+                key: key.to_string(),
+                source: e,
+            }),
+        }
+    }
+
+    /// A file over the limit is not read; one that grows past it while being read is
+    /// reported with the size read so far.
+    fn get_at_most(&self, key: &str, limit: u64) -> Result<Option<Bounded>, StorageError> {
+        let Some((file, size)) = self.open_value(key)? else {
+            return Ok(None);
+        };
+        if size > limit {
+            return Ok(Some(Bounded::TooLarge { size }));
+        }
+        let mut data = value_buffer(key, size)?;
+        match file.take(limit.saturating_add(1)).read_to_end(&mut data) {
+            Ok(_) => Ok(Some(Bounded::new(data, limit))),
             Err(e) if means_absent(&e) => Ok(None),
             Err(e) => Err(StorageError::Io {
                 key: key.to_string(),

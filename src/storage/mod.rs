@@ -137,6 +137,14 @@ pub trait ReadableStorage: Debug + Send + Sync {
         Ok(Some(value[span.start as usize..span.end as usize].to_vec()))
     }
 
+    /// The value at `key` if it holds at most `limit` bytes, else [`Bounded::TooLarge`]
+    /// with its size; `None` when the key does not exist. Stores that know a value's size
+    /// before reading it (files, zip entries) override this so that a value over the limit
+    /// is never read into memory; the default reads the whole value.
+    fn get_at_most(&self, key: &str, limit: u64) -> Result<Option<Bounded>, StorageError> {
+        Ok(self.get(key)?.map(|value| Bounded::new(value, limit)))
+    }
+
     /// Read several byte ranges of one value, one after another into one buffer, with the
     /// value's total size when the store learns it without another request (a file's
     /// `fstat`, an HTTP `Content-Range`; a caller can then check it); `None` when the key is
@@ -168,6 +176,28 @@ pub trait ReadableStorage: Debug + Send + Sync {
     /// planner may keep that many unit fetches going, independent of its thread count.
     fn max_concurrency(&self) -> Option<usize> {
         None
+    }
+}
+
+/// A value read with a size limit ([`ReadableStorage::get_at_most`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bounded {
+    /// The whole value, at most the limit.
+    Value(Vec<u8>),
+    /// The value is larger than the limit: `size` bytes (it was not read).
+    TooLarge { size: u64 },
+}
+
+impl Bounded {
+    /// `value` itself, or [`Bounded::TooLarge`] when it holds more than `limit` bytes.
+    pub fn new(value: Vec<u8>, limit: u64) -> Bounded {
+        if value.len() as u64 > limit {
+            Bounded::TooLarge {
+                size: value.len() as u64,
+            }
+        } else {
+            Bounded::Value(value)
+        }
     }
 }
 

@@ -28,8 +28,8 @@
 //! Every write returns [`StorageError::ReadOnly`].
 
 use super::{
-    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, ByteRange, DirListing,
-    ListableStorage, ReadableStorage, StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, Bounded, ByteRange,
+    DirListing, ListableStorage, ReadableStorage, StorageError, WritableStorage,
 };
 use ::zip::result::ZipError;
 use ::zip::{CompressionMethod, ZipArchive};
@@ -43,6 +43,14 @@ use std::sync::Arc;
 /// Names whose presence at the top level of an archive marks the archive root as the
 /// hierarchy root.
 const ROOT_METADATA: [&str; 5] = ["zarr.json", ".zgroup", ".zarray", ".zattrs", ".zmetadata"];
+
+/// The most entries an archive may have (about a million): the central directory is held
+/// in memory, a few hundred bytes per entry. More is [`StorageError::Unsupported`].
+pub const MAX_ZIP_ENTRIES: usize = 1 << 20;
+
+/// The longest entry name, in bytes (longer names cannot be paths on common file systems).
+/// Longer is [`StorageError::Unsupported`].
+pub const MAX_ZIP_NAME_BYTES: usize = 4096;
 
 /// The most a deflate stream can expand: 1032 output bytes per input byte (plus a little
 /// slack for the shortest streams).
@@ -197,6 +205,7 @@ impl ZipStore {
         let shared = SharedFile::new(file, meta.len(), true);
         let mut archive = ZipArchive::new(shared).map_err(|e| zip_error(&label, "", e))?;
         let file = archive.clone().into_inner();
+        check_limits(&archive, &label, MAX_ZIP_ENTRIES)?;
         check_unique_names(&file, &archive, &label)?;
 
         // Validate every name and find the root.
@@ -413,6 +422,34 @@ fn detect_root(names: &[String]) -> String {
     top.map(|t| format!("{t}/")).unwrap_or_default()
 }
 
+/// Refuse archives over [`MAX_ZIP_ENTRIES`] entries or with a name over
+/// [`MAX_ZIP_NAME_BYTES`]. (The central directory was read already, in memory proportional
+/// to its size in the file; this bounds what the store keeps and works through.)
+fn check_limits(
+    archive: &ZipArchive<SharedFile>,
+    label: &str,
+    max_entries: usize,
+) -> Result<(), StorageError> {
+    let unsupported = |reason: String| StorageError::Unsupported {
+        key: label.to_string(),
+        reason,
+    };
+    if archive.len() > max_entries {
+        return Err(unsupported(format!(
+            "the archive has {} entries, more than the {max_entries} a zip store may hold",
+            archive.len()
+        )));
+    }
+    if let Some(name) = archive.file_names().find(|n| n.len() > MAX_ZIP_NAME_BYTES) {
+        return Err(unsupported(format!(
+            "an entry name is {} bytes long, more than {MAX_ZIP_NAME_BYTES} (it starts '{}')",
+            name.len(),
+            name.chars().take(40).collect::<String>()
+        )));
+    }
+    Ok(())
+}
+
 /// The `zip` crate keeps the last of several entries with the same name; walk the central
 /// directory to find such duplicates and refuse the archive.
 fn check_unique_names(
@@ -467,6 +504,15 @@ impl ReadableStorage for ZipStore {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
         match self.entry(key)? {
             Some(entry) => self.read_entry(entry).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// An entry that declares more than `limit` bytes is not decoded.
+    fn get_at_most(&self, key: &str, limit: u64) -> Result<Option<Bounded>, StorageError> {
+        match self.entry(key)? {
+            Some(entry) if entry.size > limit => Ok(Some(Bounded::TooLarge { size: entry.size })),
+            Some(entry) => self.read_entry(entry).map(|v| Some(Bounded::Value(v))),
             None => Ok(None),
         }
     }
@@ -699,6 +745,63 @@ mod tests {
         assert_eq!(store.get("a/zarr.json").unwrap().unwrap(), b"{\"a\":1}");
         assert_eq!(store.get("data.zarr/zarr.json").unwrap(), None);
         assert_eq!(store.list_dir("").unwrap().prefixes, vec!["a"]);
+    }
+
+    #[test]
+    fn central_directory_limits() {
+        let unsupported_reason = |result: Result<ZipStore, StorageError>| match result {
+            Err(StorageError::Unsupported { reason, .. }) => reason,
+            other => panic!("expected Unsupported, got {other:?}"),
+        };
+        let long = format!("{}x", "a/".repeat(MAX_ZIP_NAME_BYTES / 2));
+        let bytes = archive(&[("zarr.json", STORED, b"{}"), (&long, STORED, b"1")]);
+        let reason = unsupported_reason(open("long-name", &bytes));
+        assert!(reason.contains("4097 bytes long"), "{reason}");
+        let fits = &long[2..];
+        let bytes = archive(&[("zarr.json", STORED, b"{}"), (fits, STORED, b"1")]);
+        assert_eq!(
+            open("name-fits", &bytes)
+                .unwrap()
+                .get(fits)
+                .unwrap()
+                .unwrap(),
+            b"1"
+        );
+
+        // The entry count, against a smaller cap than MAX_ZIP_ENTRIES.
+        let bytes = archive(&[("a", STORED, b""), ("b", STORED, b""), ("c", STORED, b"")]);
+        let path = temp_file("count", &bytes);
+        let file = File::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let zip = ZipArchive::new(SharedFile::new(file, bytes.len() as u64, false)).unwrap();
+        assert!(check_limits(&zip, "x.zip", 3).is_ok());
+        match check_limits(&zip, "x.zip", 2) {
+            Err(StorageError::Unsupported { reason, .. }) => {
+                assert!(reason.contains("3 entries, more than the 2"), "{reason}")
+            }
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn get_at_most_does_not_decode_large_entries() {
+        let mut bytes = archive(&[("zarr.json", DEFLATED, b"{\"a\": 1}")]);
+        let store = open("at-most", &bytes).unwrap();
+        let value = Bounded::Value(b"{\"a\": 1}".to_vec());
+        assert_eq!(store.get_at_most("zarr.json", 8).unwrap(), Some(value));
+        let too_large = Bounded::TooLarge { size: 8 };
+        assert_eq!(store.get_at_most("zarr.json", 7).unwrap(), Some(too_large));
+        assert_eq!(store.get_at_most("missing", 7).unwrap(), None);
+        // An entry declaring 3 GB: refused from its declared size, before any decoding.
+        patch_central_size(&mut bytes, "zarr.json", false, 3_000_000_000);
+        let store = open("at-most-lying", &bytes).unwrap();
+        let too_large = Bounded::TooLarge {
+            size: 3_000_000_000,
+        };
+        assert_eq!(
+            store.get_at_most("zarr.json", 1 << 20).unwrap(),
+            Some(too_large)
+        );
     }
 
     #[test]
