@@ -119,6 +119,15 @@ pub fn compress(stream: &Stream, values: &[u8]) -> Result<Vec<u8>, ZfpError> {
 /// stream that needed bytes past `encoded` is reported truncated).
 pub fn decompress(stream: &Stream, encoded: &[u8]) -> Result<Vec<u8>, ZfpError> {
     let count = value_count(stream)?;
+    // zfp spends at least one bit on each block of 4^d values: a stream too short to hold
+    // the chunk's blocks is corrupt before the chunk's memory is allocated.
+    let block = 4usize.pow(stream.dims.len() as u32);
+    if count / block > encoded.len().saturating_mul(8) {
+        return Err(ZfpError::Corrupt(format!(
+            "{} bytes of zfp data cannot hold {count} values",
+            encoded.len()
+        )));
+    }
     let mut session = Session::new(stream)?;
     let mut input = word_buffer(encoded.len().max(session.maximum_size()) + 64)?;
     copy_into_words(encoded, &mut input);

@@ -270,6 +270,22 @@ impl ArrayToBytesCodec for PcodecCodec {
         let size = repr
             .size_bytes()
             .ok_or(CodecError::OutOfMemory(usize::MAX))?;
+        // The stream's header says how many values it holds (when its writer knew): a
+        // stream for another count is corrupt before the chunk's memory is allocated.
+        let count = repr.num_elements().unwrap_or(u64::MAX);
+        match pco::standalone::FileDecompressor::new(encoded.as_slice()) {
+            Ok((header, _)) if header.n_hint() != 0 && header.n_hint() as u64 != count => {
+                return Err(CodecError::corrupt(
+                    NAME,
+                    format!(
+                        "the stream holds {} values but the chunk has {count}",
+                        header.n_hint()
+                    ),
+                ));
+            }
+            Err(e) => return Err(CodecError::corrupt(NAME, e.to_string())),
+            Ok(_) => {}
+        }
         let mut out = crate::codec::try_vec_with_capacity(size)?;
         out.resize(size, 0);
         let src = encoded.as_slice();

@@ -156,13 +156,13 @@ pub(crate) fn decode_stream<'a, R: Read>(
     Ok(out)
 }
 
-/// Read a decoder's whole output.
+/// Read a decoder's whole output: exactly `size` bytes, or at most `size`.
 ///
-/// With an exact `size`, a buffer of that many bytes is allocated up front without being
-/// touched (a chunk declaring gigabytes costs nothing until its data decodes), and the
-/// stream must end there; with a bound, the buffer grows from `size_hint` as the data
-/// decodes, up to the bound. Output of another size is [`CodecError::Corrupt`]; so are I/O
-/// errors (corrupt or truncated streams), naming `codec`.
+/// The buffer starts at `size_hint` (bounded by the size) and grows as data decodes, so
+/// memory follows what the input really produces: a chunk of a few corrupt bytes whose
+/// metadata declares gigabytes costs a few kilobytes. Output of another size is
+/// [`CodecError::Corrupt`]; so are I/O errors (corrupt or truncated streams), naming
+/// `codec`.
 pub(crate) fn read_decoded(
     reader: &mut impl Read,
     size: DecodedSize,
@@ -181,56 +181,38 @@ pub(crate) fn read_decoded(
         }
         Ok(filled)
     }
-    let longer = |max: usize| {
-        CodecError::corrupt(
-            codec,
-            format!("decoded data is longer than the expected {max} bytes"),
-        )
-    };
-    match size {
-        DecodedSize::Exact(expected) => {
-            let mut out =
-                crate::sys::alloc::zeroed_vec(expected).ok_or(CodecError::OutOfMemory(expected))?;
-            let got = fill(reader, &mut out, codec)?;
-            if got < expected {
-                return Err(CodecError::corrupt(
-                    codec,
-                    format!("decoded {got} bytes, expected {expected}"),
-                ));
-            }
+    let max = size.max();
+    let mut out = try_vec_with_capacity(size_hint.clamp(64, 1 << 20).min(max.max(1)))?;
+    loop {
+        if out.len() >= max {
+            // Full at the size: any further byte is too many.
             let mut probe = [0u8; 1];
             if fill(reader, &mut probe, codec)? != 0 {
-                return Err(longer(expected));
+                return Err(CodecError::corrupt(
+                    codec,
+                    format!("decoded data is longer than the expected {max} bytes"),
+                ));
             }
-            Ok(out)
+            break;
         }
-        DecodedSize::AtMost(max) => {
-            let mut out = try_vec_with_capacity(size_hint.clamp(64, 1 << 20).min(max.max(1)))?;
-            loop {
-                if out.len() >= max {
-                    // Full at the bound: any further byte is too many.
-                    let mut probe = [0u8; 1];
-                    if fill(reader, &mut probe, codec)? != 0 {
-                        return Err(longer(max));
-                    }
-                    return Ok(out);
-                }
-                if out.len() == out.capacity() {
-                    let extra = out.capacity().max(64).min(max - out.len());
-                    out.try_reserve_exact(extra)
-                        .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
-                }
-                let start = out.len();
-                let room = out.capacity().min(max);
-                out.resize(room, 0);
-                let got = fill(reader, &mut out[start..], codec)?;
-                out.truncate(start + got);
-                if out.len() < room {
-                    return Ok(out);
-                }
-            }
+        if out.len() == out.capacity() {
+            let extra = out.capacity().max(64).min(max - out.len());
+            out.try_reserve_exact(extra)
+                .map_err(|_| CodecError::OutOfMemory(out.len().saturating_add(extra)))?;
+        }
+        let start = out.len();
+        let room = out.capacity().min(max);
+        out.resize(room, 0);
+        let got = fill(reader, &mut out[start..], codec)?;
+        out.truncate(start + got);
+        if out.len() < room {
+            break;
         }
     }
+    if !size.accepts(out.len()) {
+        return Err(size.mismatch(codec, out.len()));
+    }
+    Ok(out)
 }
 
 /// Helpers shared by the codecs' unit tests.

@@ -103,10 +103,27 @@ fn corrupt_io(e: std::io::Error) -> CodecError {
     CodecError::corrupt(NAME, format!("invalid zstd data: {e}"))
 }
 
+/// The most bytes a zstd stream of `len` bytes can decode to: a block yields at most
+/// 128 KiB and takes at least 4 bytes (an RLE block: a 3-byte header and its byte).
+fn most_decodable(len: usize) -> usize {
+    (len / 4).saturating_mul(128 << 10)
+}
+
 /// Decode into a buffer of exactly `expected` bytes, in one shot (no window buffer, no
 /// allocation beyond `expected`). Handles concatenated and skippable frames and frames
-/// without a content size; verifies checksums; rejects trailing bytes.
+/// without a content size; verifies checksums; rejects trailing bytes. An input too short
+/// to produce `expected` bytes is corrupt before anything is allocated (a chunk of a few
+/// bytes whose metadata declares gigabytes costs nothing).
 fn decode_exact(input: &[u8], expected: usize) -> Result<Vec<u8>, CodecError> {
+    if expected > most_decodable(input.len()) {
+        return Err(CodecError::corrupt(
+            NAME,
+            format!(
+                "{} bytes of zstd data cannot decode to the expected {expected} bytes",
+                input.len()
+            ),
+        ));
+    }
     let mut out = try_vec_with_capacity(expected)?;
     decompress_exact(input, &mut out, expected)?;
     Ok(out)
