@@ -10,9 +10,12 @@ mod locks;
 mod planner;
 mod resize;
 mod stored;
+mod vlen;
 
 use crate::chunk_grid::RegularChunkGrid;
 use crate::codec::chain::CodecChain;
+use crate::codec::vlen::VlenChain;
+pub use crate::codec::vlen::VlenElements;
 use crate::codec::ChunkRepresentation;
 use crate::data_type::{DataType, FillValue};
 use crate::error::Error;
@@ -55,9 +58,17 @@ pub struct Array {
 struct ArrayState {
     metadata: ArrayMetadata,
     stored_as: StoredAs,
-    chain: Arc<CodecChain>,
-    /// Decoded size of one chunk in bytes.
+    codecs: Codecs,
+    /// Decoded size of one chunk in bytes (0 for variable-length elements).
     chunk_nbytes: usize,
+}
+
+/// How an array's chunks are coded: elements of a fixed size through a codec chain, or
+/// variable-length elements (`string`, `bytes`) through their own chain.
+#[derive(Clone, Debug)]
+enum Codecs {
+    Fixed(Arc<CodecChain>),
+    Variable(Arc<VlenChain>),
 }
 
 /// How an array's metadata is stored. Reads use the v3 model whatever the layout; the
@@ -150,7 +161,8 @@ impl Array {
         };
         let (format, metadata, stored_as) = match document.get("zarr_format") {
             Some(f) if f.as_u64() == Some(2) => {
-                let v2 = ArrayMetadataV2::parse(&document).map_err(invalid)?;
+                let mut v2 = ArrayMetadataV2::parse(&document).map_err(invalid)?;
+                v2.normalize_for_writing();
                 let model = v2.to_v3_model(Map::new()).map_err(invalid)?;
                 (ZarrFormat::V2, model, StoredAs::V2(v2))
             }
@@ -178,7 +190,10 @@ impl Array {
             // Store the canonical spelling of the codecs.
             let slot = array.state.get_mut().unwrap_or_else(|e| e.into_inner());
             let state = Arc::get_mut(slot).expect("a new array's state is not shared");
-            state.metadata.codecs = state.chain.to_metadata();
+            state.metadata.codecs = match &state.codecs {
+                Codecs::Fixed(chain) => chain.to_metadata(),
+                Codecs::Variable(chain) => chain.to_metadata(),
+            };
         }
         ensure_parent_groups(array.storage.as_ref(), &array.path, format)?;
         let state = array.state();
@@ -319,7 +334,7 @@ impl Array {
         let updated = Arc::new(ArrayState {
             metadata,
             stored_as: state.stored_as.clone(),
-            chain: state.chain.clone(),
+            codecs: state.codecs.clone(),
             chunk_nbytes: state.chunk_nbytes,
         });
         *self.state.write().unwrap_or_else(|e| e.into_inner()) = updated;
@@ -329,16 +344,19 @@ impl Array {
     pub fn selection_nbytes(&self, start: &[u64], count: &[u64]) -> Result<usize, Error> {
         let state = self.state();
         let selection = Selection::new(start, count, &state.metadata.shape)?;
-        Ok(selection.nbytes(state.metadata.data_type.size())?)
+        Ok(selection.nbytes(state.element_size()?)?)
     }
 
     /// The shape of the smallest independently readable piece: the inner chunk shape of a
     /// sharded array, the chunk shape otherwise.
     pub fn inner_chunk_shape(&self) -> Vec<u64> {
         let state = self.state();
-        match state.chain.inner_chunk_shape() {
-            Some(inner) => inner.to_vec(),
-            None => state.grid().chunk_shape().to_vec(),
+        match &state.codecs {
+            Codecs::Fixed(chain) => match chain.inner_chunk_shape() {
+                Some(inner) => inner.to_vec(),
+                None => state.grid().chunk_shape().to_vec(),
+            },
+            Codecs::Variable(_) => state.grid().chunk_shape().to_vec(),
         }
     }
 
@@ -363,7 +381,7 @@ impl Array {
         out: &mut [u8],
     ) -> Result<(), Error> {
         let state = self.state();
-        let element_size = state.metadata.data_type.size();
+        let element_size = state.element_size()?;
         let selection = Selection::new(start, count, &state.metadata.shape)?;
         let layout = match byte_strides {
             None => {
@@ -382,7 +400,7 @@ impl Array {
             return Ok(());
         }
         let mut out = OutBuffer::new(out, layout).map_err(invalid_layout)?;
-        planner::read(&self.chunk_io(&state), start, &mut out)
+        planner::read(&self.chunk_io(&state)?, start, &mut out)
     }
 
     /// A strided layout for a caller's buffer of `len` bytes: invalid strides are
@@ -424,7 +442,7 @@ impl Array {
         data: &[u8],
     ) -> Result<(), Error> {
         let state = self.state();
-        let element_size = state.metadata.data_type.size();
+        let element_size = state.element_size()?;
         let selection = Selection::new(start, count, &state.metadata.shape)?;
         let layout = match byte_strides {
             None => {
@@ -443,20 +461,21 @@ impl Array {
             return Ok(());
         }
         let input = InBlock::whole(data, &layout).map_err(invalid_layout)?;
-        planner::write(&self.chunk_io(&state), start, &input)
+        planner::write(&self.chunk_io(&state)?, start, &input)
     }
 
     /// The store key of the chunk at `chunk_indices` (checked against the grid).
     pub fn chunk_key(&self, chunk_indices: &[u64]) -> Result<String, Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
-        Ok(self.chunk_io(&state).key(chunk_indices))
+        Ok(self.key_of(&state, chunk_indices))
     }
 
     /// Decode a chunk's stored bytes into `out` (at least `chunk_nbytes`; the first
     /// `chunk_nbytes` bytes are written, partly when the data is corrupt).
     pub fn decode_chunk(&self, encoded: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
+        let chain = state.chain()?;
         let needed = state.chunk_nbytes;
         if out.len() < needed {
             return Err(Error::BufferTooSmall {
@@ -469,7 +488,7 @@ impl Array {
             .try_reserve_exact(encoded.len())
             .map_err(|_| Error::OutOfMemory(format!("cannot copy {} bytes", encoded.len())))?;
         encoded_copy.extend_from_slice(encoded);
-        state.chain.decode_into(encoded_copy, &mut out[..needed])?;
+        chain.decode_into(encoded_copy, &mut out[..needed])?;
         Ok(())
     }
 
@@ -510,7 +529,7 @@ impl Array {
         shape: &[u64],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        let element_size = state.metadata.data_type.size();
+        let element_size = state.element_size()?;
         let layout = Layout::c_order(shape, element_size).map_err(invalid_layout)?;
         let needed = layout.span().map_err(invalid_layout)?;
         if out.len() < needed {
@@ -520,7 +539,7 @@ impl Array {
             });
         }
         let mut out = OutBuffer::new(&mut out[..needed], layout).map_err(invalid_layout)?;
-        planner::read(&self.chunk_io(state), origin, &mut out)
+        planner::read(&self.chunk_io(state)?, origin, &mut out)
     }
 
     /// Read one whole inner chunk (see [`Array::inner_chunk_shape`]), identified by its
@@ -529,7 +548,7 @@ impl Array {
     pub fn read_inner_chunk(&self, inner_indices: &[u64], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
         let shape = &state.metadata.shape;
-        let inner_shape = match state.chain.inner_chunk_shape() {
+        let inner_shape = match state.chain()?.inner_chunk_shape() {
             Some(inner) => inner.to_vec(),
             None => return self.read_chunk(inner_indices, out),
         };
@@ -561,6 +580,7 @@ impl Array {
     pub fn write_chunk(&self, chunk_indices: &[u64], data: &[u8]) -> Result<(), Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
+        let element_size = state.element_size()?;
         if data.len() != state.chunk_nbytes {
             return Err(Error::BufferSizeMismatch {
                 expected: state.chunk_nbytes,
@@ -568,27 +588,36 @@ impl Array {
             });
         }
         let chunk_shape = state.grid().chunk_shape().to_vec();
-        let layout = Layout::c_order(&chunk_shape, state.metadata.data_type.size())
-            .map_err(invalid_layout)?;
+        let layout = Layout::c_order(&chunk_shape, element_size).map_err(invalid_layout)?;
         let origin: Vec<u64> = chunk_indices
             .iter()
             .zip(&chunk_shape)
             .map(|(i, s)| i * s)
             .collect();
         let input = InBlock::whole(data, &layout).map_err(invalid_layout)?;
-        planner::write(&self.chunk_io(&state), &origin, &input)
+        planner::write(&self.chunk_io(&state)?, &origin, &input)
     }
 
-    fn chunk_io<'a>(&'a self, state: &'a ArrayState) -> ChunkIo<'a> {
-        ChunkIo {
+    /// What the planner needs to read and write chunks of fixed-size elements.
+    fn chunk_io<'a>(&'a self, state: &'a ArrayState) -> Result<ChunkIo<'a>, Error> {
+        Ok(ChunkIo {
             storage: self.storage.as_ref(),
             lock_scope: &self.lock_scope,
-            chain: &state.chain,
+            chain: state.chain()?,
             chunk_shape: state.grid().chunk_shape(),
             fill_value: &state.metadata.fill_value,
             key_prefix: &self.key_prefix,
             key_encoding: state.metadata.chunk_key_encoding,
-        }
+        })
+    }
+
+    /// The store key of the chunk at grid coordinates `chunk`.
+    fn key_of(&self, state: &ArrayState, chunk: &[u64]) -> String {
+        format!(
+            "{}{}",
+            self.key_prefix,
+            state.metadata.chunk_key_encoding.key(chunk)
+        )
     }
 }
 
@@ -622,13 +651,55 @@ impl ArrayState {
                 )),
             )
         })?;
-        let chain = CodecChain::from_metadata(&metadata.codecs, &representation)?;
+        let codecs = if metadata.data_type.is_variable_length() {
+            Codecs::Variable(Arc::new(VlenChain::from_metadata(
+                &metadata.codecs,
+                &metadata.data_type,
+            )?))
+        } else {
+            Codecs::Fixed(Arc::new(CodecChain::from_metadata(
+                &metadata.codecs,
+                &representation,
+            )?))
+        };
         Ok(ArrayState {
             metadata,
             stored_as,
-            chain: Arc::new(chain),
+            codecs,
             chunk_nbytes,
         })
+    }
+
+    /// The codec chain of fixed-size elements; for variable-length ones an `Unsupported`
+    /// error pointing to the element-wise functions.
+    fn chain(&self) -> Result<&CodecChain, Error> {
+        match &self.codecs {
+            Codecs::Fixed(chain) => Ok(chain),
+            Codecs::Variable(_) => Err(Error::Unsupported(format!(
+                "the array holds variable-length elements ({}): read and write them with \
+                 zarr_array_read_vlen and zarr_array_write_vlen",
+                self.metadata.data_type.name()
+            ))),
+        }
+    }
+
+    /// The size in bytes of one element as the fixed-size read and write functions lay it
+    /// out; for variable-length elements the `Unsupported` error of [`ArrayState::chain`].
+    fn element_size(&self) -> Result<usize, Error> {
+        self.chain()?;
+        Ok(self.metadata.data_type.size())
+    }
+
+    /// The chain of variable-length elements; for fixed-size ones an `Unsupported` error.
+    fn vlen_chain(&self) -> Result<&VlenChain, Error> {
+        match &self.codecs {
+            Codecs::Variable(chain) => Ok(chain),
+            Codecs::Fixed(_) => Err(Error::Unsupported(format!(
+                "the array holds fixed-size elements ({}), not variable-length ones: read and \
+                 write them with zarr_array_read and zarr_array_write",
+                self.metadata.data_type.name()
+            ))),
+        }
     }
 
     fn grid(&self) -> &RegularChunkGrid {
@@ -885,7 +956,7 @@ mod tests {
             let shard: Vec<u8> = (4..8u64)
                 .flat_map(|r| (0..6u64).flat_map(move |c| value(r, c).to_ne_bytes()))
                 .collect();
-            let expected = a.state().chain.encode(shard.clone()).unwrap();
+            let expected = a.state().chain().unwrap().encode(shard.clone()).unwrap();
             assert_eq!(
                 s.get("s/c/1/0").unwrap(),
                 Some(expected.clone()),

@@ -30,6 +30,7 @@ export chunk_aligned, chunk_key, decode_chunk
 export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
 export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
 export chunk_nbytes, selection_nbytes
+export read_strings, read_bytes, write_strings!
 export set_num_threads, num_threads, libversion, libversion_number, status_str
 export set_thread_pool_size, thread_pool_size
 export dimension_names, fill_value, codec_names, codec_configuration_json, children
@@ -1010,5 +1011,6 @@ libversion() = VersionNumber(unsafe_string(@ccall libzarr().zarr_version_string(
 libversion_number() = @ccall libzarr().zarr_version_number()::UInt32
 
 include("accessors.jl")
+include("vlen.jl")
 
 end # module LibZarr
