@@ -691,8 +691,11 @@ zarr_status zarr_array_shape(const zarr_array *array,
                              size_t ndim,
                              uint64_t *shape_out);
 
-// The array's chunk shape (the regular grid's chunk extents): `ndim` values written to
-// `chunk_shape_out`.
+// The array's chunk shape: `ndim` values written to `chunk_shape_out`. For a regular
+// grid, the shape of every chunk. For a `rectilinear` grid, whose chunks differ, the
+// longest chunk along each dimension (among those covering the array): every chunk fits
+// in it, and `zarr_array_chunk_nbytes` is its size; each chunk's own place and shape come
+// from `zarr_array_chunk_region`, the number of chunks from `zarr_array_chunk_grid_shape`.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`).
@@ -726,8 +729,10 @@ zarr_status zarr_array_data_type(const zarr_array *array,
 ZARR_NODISCARD zarr_status zarr_array_element_size(const zarr_array *array, size_t *size_out);
 
 // The size in bytes of one whole chunk in the caller's buffers (what
-// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer); 0 for an array of
-// variable-length elements, whose chunks those functions refuse.
+// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer): of the largest chunk
+// (see `zarr_array_chunk_shape`) for a rectilinear grid, so a buffer of this size holds
+// any chunk; 0 for an array of variable-length elements, whose chunks those functions
+// refuse.
 //
 // Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 //
@@ -1063,7 +1068,8 @@ zarr_status zarr_array_chunk_key(const zarr_array *array,
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
 // `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_UNSUPPORTED`
-// (variable-length elements).
+// (variable-length elements; a rectilinear grid, whose chunks differ in shape: read them
+// with `zarr_array_read_chunk`).
 //
 // Thread safety: safe from several threads on one handle.
 //
@@ -1081,9 +1087,11 @@ zarr_status zarr_array_decode_chunk(const zarr_array *array,
 //
 // The chunk is transferred at its full chunk shape, including any part past the array's
 // edge, dense, C order, host byte order; a chunk never written reads as the fill value.
-// `buf_len` must be at least `zarr_array_chunk_nbytes`. The chunk is decoded straight
-// into `buf`: argument errors leave `buf` unchanged, but a corrupt chunk may leave its
-// first `zarr_array_chunk_nbytes` bytes partly written (never any byte past them).
+// `buf_len` must be at least the chunk's size: `zarr_array_chunk_nbytes` always is (in
+// a rectilinear grid a chunk's own shape, from `zarr_array_chunk_region`, may be
+// smaller, and only its bytes are written). The chunk is decoded straight into `buf`:
+// argument errors leave `buf` unchanged, but a corrupt chunk may leave its bytes partly
+// written (never any byte past them).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -1103,9 +1111,11 @@ zarr_status zarr_array_read_chunk(const zarr_array *array,
 // Write one whole chunk, identified by its grid coordinates, from `buf`.
 //
 // `buf` holds the full chunk shape (including any part past the array's edge, which is
-// stored as given), dense, C order, host byte order; `buf_len` must equal
-// `zarr_array_chunk_nbytes`. A chunk equal to the fill value everywhere is erased
-// instead of stored. The chunk is replaced atomically.
+// stored as given), dense, C order, host byte order; `buf_len` must equal the chunk's
+// size: `zarr_array_chunk_nbytes` for a regular grid, the product of the chunk's own
+// shape (`zarr_array_chunk_region`) times the element size for a rectilinear one. A chunk
+// equal to the fill value everywhere is erased instead of stored. The chunk is replaced
+// atomically.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
@@ -1844,6 +1854,42 @@ zarr_status zarr_array_builder_create(const zarr_array_builder *builder,
                                       zarr_store *store,
                                       const char *path,
                                       zarr_array **out);
+
+// The number of chunks along each dimension (those holding part of the array): `ndim`
+// values written to `grid_shape_out`. A chunk's coordinates run from 0 to these, less one.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `grid_shape_out` is NULL or holds `ndim` writable values.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_grid_shape(const zarr_array *array,
+                                        size_t ndim,
+                                        uint64_t *grid_shape_out);
+
+// Where the chunk at `chunk_indices` lies: its first element's position in the array
+// (`start_out`) and its full shape (`shape_out`), `ndim` values each. The shape is the
+// chunk's as stored and as `zarr_array_read_chunk` transfers it: an edge chunk may reach
+// past the array's end. In a regular grid every chunk has the chunk shape; in a
+// `rectilinear` one each has its own.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk). On error the outputs are unchanged.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `start_out`
+// and `shape_out` are NULL or hold `ndim` writable values each.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_region(const zarr_array *array,
+                                    size_t ndim,
+                                    const uint64_t *chunk_indices,
+                                    uint64_t *start_out,
+                                    uint64_t *shape_out);
 
 // Open a store implemented by the caller's callbacks (see `zarr_store_callbacks`).
 //

@@ -6,13 +6,14 @@
 //! be dense C order or any strided layout ([`Layout`]). A chunk equal to the fill value
 //! everywhere is not stored (an existing one is erased), as zarr-python does by default.
 
+mod chains;
 mod locks;
 mod planner;
 mod resize;
 mod stored;
 mod vlen;
 
-use crate::chunk_grid::RegularChunkGrid;
+use crate::chunk_grid::ChunkGrid;
 use crate::codec::chain::CodecChain;
 use crate::codec::vlen::VlenChain;
 pub use crate::codec::vlen::VlenElements;
@@ -31,6 +32,7 @@ use crate::node::{
 use crate::selection::{checked_product, Selection};
 use crate::storage::Storage;
 use crate::sys::shared_out::OutBuffer;
+use chains::Chains;
 use planner::ChunkIo;
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex, RwLock};
@@ -59,7 +61,7 @@ struct ArrayState {
     metadata: ArrayMetadata,
     stored_as: StoredAs,
     codecs: Codecs,
-    /// Decoded size of one chunk in bytes (0 for variable-length elements).
+    /// Decoded size in bytes of the largest chunk (0 for variable-length elements).
     chunk_nbytes: usize,
 }
 
@@ -67,7 +69,7 @@ struct ArrayState {
 /// variable-length elements (`string`, `bytes`) through their own chain.
 #[derive(Clone, Debug)]
 enum Codecs {
-    Fixed(Arc<CodecChain>),
+    Fixed(Arc<Chains>),
     Variable(Arc<VlenChain>),
 }
 
@@ -191,7 +193,7 @@ impl Array {
             let slot = array.state.get_mut().unwrap_or_else(|e| e.into_inner());
             let state = Arc::get_mut(slot).expect("a new array's state is not shared");
             state.metadata.codecs = match &state.codecs {
-                Codecs::Fixed(chain) => chain.to_metadata(),
+                Codecs::Fixed(chains) => chains.base().to_metadata(),
                 Codecs::Variable(chain) => chain.to_metadata(),
             };
         }
@@ -280,8 +282,30 @@ impl Array {
         self.state().metadata.shape.len()
     }
 
+    /// The chunk shape of a regular grid; for a rectilinear one, the longest chunk along
+    /// each dimension (every chunk fits in it: see [`Array::chunk_region`]).
     pub fn chunk_shape(&self) -> Vec<u64> {
-        self.state().grid().chunk_shape().to_vec()
+        let state = self.state();
+        state.grid().largest_chunk_shape(&state.metadata.shape)
+    }
+
+    /// The number of chunks along each dimension.
+    pub fn chunk_grid_shape(&self) -> Vec<u64> {
+        let state = self.state();
+        state.grid().grid_shape(&state.metadata.shape)
+    }
+
+    /// Whether the chunk grid is rectilinear (chunks of different shapes).
+    pub fn is_rectilinear(&self) -> bool {
+        self.state().grid().regular_chunk_shape().is_none()
+    }
+
+    /// Where the chunk at `chunk_indices` starts in the array and its full shape (which
+    /// may reach past the array's edge).
+    pub fn chunk_region(&self, chunk_indices: &[u64]) -> Result<(Vec<u64>, Vec<u64>), Error> {
+        let state = self.state();
+        state.check_chunk_indices(chunk_indices)?;
+        Ok(state.grid().chunk_region(chunk_indices))
     }
 
     pub fn data_type(&self) -> DataType {
@@ -292,7 +316,7 @@ impl Array {
         self.state().metadata.fill_value.clone()
     }
 
-    /// Size in bytes of one decoded chunk.
+    /// Size in bytes of one decoded chunk (of the largest, for a rectilinear grid).
     pub fn chunk_nbytes(&self) -> usize {
         self.state().chunk_nbytes
     }
@@ -328,7 +352,7 @@ impl Array {
         })
     }
 
-    /// Swap in `metadata` (same codecs and chunk shape as `state`'s), once its documents
+    /// Swap in `metadata` (same codecs and chunk grid as `state`'s), once its documents
     /// are written.
     fn replace_metadata(&self, state: &ArrayState, metadata: ArrayMetadata) {
         let updated = Arc::new(ArrayState {
@@ -351,12 +375,13 @@ impl Array {
     /// sharded array, the chunk shape otherwise.
     pub fn inner_chunk_shape(&self) -> Vec<u64> {
         let state = self.state();
+        let largest = || state.grid().largest_chunk_shape(&state.metadata.shape);
         match &state.codecs {
-            Codecs::Fixed(chain) => match chain.inner_chunk_shape() {
+            Codecs::Fixed(chains) => match chains.base().inner_chunk_shape() {
                 Some(inner) => inner.to_vec(),
-                None => state.grid().chunk_shape().to_vec(),
+                None => largest(),
             },
-            Codecs::Variable(_) => state.grid().chunk_shape().to_vec(),
+            Codecs::Variable(_) => largest(),
         }
     }
 
@@ -476,6 +501,13 @@ impl Array {
     pub fn decode_chunk(&self, encoded: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
         let chain = state.chain()?;
+        if state.grid().regular_chunk_shape().is_none() {
+            return Err(Error::Unsupported(
+                "the chunks of a rectilinear grid differ in shape, so stored bytes alone do \
+                 not say which to decode into: read the chunk with zarr_array_read_chunk"
+                    .into(),
+            ));
+        }
         let needed = state.chunk_nbytes;
         if out.len() < needed {
             return Err(Error::BufferTooSmall {
@@ -498,25 +530,21 @@ impl Array {
         let state = self.state();
         let shape = &state.metadata.shape;
         Selection::new(start, count, shape)?;
-        let chunk = state.grid().chunk_shape();
+        let grid = state.grid();
         Ok((0..shape.len()).all(|d| {
-            let end = start[d] + count[d];
-            start[d].is_multiple_of(chunk[d]) && (end.is_multiple_of(chunk[d]) || end == shape[d])
+            count[d] == 0
+                || (grid.is_boundary(d, start[d], shape[d])
+                    && grid.is_boundary(d, start[d] + count[d], shape[d]))
         }))
     }
 
-    /// Read one whole chunk (the full chunk shape, including any part past the array's
-    /// edge) into `out`, which must hold at least `chunk_nbytes` bytes. A corrupt chunk may
-    /// leave part of the first `chunk_nbytes` bytes written, never any byte past them.
+    /// Read one whole chunk (its full shape, including any part past the array's edge)
+    /// into `out`, which must hold at least that chunk's bytes (`chunk_nbytes` always
+    /// does). A corrupt chunk may leave part of them written, never any byte past them.
     pub fn read_chunk(&self, chunk_indices: &[u64], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let origin: Vec<u64> = chunk_indices
-            .iter()
-            .zip(&chunk_shape)
-            .map(|(i, s)| i * s)
-            .collect();
+        let (origin, chunk_shape) = state.grid().chunk_region(chunk_indices);
         self.read_block(&state, &origin, &chunk_shape, out)
     }
 
@@ -576,24 +604,21 @@ impl Array {
         self.read_block(&state, &origin, &inner_shape, out)
     }
 
-    /// Write one whole chunk from `data` (exactly `chunk_nbytes` bytes).
+    /// Write one whole chunk from `data` (exactly that chunk's bytes: `chunk_nbytes` for a
+    /// regular grid).
     pub fn write_chunk(&self, chunk_indices: &[u64], data: &[u8]) -> Result<(), Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
         let element_size = state.element_size()?;
-        if data.len() != state.chunk_nbytes {
+        let (origin, chunk_shape) = state.grid().chunk_region(chunk_indices);
+        let layout = Layout::c_order(&chunk_shape, element_size).map_err(invalid_layout)?;
+        let expected = layout.span().map_err(invalid_layout)?;
+        if data.len() != expected {
             return Err(Error::BufferSizeMismatch {
-                expected: state.chunk_nbytes,
+                expected,
                 given: data.len(),
             });
         }
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let layout = Layout::c_order(&chunk_shape, element_size).map_err(invalid_layout)?;
-        let origin: Vec<u64> = chunk_indices
-            .iter()
-            .zip(&chunk_shape)
-            .map(|(i, s)| i * s)
-            .collect();
         let input = InBlock::whole(data, &layout).map_err(invalid_layout)?;
         planner::write(&self.chunk_io(&state)?, &origin, &input)
     }
@@ -603,8 +628,8 @@ impl Array {
         Ok(ChunkIo {
             storage: self.storage.as_ref(),
             lock_scope: &self.lock_scope,
-            chain: state.chain()?,
-            chunk_shape: state.grid().chunk_shape(),
+            chains: state.chains()?,
+            grid: state.grid(),
             fill_value: &state.metadata.fill_value,
             key_prefix: &self.key_prefix,
             key_encoding: state.metadata.chunk_key_encoding,
@@ -638,7 +663,7 @@ impl ArrayState {
             ));
         }
         let representation = ChunkRepresentation {
-            shape: metadata.chunk_grid.chunk_shape().to_vec(),
+            shape: metadata.chunk_grid.largest_chunk_shape(&metadata.shape),
             data_type: metadata.data_type.clone(),
             fill_value: metadata.fill_value.clone(),
         };
@@ -657,9 +682,12 @@ impl ArrayState {
                 &metadata.data_type,
             )?))
         } else {
-            Codecs::Fixed(Arc::new(CodecChain::from_metadata(
+            Codecs::Fixed(Arc::new(Chains::new(
                 &metadata.codecs,
-                &representation,
+                &metadata.data_type,
+                &metadata.fill_value,
+                &metadata.chunk_grid,
+                &metadata.shape,
             )?))
         };
         Ok(ArrayState {
@@ -673,8 +701,14 @@ impl ArrayState {
     /// The codec chain of fixed-size elements; for variable-length ones an `Unsupported`
     /// error pointing to the element-wise functions.
     fn chain(&self) -> Result<&CodecChain, Error> {
+        Ok(self.chains()?.base())
+    }
+
+    /// The codec chains of fixed-size elements (one per chunk shape); for variable-length
+    /// ones the `Unsupported` error of [`ArrayState::chain`].
+    fn chains(&self) -> Result<&Chains, Error> {
         match &self.codecs {
-            Codecs::Fixed(chain) => Ok(chain),
+            Codecs::Fixed(chains) => Ok(chains),
             Codecs::Variable(_) => Err(Error::Unsupported(format!(
                 "the array holds variable-length elements ({}): read and write them with \
                  zarr_array_read_vlen and zarr_array_write_vlen",
@@ -702,7 +736,7 @@ impl ArrayState {
         }
     }
 
-    fn grid(&self) -> &RegularChunkGrid {
+    fn grid(&self) -> &ChunkGrid {
         &self.metadata.chunk_grid
     }
 
@@ -724,6 +758,9 @@ impl ArrayState {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod rectilinear_tests;
 
 #[cfg(test)]
 mod tests {

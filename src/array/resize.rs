@@ -1,7 +1,8 @@
 //! Changing an array's shape: resize (grow or shrink) and append.
 //!
-//! A resize rewrites the metadata document with the new shape and keeps the chunk shape.
-//! Chunks wholly outside the new shape are deleted. When a dimension grows past an edge
+//! A resize rewrites the metadata document with the new shape and keeps the chunk grid (a
+//! rectilinear grid that does not reach a grown extent gets more chunks of its last length
+//! there). Chunks wholly outside the new shape are deleted. When a dimension grows past an edge
 //! that was not on a chunk boundary, the elements of the old edge chunks between the old
 //! edge and the new one are set to the fill value first: whatever those chunks held past
 //! the old edge (data from before an earlier shrink, or another writer's padding) never
@@ -14,6 +15,7 @@
 
 use super::planner;
 use super::{invalid_layout, Array, ArrayState, Codecs, StoredAs};
+use crate::chunk_grid::ChunkGrid;
 use crate::error::Error;
 use crate::layout::{InBlock, Layout};
 use crate::selection::{checked_product, for_each_index};
@@ -52,17 +54,17 @@ impl Array {
                 ))
             }
         };
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let old_grid = state.grid().grid_shape(&old);
-        let new_grid = state.grid().grid_shape(shape);
+        let grid = state.grid().extended_to(shape);
+        let old_grid = grid.grid_shape(&old);
+        let new_grid = grid.grid_shape(shape);
         for d in 0..shape.len() {
-            if shape[d] > old[d] && !old[d].is_multiple_of(chunk_shape[d]) {
+            if shape[d] > old[d] && !grid.is_boundary(d, old[d], old[d] + 1) {
                 for_each_past_edge(
                     &old,
                     shape,
                     &old_grid,
                     &new_grid,
-                    &chunk_shape,
+                    &grid,
                     d,
                     |start, count| self.write_fill(&state, start, count),
                 )?;
@@ -70,18 +72,14 @@ impl Array {
         }
         let mut metadata = state.metadata.clone();
         metadata.shape = shape.to_vec();
-        self.write_metadata(&stored_as, &metadata)?;
+        metadata.chunk_grid = grid;
+        let resized = ArrayState::new(&self.path, metadata, stored_as)?;
+        self.write_metadata(&resized.stored_as, &resized.metadata)?;
         erase_outside(&old_grid, &new_grid, |chunk| {
             self.storage.erase(&self.key_of(&state, chunk))?;
             Ok(())
         })?;
-        let resized = Arc::new(ArrayState {
-            metadata,
-            stored_as,
-            codecs: state.codecs.clone(),
-            chunk_nbytes: state.chunk_nbytes,
-        });
-        *self.state.write().unwrap_or_else(|e| e.into_inner()) = resized;
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(resized);
         Ok(())
     }
 
@@ -176,12 +174,16 @@ fn for_each_past_edge(
     new: &[u64],
     old_grid: &[u64],
     new_grid: &[u64],
-    chunk_shape: &[u64],
+    grid: &ChunkGrid,
     d: usize,
     mut reset: impl FnMut(&[u64], &[u64]) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let edge_chunk = old[d] / chunk_shape[d];
-    let edge_end = (edge_chunk + 1).saturating_mul(chunk_shape[d]).min(new[d]);
+    let axes = grid.axes();
+    let edge_chunk = axes[d].index_of(old[d]);
+    let edge_end = axes[d]
+        .start(edge_chunk)
+        .saturating_add(axes[d].length(edge_chunk))
+        .min(new[d]);
     let ranges: Vec<Range<u64>> = (0..old.len())
         .map(|e| {
             if e == d {
@@ -199,9 +201,9 @@ fn for_each_past_edge(
                 start.push(old[d]);
                 count.push(edge_end - old[d]);
             } else {
-                let first = chunk[e] * chunk_shape[e];
+                let first = axes[e].start(chunk[e]);
                 start.push(first);
-                count.push(chunk_shape[e].min(new[e] - first));
+                count.push(axes[e].length(chunk[e]).min(new[e] - first));
             }
         }
         reset(&start, &count)

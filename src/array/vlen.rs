@@ -13,7 +13,7 @@ use super::{Array, ArrayState};
 use crate::codec::vlen::{VlenChain, VlenElements};
 use crate::error::Error;
 use crate::layout::CellWalk;
-use crate::selection::{checked_product, for_each_index, RegularCuts, Selection};
+use crate::selection::{checked_product, for_each_index, Selection};
 use rayon::prelude::*;
 
 /// Chunks decoded (or encoded) at a time.
@@ -30,8 +30,7 @@ impl Array {
         if n == 0 {
             return Ok(VlenElements::with_capacity(0, 0)?);
         }
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let cuts = RegularCuts::new(start, count, &chunk_shape);
+        let cuts = state.grid().cuts(start, count);
         let fill = state.metadata.fill_value.as_bytes();
         // The selected elements as they come, chunk by chunk: their bytes one after another
         // in `bytes`, and for each its position in the selection and its place in `bytes`.
@@ -54,7 +53,9 @@ impl Array {
                     .collect::<Result<_, Error>>()
             })?;
             for (cell, chunk) in batch.iter().zip(&decoded) {
-                let in_chunk = cuts.offset_in_cell(&cuts.grid_index(&cell.coords), &cell.offset);
+                let grid_index = cuts.grid_index(&cell.coords);
+                let in_chunk = cuts.offset_in_cell(&grid_index, &cell.offset);
+                let chunk_shape = cuts.chunk_shape(&grid_index);
                 let mut failed = None;
                 for_each_element(&cell.extent, |local| {
                     let element = match chunk {
@@ -123,9 +124,7 @@ impl Array {
     ) -> Result<(), Error> {
         let chain = state.vlen_chain()?;
         chain.check_writable()?;
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let chunk_count = checked_product(&chunk_shape).unwrap_or(u64::MAX);
-        let cuts = RegularCuts::new(start, count, &chunk_shape);
+        let cuts = state.grid().cuts(start, count);
         let fill = state.metadata.fill_value.as_bytes();
         let pool = crate::threads::pool()?;
         let mut cells = CellWalk::new(&cuts, count);
@@ -138,6 +137,8 @@ impl Array {
                 batch.par_iter().try_for_each(|cell| {
                     let chunk = cuts.grid_index(&cell.coords);
                     let in_chunk = cuts.offset_in_cell(&chunk, &cell.offset);
+                    let chunk_shape = cuts.chunk_shape(&chunk);
+                    let chunk_count = checked_product(&chunk_shape).unwrap_or(u64::MAX);
                     let key = self.key_of(state, &chunk);
                     let covered = in_chunk.iter().all(|&o| o == 0) && cell.extent == chunk_shape;
                     // A partial update reads the chunk and writes it back: one at a time
@@ -204,7 +205,7 @@ impl Array {
         let Some(encoded) = self.storage.get(&key)? else {
             return Ok(None);
         };
-        let count = checked_product(state.grid().chunk_shape()).unwrap_or(u64::MAX);
+        let count = checked_product(&state.grid().chunk_shape_at(chunk)).unwrap_or(u64::MAX);
         chain
             .decode(encoded, count)
             .map(Some)

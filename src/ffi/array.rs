@@ -131,7 +131,7 @@ fn data_type_code(data_type: &DataType) -> zarr_data_type {
 }
 
 /// Check that a caller's rank matches the array's.
-fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
+pub(super) fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
     let actual = array.ndim();
     if ndim != actual {
         return Err(FfiError::Core(Error::InvalidArgument(format!(
@@ -346,8 +346,11 @@ pub unsafe extern "C" fn zarr_array_shape(
     })
 }
 
-/// The array's chunk shape (the regular grid's chunk extents): `ndim` values written to
-/// `chunk_shape_out`.
+/// The array's chunk shape: `ndim` values written to `chunk_shape_out`. For a regular
+/// grid, the shape of every chunk. For a `rectilinear` grid, whose chunks differ, the
+/// longest chunk along each dimension (among those covering the array): every chunk fits
+/// in it, and `zarr_array_chunk_nbytes` is its size; each chunk's own place and shape come
+/// from `zarr_array_chunk_region`, the number of chunks from `zarr_array_chunk_grid_shape`.
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`).
@@ -425,8 +428,10 @@ pub unsafe extern "C" fn zarr_array_element_size(
 }
 
 /// The size in bytes of one whole chunk in the caller's buffers (what
-/// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer); 0 for an array of
-/// variable-length elements, whose chunks those functions refuse.
+/// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer): of the largest chunk
+/// (see `zarr_array_chunk_shape`) for a rectilinear grid, so a buffer of this size holds
+/// any chunk; 0 for an array of variable-length elements, whose chunks those functions
+/// refuse.
 ///
 /// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 ///
@@ -1000,7 +1005,8 @@ pub unsafe extern "C" fn zarr_array_chunk_key(
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
 /// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_UNSUPPORTED`
-/// (variable-length elements).
+/// (variable-length elements; a rectilinear grid, whose chunks differ in shape: read them
+/// with `zarr_array_read_chunk`).
 ///
 /// Thread safety: safe from several threads on one handle.
 ///
@@ -1032,9 +1038,11 @@ pub unsafe extern "C" fn zarr_array_decode_chunk(
 ///
 /// The chunk is transferred at its full chunk shape, including any part past the array's
 /// edge, dense, C order, host byte order; a chunk never written reads as the fill value.
-/// `buf_len` must be at least `zarr_array_chunk_nbytes`. The chunk is decoded straight
-/// into `buf`: argument errors leave `buf` unchanged, but a corrupt chunk may leave its
-/// first `zarr_array_chunk_nbytes` bytes partly written (never any byte past them).
+/// `buf_len` must be at least the chunk's size: `zarr_array_chunk_nbytes` always is (in
+/// a rectilinear grid a chunk's own shape, from `zarr_array_chunk_region`, may be
+/// smaller, and only its bytes are written). The chunk is decoded straight into `buf`:
+/// argument errors leave `buf` unchanged, but a corrupt chunk may leave its bytes partly
+/// written (never any byte past them).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
@@ -1069,9 +1077,11 @@ pub unsafe extern "C" fn zarr_array_read_chunk(
 /// Write one whole chunk, identified by its grid coordinates, from `buf`.
 ///
 /// `buf` holds the full chunk shape (including any part past the array's edge, which is
-/// stored as given), dense, C order, host byte order; `buf_len` must equal
-/// `zarr_array_chunk_nbytes`. A chunk equal to the fill value everywhere is erased
-/// instead of stored. The chunk is replaced atomically.
+/// stored as given), dense, C order, host byte order; `buf_len` must equal the chunk's
+/// size: `zarr_array_chunk_nbytes` for a regular grid, the product of the chunk's own
+/// shape (`zarr_array_chunk_region`) times the element size for a rectilinear one. A chunk
+/// equal to the fill value everywhere is erased instead of stored. The chunk is replaced
+/// atomically.
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;

@@ -18,7 +18,7 @@
 use super::json::kind_of;
 use super::v3::ArrayMetadata;
 use super::{MetadataError, NamedConfig};
-use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
+use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::array_to_bytes::bytes::Endian;
 use crate::data_type::{ByteOrder, DataType, FillValue, StructType};
@@ -272,7 +272,7 @@ impl ArrayMetadataV2 {
                 "chunks {chunks:?} and shape {shape:?} have different ranks"
             )));
         }
-        RegularChunkGrid::new(chunks.clone())?;
+        ChunkGrid::regular(chunks.clone())?;
         let dtype = Box::new(
             document
                 .get("dtype")
@@ -438,7 +438,7 @@ impl ArrayMetadataV2 {
         Ok(ArrayMetadata {
             shape: self.shape.clone(),
             data_type: self.data_type.clone(),
-            chunk_grid: RegularChunkGrid::new(self.chunks.clone())?,
+            chunk_grid: ChunkGrid::regular(self.chunks.clone())?,
             chunk_key_encoding: ChunkKeyEncoding::V2 {
                 separator: self.dimension_separator,
             },
