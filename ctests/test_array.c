@@ -1833,11 +1833,20 @@ ZTEST(create_unknown_data_type_and_grid_unsupported) {
     ZT_STR_CONTAINS(zarr_last_error_message(), "int128");
     ZT_STATUS(zarr_array_create(store, "/a",
                                 "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"uint8\","
-                                "\"chunk_grid\":{\"name\":\"rectilinear\",\"configuration\":{}},"
+                                "\"chunk_grid\":{\"name\":\"hexagonal\",\"configuration\":{}},"
                                 "\"chunk_key_encoding\":{\"name\":\"default\"},\"fill_value\":0,"
                                 "\"codecs\":[{\"name\":\"bytes\"}]}",
                                 &a),
               ZARR_ERROR_UNSUPPORTED);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "hexagonal");
+    /* A known grid without its required configuration is malformed, not unsupported. */
+    ZT_STATUS(zarr_array_create(store, "/a",
+                                "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"uint8\","
+                                "\"chunk_grid\":{\"name\":\"rectilinear\",\"configuration\":{}},"
+                                "\"chunk_key_encoding\":{\"name\":\"default\"},\"fill_value\":0,"
+                                "\"codecs\":[{\"name\":\"bytes\"}]}",
+                                &a),
+              ZARR_ERROR_INVALID_METADATA);
     ZT_STR_CONTAINS(zarr_last_error_message(), "rectilinear");
     ZT_CHECK(a == NULL);
     zarr_store_free(store);

@@ -800,8 +800,10 @@ ZTEST(deeply_nested_attributes_argument) {
     zarr_store_free(store);
 }
 
-/* A Zarr v2 array of strings is reported as unsupported, not misread. */
-ZTEST(zarr_v2_string_array_is_unsupported) {
+/* A Zarr v2 object array without an object codec (no implementation can read it) is
+ * invalid metadata; with an object codec this build lacks (pickle), unsupported: reported,
+ * never misread as fixed-size elements. */
+ZTEST(zarr_v2_object_arrays_without_a_readable_codec_are_refused) {
     const char *root = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *a = (zarr_array *)1;
@@ -810,7 +812,13 @@ ZTEST(zarr_v2_string_array_is_unsupported) {
                         "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"|O\",\"compressor\":null,"
                         "\"fill_value\":0,\"order\":\"C\",\"filters\":null}") == 0);
     ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_STATUS(zarr_array_open(store, "/v2", &a), ZARR_ERROR_INVALID_METADATA);
+    ZT_CHECK(a == NULL);
+    ZT_CHECK(write_text(ztest_path(root, "v2/.zarray"),
+                        "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"|O\",\"compressor\":null,"
+                        "\"fill_value\":0,\"order\":\"C\",\"filters\":[{\"id\":\"pickle\"}]}") == 0);
     ZT_STATUS(zarr_array_open(store, "/v2", &a), ZARR_ERROR_UNSUPPORTED);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "pickle");
     ZT_CHECK(a == NULL);
     zarr_store_free(store);
 }
@@ -856,7 +864,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(zarr_json_bare_nan_in_attributes),
     ZCASE(zarr_json_deeply_nested),
     ZCASE(deeply_nested_attributes_argument),
-    ZCASE(zarr_v2_string_array_is_unsupported),
+    ZCASE(zarr_v2_object_arrays_without_a_readable_codec_are_refused),
 };
 
 ZTEST_MAIN()
