@@ -811,9 +811,8 @@ static int copy_group(const zarr_store *src_store, const cp_item *it, int format
         report_zarr("cp", "%s: cannot read the source's attributes", it->src_path);
         rc = EXIT_RUNTIME;
     } else {
-        if (!fmt && zarr_group_zarr_format(src, &fmt) != ZARR_OK) fmt = 3;
-        if ((fmt == 2 ? zarr_group_create_v2(store, it->dst_path, text, &dst)
-                      : zarr_group_create(store, it->dst_path, text, &dst)) != ZARR_OK) {
+        if (!fmt && zarr_group_format(src, &fmt) != ZARR_OK) fmt = 3;
+        if (zarr_group_create_with_format(store, it->dst_path, text, fmt, &dst) != ZARR_OK) {
             report_zarr("cp", "cannot create group %s", it->dst_path);
             rc = EXIT_RUNTIME;
         }

@@ -438,7 +438,7 @@ static int print_group_info(const char *cmd, node_ref *ref) {
     printf(KEY "group\n", "node:");
     printf(KEY "%s\n", "store:", ref->store_loc);
     printf(KEY "%s\n", "path:", ref->node_path);
-    if (zarr_group_zarr_format(ref->group, &fmt) == ZARR_OK) printf(KEY "%u\n", "zarr_format:", (unsigned)fmt);
+    if (zarr_group_format(ref->group, &fmt) == ZARR_OK) printf(KEY "%u\n", "zarr_format:", (unsigned)fmt);
     if (!strcmp(ref->node_path, "/"))
         printf(KEY "%s\n", "consolidated:", store_is_consolidated(ref->store) ? "yes" : "no");
     dims_collect(&cs, &ds);
@@ -548,7 +548,7 @@ static int json_group(const char *cmd, FILE *out, const zarr_store *store, const
     fputs(",\"path\":", out);
     json_put_string(out, path);
     fputs(",\"node_type\":\"group\"", out);
-    if (zarr_group_zarr_format(g, &fmt) == ZARR_OK) fprintf(out, ",\"zarr_format\":%u", (unsigned)fmt);
+    if (zarr_group_format(g, &fmt) == ZARR_OK) fprintf(out, ",\"zarr_format\":%u", (unsigned)fmt);
     fputs(",\"attributes\":", out);
     json_print(attrs, out);
     json_free(attrs);
