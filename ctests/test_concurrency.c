@@ -116,9 +116,14 @@ ZTEST(processes_on_disjoint_shards_lose_nothing) {
     static int32_t back[SIDE * SIDE];
     uint64_t start[2] = {0, 0}, count[2] = {SIDE, SIDE}, r, c;
     pid_t children[4];
+    size_t workers = 0;
     int p;
     ZT_OK(zarr_store_open_filesystem(root, &store));
     ZT_OK(zarr_array_create(store, "/a", meta, &array));
+    /* The parent's worker pool is running when it forks: each child must build its own
+     * (a child inherits the pool's bookkeeping but none of its threads). */
+    ZT_OK(zarr_thread_pool_size(&workers));
+    ZT_OK(zarr_array_read(array, 2, start, count, back, sizeof back));
     zarr_array_free(array);
     array = NULL;
     for (p = 0; p < 4; p++) {
@@ -130,7 +135,9 @@ ZTEST(processes_on_disjoint_shards_lose_nothing) {
             zarr_array *a = NULL;
             int32_t row[SIDE];
             uint64_t rr;
-            int ok = zarr_store_open_filesystem(root, &s) == ZARR_OK &&
+            int ok;
+            alarm(120); /* a child that deadlocks dies of SIGALRM: a failure, not a hang */
+            ok = zarr_store_open_filesystem(root, &s) == ZARR_OK &&
                      zarr_array_open(s, "/a", &a) == ZARR_OK;
             for (rr = 0; ok && rr < 16; rr++) {
                 uint64_t at[2] = {(uint64_t)p * 16 + rr, 0}, n[2] = {1, SIDE}, cc;

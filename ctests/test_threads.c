@@ -47,17 +47,17 @@ ZTEST(absurd_counts_are_refused) {
     struct timespec start;
     size_t n = 0, i;
     ZT_CHECK(ZARR_MAX_NUM_THREADS == 1024);
-    ZT_OK(zarr_set_num_threads(2));
+    ZT_OK(zarr_thread_pool_set_size(2));
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
-        ZT_STATUS(zarr_set_num_threads(absurd[i]), ZARR_ERROR_INVALID_ARGUMENT);
-        ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_set_num_threads");
+        ZT_STATUS(zarr_thread_pool_set_size(absurd[i]), ZARR_ERROR_INVALID_ARGUMENT);
+        ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_thread_pool_set_size");
         ZT_STR_CONTAINS(zarr_last_error_message(), "the maximum is 1024");
     }
     ZT_CHECK(seconds_since(&start) < 5.0);
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, 2);
-    ZT_OK(zarr_set_num_threads(0));
+    ZT_OK(zarr_thread_pool_set_size(0));
 }
 
 /* The environment variable cannot report an error: a value above the maximum is clamped
@@ -67,18 +67,18 @@ ZTEST(environment_count_is_clamped) {
     size_t n = 0;
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "1000000", 1) == 0);
     clock_gettime(CLOCK_MONOTONIC, &start);
-    ZT_OK(zarr_set_num_threads(0));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(0));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, ZARR_MAX_NUM_THREADS);
     /* Too large even for size_t: still clamped, not ignored. */
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "99999999999999999999999", 1) == 0);
-    ZT_OK(zarr_set_num_threads(0));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(0));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, ZARR_MAX_NUM_THREADS);
     ZT_CHECK(seconds_since(&start) < 120.0);
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "1", 1) == 0);
-    ZT_OK(zarr_set_num_threads(0));
-    ZT_OK(zarr_num_threads(&n));
+    ZT_OK(zarr_thread_pool_set_size(0));
+    ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, 1);
 }
 
@@ -96,7 +96,7 @@ ZTEST(refused_threads_are_a_resource_error) {
         zarr_status s;
         if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(10);
         if (setrlimit(RLIMIT_NPROC, &one) != 0) _exit(11);
-        s = zarr_set_num_threads(8);
+        s = zarr_thread_pool_set_size(8);
         if (s != ZARR_ERROR_RESOURCE) {
             fprintf(stderr, "status %d: %s\n", (int)s, zarr_last_error_message());
             _exit(12);

@@ -342,6 +342,15 @@ typedef struct {
 // `zarr_array_metadata_json`.
 #define ZARR_DATA_TYPE_STRUCT 30
 
+// `string` (Zarr v2 `|O` with the `vlen-utf8` or `json2` object codec): variable-length
+// UTF-8 text, read and written with `zarr_array_read_vlen` / `zarr_array_write_vlen`;
+// `zarr_array_element_size` gives 0.
+#define ZARR_DATA_TYPE_STRING 31
+
+// `bytes` (zarr-python 3.1's `variable_length_bytes`; Zarr v2 `|O` with `vlen-bytes`):
+// variable-length byte strings, as `ZARR_DATA_TYPE_STRING` without the UTF-8 rule.
+#define ZARR_DATA_TYPE_BYTES 32
+
 // Success.
 #define ZARR_OK 0
 
@@ -466,7 +475,8 @@ zarr_status zarr_array_dimension_name(const zarr_array *array,
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len`
 // below the element size; nothing is written); `ZARR_ERROR_INVALID_ARGUMENT` (absurd
-// `buf_len`).
+// `buf_len`); `ZARR_ERROR_UNSUPPORTED` (variable-length elements, `string` and `bytes`:
+// their fill value is the `fill_value` of `zarr_array_metadata_json`).
 //
 // Thread safety: may be called concurrently with any call on the handle.
 //
@@ -595,8 +605,10 @@ zarr_status zarr_group_child_node_type(const zarr_group *group,
 // `compressor` and `filters` as numcodecs objects or null, `fill_value`, `order` "C" or
 // "F", optional `dimension_separator` "." or "/"), stored as `.zarray` with every key
 // spelled out (set attributes with `zarr_array_set_attributes_json`, which writes
-// `.zattrs`). Missing ancestor groups are created in the same format. No data is
-// written: every chunk reads as the fill value.
+// `.zattrs`). A v2 object array (`dtype` "|O" with a `vlen-utf8`, `vlen-bytes` filter)
+// whose `fill_value` is the old-style `0` or `null` is stored with `""`, which every
+// reader takes as the empty element. Missing ancestor groups are created in the same
+// format. No data is written: every chunk reads as the fill value.
 //
 // - `store`: the store to create in.
 // - `path`: absolute node path, e.g. "/" or "/a/b".
@@ -679,8 +691,11 @@ zarr_status zarr_array_shape(const zarr_array *array,
                              size_t ndim,
                              uint64_t *shape_out);
 
-// The array's chunk shape (the regular grid's chunk extents): `ndim` values written to
-// `chunk_shape_out`.
+// The array's chunk shape: `ndim` values written to `chunk_shape_out`. For a regular
+// grid, the shape of every chunk. For a `rectilinear` grid, whose chunks differ, the
+// longest chunk along each dimension (among those covering the array): every chunk fits
+// in it, and `zarr_array_chunk_nbytes` is its size; each chunk's own place and shape come
+// from `zarr_array_chunk_region`, the number of chunks from `zarr_array_chunk_grid_shape`.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`).
@@ -704,7 +719,8 @@ zarr_status zarr_array_data_type(const zarr_array *array,
 
 // The size in bytes of one element in the caller's buffers (1 for bool, 8 for
 // complex64, N/8 for `r<N>`, `length_bytes` for fixed-length strings and byte strings,
-// 8 for datetimes, the sum of the fields for a struct).
+// 8 for datetimes, the sum of the fields for a struct; 0 for the variable-length
+// `string` and `bytes`, which `zarr_array_read_vlen` reads instead).
 //
 // Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 //
@@ -713,7 +729,10 @@ zarr_status zarr_array_data_type(const zarr_array *array,
 ZARR_NODISCARD zarr_status zarr_array_element_size(const zarr_array *array, size_t *size_out);
 
 // The size in bytes of one whole chunk in the caller's buffers (what
-// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer).
+// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer): of the largest chunk
+// (see `zarr_array_chunk_shape`) for a rectilinear grid, so a buffer of this size holds
+// any chunk; 0 for an array of variable-length elements, whose chunks those functions
+// refuse.
 //
 // Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 //
@@ -729,7 +748,9 @@ ZARR_NODISCARD zarr_status zarr_array_chunk_nbytes(const zarr_array *array, size
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (the selection leaves the array);
-// `ZARR_ERROR_OUT_OF_MEMORY` (the size does not fit in `size_t`).
+// `ZARR_ERROR_OUT_OF_MEMORY` (the size does not fit in `size_t`); `ZARR_ERROR_UNSUPPORTED`
+// (variable-length elements: their size depends on the values, see
+// `zarr_array_read_vlen`).
 //
 // # Safety
 // `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `nbytes_out`
@@ -759,7 +780,8 @@ zarr_status zarr_array_selection_nbytes(const zarr_array *array,
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
 // `ZARR_ERROR_CORRUPT_DATA` (a stored chunk is truncated or corrupt: bad size, checksum or
-// compressed stream); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+// compressed stream); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`;
+// `ZARR_ERROR_UNSUPPORTED` (variable-length elements: use `zarr_array_read_vlen`).
 //
 // Thread safety: concurrent reads of one handle are safe.
 //
@@ -787,7 +809,8 @@ zarr_status zarr_array_read(const zarr_array *array,
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 // `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
-// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
+// elements: use `zarr_array_write_vlen`).
 //
 // Thread safety: concurrent writes of disjoint selections are safe, through one handle or
 // several, even when they share chunks: within the process, the read-merge-write of a
@@ -806,6 +829,78 @@ zarr_status zarr_array_write(zarr_array *array,
                              const uint64_t *count,
                              const void *buf,
                              size_t buf_len);
+
+// Read the variable-length elements (`string`, `bytes`) of the hyper-rectangle
+// `start .. start + count`, Arrow-style: element `i` (C order) is
+// `data[offsets[i] .. offsets[i + 1])`; `offsets` gets `n + 1` entries from 0, where `n`
+// is the product of `count`. Strings are UTF-8, not NUL-terminated. Elements of chunks
+// never written are the fill value (usually empty).
+//
+// Call with `data` NULL to learn `*data_size` (`data_capacity` is then ignored): the
+// offsets are filled too. Then call again with a buffer of at least that many bytes (the
+// array may have changed in between: check `*data_size` again). Each call reads and
+// decodes the chunks anew.
+//
+// - `offsets_len`: at least `n + 1`.
+// - `data_size`: receives the bytes the elements take (also on BUFFER_TOO_SMALL).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, `offsets`,
+// `data_size`); `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_UNSUPPORTED` (an array of fixed-size elements: use
+// `zarr_array_read`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`offsets_len`
+// below `n + 1`, or `data_capacity` below the elements' size: `*data_size` says how much,
+// nothing else is written); `ZARR_ERROR_CORRUPT_DATA` (a chunk whose count or lengths
+// lie, text that is not UTF-8); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`. After any
+// other error `offsets` and `data` are unchanged.
+//
+// Thread safety: concurrent reads of one handle are safe.
+//
+// # Safety
+// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `offsets` is
+// NULL or has `offsets_len` writable values; `data` is NULL or has `data_capacity`
+// writable bytes; `data_size` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_array_read_vlen(const zarr_array *array,
+                                 size_t ndim,
+                                 const uint64_t *start,
+                                 const uint64_t *count,
+                                 uint64_t *offsets,
+                                 size_t offsets_len,
+                                 void *data,
+                                 size_t data_capacity,
+                                 size_t *data_size);
+
+// Write the variable-length elements (`string`, `bytes`) of the hyper-rectangle
+// `start .. start + count`, given Arrow-style: element `i` (C order) is
+// `data[offsets[i] .. offsets[i + 1])`; `offsets` holds `n + 1` non-decreasing values
+// (the first need not be 0), the last at most `data_size`. Text must be valid UTF-8.
+// Everything is checked before anything is written; then as `zarr_array_write`: chunks
+// covered whole are encoded from the elements, others read, merged and rewritten (under a
+// lock per chunk within the process), each replaced atomically; a chunk left all fill
+// value is erased.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, `offsets`, or
+// `data` with a non-zero size); `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, `offsets_len`
+// not `n + 1`, offsets decreasing or past `data_size`, text that is not UTF-8);
+// `ZARR_ERROR_UNSUPPORTED` (fixed-size elements: use `zarr_array_write`; or the read-only
+// `json2` codec); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_CORRUPT_DATA` (an existing chunk
+// to merge with is corrupt); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_READ_ONLY`;
+// `ZARR_ERROR_IO`.
+//
+// Thread safety: as `zarr_array_write`.
+//
+// # Safety
+// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `offsets` is
+// NULL or holds `offsets_len` values; `data` is NULL or has `data_size` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_write_vlen(zarr_array *array,
+                                  size_t ndim,
+                                  const uint64_t *start,
+                                  const uint64_t *count,
+                                  const uint64_t *offsets,
+                                  size_t offsets_len,
+                                  const void *data,
+                                  size_t data_size);
 
 // Read the hyper-rectangle `start .. start + count` into a buffer of any strided layout:
 // element `i` (an index into the selection) goes to byte
@@ -827,7 +922,8 @@ zarr_status zarr_array_write(zarr_array *array,
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`, a stride below 1, overlapping elements, a span that does not fit in memory);
 // `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
-// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`;
+// `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 //
 // Thread safety: as `zarr_array_read`.
 //
@@ -854,7 +950,8 @@ zarr_status zarr_array_read_strided(const zarr_array *array,
 // `ndim`, a stride below 1, a span that does not fit in memory);
 // `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
 // `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
-// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
+// elements).
 //
 // Thread safety: as `zarr_array_write`.
 //
@@ -970,7 +1067,9 @@ zarr_status zarr_array_chunk_key(const zarr_array *array,
 //   (partly, if the data turns out to be corrupt).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
-// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`.
+// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_UNSUPPORTED`
+// (variable-length elements; a rectilinear grid, whose chunks differ in shape: read them
+// with `zarr_array_read_chunk`).
 //
 // Thread safety: safe from several threads on one handle.
 //
@@ -988,13 +1087,16 @@ zarr_status zarr_array_decode_chunk(const zarr_array *array,
 //
 // The chunk is transferred at its full chunk shape, including any part past the array's
 // edge, dense, C order, host byte order; a chunk never written reads as the fill value.
-// `buf_len` must be at least `zarr_array_chunk_nbytes`. The chunk is decoded straight
-// into `buf`: argument errors leave `buf` unchanged, but a corrupt chunk may leave its
-// first `zarr_array_chunk_nbytes` bytes partly written (never any byte past them).
+// `buf_len` must be at least the chunk's size: `zarr_array_chunk_nbytes` always is (in
+// a rectilinear grid a chunk's own shape, from `zarr_array_chunk_region`, may be
+// smaller, and only its bytes are written). The chunk is decoded straight into `buf`:
+// argument errors leave `buf` unchanged, but a corrupt chunk may leave its bytes partly
+// written (never any byte past them).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
-// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`.
+// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
+// elements).
 //
 // # Safety
 // `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `buf` is NULL
@@ -1009,13 +1111,15 @@ zarr_status zarr_array_read_chunk(const zarr_array *array,
 // Write one whole chunk, identified by its grid coordinates, from `buf`.
 //
 // `buf` holds the full chunk shape (including any part past the array's edge, which is
-// stored as given), dense, C order, host byte order; `buf_len` must equal
-// `zarr_array_chunk_nbytes`. A chunk equal to the fill value everywhere is erased
-// instead of stored. The chunk is replaced atomically.
+// stored as given), dense, C order, host byte order; `buf_len` must equal the chunk's
+// size: `zarr_array_chunk_nbytes` for a regular grid, the product of the chunk's own
+// shape (`zarr_array_chunk_region`) times the element size for a rectilinear one. A chunk
+// equal to the fill value everywhere is erased instead of stored. The chunk is replaced
+// atomically.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
-// `ZARR_ERROR_IO`.
+// `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 //
 // # Safety
 // `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `buf` is NULL
@@ -1095,7 +1199,8 @@ zarr_status zarr_array_inner_chunk_shape(const zarr_array *array,
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such inner chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
-// `ZARR_ERROR_CORRUPT_DATA` (bad index, bad checksum, truncated shard); `ZARR_ERROR_IO`.
+// `ZARR_ERROR_CORRUPT_DATA` (bad index, bad checksum, truncated shard); `ZARR_ERROR_IO`;
+// `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 //
 // Thread safety: concurrent reads of one handle are safe.
 //
@@ -1749,6 +1854,42 @@ zarr_status zarr_array_builder_create(const zarr_array_builder *builder,
                                       zarr_store *store,
                                       const char *path,
                                       zarr_array **out);
+
+// The number of chunks along each dimension (those holding part of the array): `ndim`
+// values written to `grid_shape_out`. A chunk's coordinates run from 0 to these, less one.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `grid_shape_out` is NULL or holds `ndim` writable values.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_grid_shape(const zarr_array *array,
+                                        size_t ndim,
+                                        uint64_t *grid_shape_out);
+
+// Where the chunk at `chunk_indices` lies: its first element's position in the array
+// (`start_out`) and its full shape (`shape_out`), `ndim` values each. The shape is the
+// chunk's as stored and as `zarr_array_read_chunk` transfers it: an edge chunk may reach
+// past the array's end. In a regular grid every chunk has the chunk shape; in a
+// `rectilinear` one each has its own.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk). On error the outputs are unchanged.
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `start_out`
+// and `shape_out` are NULL or hold `ndim` writable values each.
+ZARR_NODISCARD
+zarr_status zarr_array_chunk_region(const zarr_array *array,
+                                    size_t ndim,
+                                    const uint64_t *chunk_indices,
+                                    uint64_t *start_out,
+                                    uint64_t *shape_out);
 
 // Open a store implemented by the caller's callbacks (see `zarr_store_callbacks`).
 //

@@ -68,6 +68,11 @@ pub enum DataType {
     TimeDelta64(TimeUnit),
     /// `struct` (and its legacy and Zarr v2 spellings): packed fields in order.
     Struct(Arc<StructType>),
+    /// `string`: variable-length UTF-8 text (codec `vlen-utf8`; Zarr v2 `|O`).
+    String,
+    /// `bytes` (zarr-python 3.1 also spells it `variable_length_bytes`): variable-length
+    /// byte strings (codec `vlen-bytes`; Zarr v2 `|O`).
+    Bytes,
 }
 
 /// Build the error for a data type document.
@@ -168,6 +173,9 @@ impl DataType {
             "complex64" => Some(DataType::Complex64),
             "complex128" => Some(DataType::Complex128),
             "bfloat16" => Some(DataType::BFloat16),
+            "string" => Some(DataType::String),
+            // The registry's name, zarr-python 3.1's, and zarrs' alias.
+            "bytes" | "variable_length_bytes" | "binary" => Some(DataType::Bytes),
             _ => Float8Format::from_name(name).map(DataType::Float8),
         };
         let simple = match simple {
@@ -232,7 +240,16 @@ impl DataType {
                 StructForm::Structured => "structured".into(),
                 _ => "struct".into(),
             },
+            DataType::String => "string".into(),
+            DataType::Bytes => "bytes".into(),
         }
+    }
+
+    /// Whether elements have a size of their own (`string`, `bytes`): such arrays are
+    /// read and written element by element (`Array::read_vlen`), not as buffers of
+    /// fixed-size elements.
+    pub fn is_variable_length(&self) -> bool {
+        matches!(self, DataType::String | DataType::Bytes)
     }
 
     /// The v3 `data_type` value: the name, or `{"name", "configuration"}` for the types
@@ -261,9 +278,10 @@ impl DataType {
         }
     }
 
-    /// Size of one element in bytes.
+    /// Size of one element in bytes (0 for the variable-length types).
     pub fn size(&self) -> usize {
         match self {
+            DataType::String | DataType::Bytes => 0,
             DataType::Bool | DataType::Int8 | DataType::UInt8 | DataType::Float8(_) => 1,
             DataType::Int16 | DataType::UInt16 | DataType::Float16 | DataType::BFloat16 => 2,
             DataType::Int32 | DataType::UInt32 | DataType::Float32 => 4,
@@ -294,7 +312,9 @@ impl DataType {
             DataType::RawBits(_)
             | DataType::NullTerminatedBytes(_)
             | DataType::RawBytes(_)
-            | DataType::Float8(_) => 1,
+            | DataType::Float8(_)
+            | DataType::String
+            | DataType::Bytes => 1,
             DataType::Struct(s) => s.max_endian_unit(),
             other => other.size(),
         }
@@ -465,6 +485,23 @@ impl DataType {
                 Value::Number(n) if n.as_u64() == Some(0) => vec![0; s.size()],
                 _ => return Err(bad("expected an object with one fill value per field")),
             },
+            // The fill value of a variable-length type is one element's bytes. Zarr v2 `|O`
+            // arrays of zarr-python 2 carry 0 (or null) for "no fill value": the empty one.
+            DataType::String => match value {
+                Value::String(text) => text.as_bytes().to_vec(),
+                Value::Null => Vec::new(),
+                Value::Number(n) if n.as_u64() == Some(0) => Vec::new(),
+                _ => return Err(bad("expected a string")),
+            },
+            DataType::Bytes => match value {
+                Value::String(text) => decode_base64(text).ok_or_else(|| bad("expected base64 text"))?,
+                Value::Array(items) => {
+                    byte_list(items).ok_or_else(|| bad("expected integers 0..255"))?
+                }
+                Value::Null => Vec::new(),
+                Value::Number(n) if n.as_u64() == Some(0) => Vec::new(),
+                _ => return Err(bad("expected base64 text")),
+            },
         };
         Ok(FillValue(bytes))
     }
@@ -500,6 +537,8 @@ impl DataType {
                 Value::from(encode_base64(b))
             }
             DataType::FixedLengthUtf32(_) => Value::from(decode_utf32(b)),
+            DataType::String => Value::from(String::from_utf8_lossy(b).into_owned()),
+            DataType::Bytes => Value::from(encode_base64(b)),
             // zarr-python writes NaT as its integer value; every reader takes integers.
             DataType::DateTime64(_) | DataType::TimeDelta64(_) => {
                 Value::from(i64::from_ne_bytes(b[..8].try_into().unwrap()))
@@ -713,6 +752,7 @@ pub fn numpy_dtype_str(data_type: &DataType, order: ByteOrder) -> Option<String>
         DataType::FixedLengthUtf32(n) => format!("U{}", n / 4),
         DataType::DateTime64(unit) => format!("M8{}", unit.numpy_suffix()),
         DataType::TimeDelta64(unit) => format!("m8{}", unit.numpy_suffix()),
+        DataType::String | DataType::Bytes => "O".into(),
         DataType::BFloat16 | DataType::Float8(_) | DataType::Struct(_) => return None,
     };
     Some(format!("{prefix}{code}"))

@@ -53,6 +53,10 @@ pub enum Error {
     /// The worker pool could not be started.
     #[error(transparent)]
     Threads(#[from] crate::threads::ThreadPoolError),
+    /// The operation does not apply to this array or is not implemented for it (reading
+    /// variable-length elements as fixed-size ones, resizing a 2022 draft array...).
+    #[error("{0}")]
+    Unsupported(String),
     /// A size computed from the input does not fit in memory (or in usize).
     #[error("{0}")]
     OutOfMemory(String),

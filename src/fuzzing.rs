@@ -117,7 +117,7 @@ pub fn codec_chain(data: &[u8]) {
     };
     let Ok(metadata) = metadata else { return };
     let representation = ChunkRepresentation {
-        shape: metadata.chunk_grid.chunk_shape().to_vec(),
+        shape: metadata.chunk_grid.largest_chunk_shape(&metadata.shape),
         data_type: metadata.data_type.clone(),
         fill_value: metadata.fill_value.clone(),
     };

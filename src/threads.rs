@@ -15,7 +15,12 @@ use std::sync::{Arc, RwLock};
 /// minutes).
 pub const MAX_THREADS: usize = 1024;
 
-static POOL: RwLock<Option<Arc<rayon::ThreadPool>>> = RwLock::new(None);
+/// A pool and the process that started it. A child made by `fork` inherits the slot but
+/// not the workers (only the forking thread is copied), so a pool is used only by the
+/// process that built it; a child builds its own on first use.
+type Slot = RwLock<Option<(u32, Arc<rayon::ThreadPool>)>>;
+
+static POOL: Slot = RwLock::new(None);
 
 thread_local! {
     /// Whether the current thread is one of libzarr's workers (set by the pool's start
@@ -75,19 +80,45 @@ fn build(threads: usize) -> Result<Arc<rayon::ThreadPool>, ThreadPoolError> {
         })
 }
 
-/// The pool, created on first use.
+/// The pool, created on first use (and again in a child process after `fork`).
 pub fn pool() -> Result<Arc<rayon::ThreadPool>, ThreadPoolError> {
+    shared(&POOL, |_| true, default_size)
+}
+
+/// The pool in `slot` if it was built by this process and `fits`, else a new one of
+/// `size()` workers put in its place.
+fn shared(
+    slot: &Slot,
+    fits: impl Fn(&rayon::ThreadPool) -> bool,
+    size: impl FnOnce() -> usize,
+) -> Result<Arc<rayon::ThreadPool>, ThreadPoolError> {
+    let process = std::process::id();
+    let usable = |entry: &Option<(u32, Arc<rayon::ThreadPool>)>| match entry {
+        Some((owner, pool)) if *owner == process && fits(pool) => Some(pool.clone()),
+        _ => None,
+    };
     // The lock only guards a pointer swap, so a poisoned lock still holds a valid value.
-    if let Some(pool) = POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        return Ok(pool.clone());
+    if let Some(pool) = usable(&slot.read().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(pool);
     }
-    let mut slot = POOL.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(pool) = slot.as_ref() {
-        return Ok(pool.clone());
+    let mut entry = slot.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(pool) = usable(&entry) {
+        return Ok(pool);
     }
-    let pool = build(default_size())?;
-    *slot = Some(pool.clone());
+    let pool = build(size())?;
+    replace(&mut entry, pool.clone());
     Ok(pool)
+}
+
+/// Put `pool` in `entry`. A parent's pool left in a forked child is forgotten, not
+/// dropped: its workers do not exist here, and shutting it down would wait on them.
+fn replace(entry: &mut Option<(u32, Arc<rayon::ThreadPool>)>, pool: Arc<rayon::ThreadPool>) {
+    let process = std::process::id();
+    if let Some((owner, old)) = entry.replace((process, pool)) {
+        if owner != process {
+            std::mem::forget(old);
+        }
+    }
 }
 
 /// Replace the pool with one of `threads` workers (0: back to the default size). Work
@@ -106,7 +137,7 @@ pub fn set_num_threads(threads: usize) -> Result<(), ThreadPoolError> {
         threads
     };
     let pool = build(size)?;
-    *POOL.write().unwrap_or_else(|e| e.into_inner()) = Some(pool);
+    replace(&mut POOL.write().unwrap_or_else(|e| e.into_inner()), pool);
     Ok(())
 }
 
@@ -115,22 +146,13 @@ pub fn set_num_threads(threads: usize) -> Result<(), ThreadPoolError> {
 /// call asking for more replaces it with a larger one. Its workers decode too, so a remote
 /// read keeps that many requests in flight whatever the CPU count.
 pub fn io_pool(requests: usize) -> Result<Arc<rayon::ThreadPool>, ThreadPoolError> {
-    static IO_POOL: RwLock<Option<Arc<rayon::ThreadPool>>> = RwLock::new(None);
+    static IO_POOL: Slot = RwLock::new(None);
     let requests = requests.clamp(1, MAX_THREADS);
-    if let Some(pool) = IO_POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        if pool.current_num_threads() >= requests {
-            return Ok(pool.clone());
-        }
-    }
-    let mut slot = IO_POOL.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(pool) = slot.as_ref() {
-        if pool.current_num_threads() >= requests {
-            return Ok(pool.clone());
-        }
-    }
-    let pool = build(requests)?;
-    *slot = Some(pool.clone());
-    Ok(pool)
+    shared(
+        &IO_POOL,
+        |pool| pool.current_num_threads() >= requests,
+        || requests,
+    )
 }
 
 /// The number of workers the pool has (creating it if needed).

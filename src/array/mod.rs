@@ -6,13 +6,17 @@
 //! be dense C order or any strided layout ([`Layout`]). A chunk equal to the fill value
 //! everywhere is not stored (an existing one is erased), as zarr-python does by default.
 
+mod chains;
 mod locks;
 mod planner;
 mod resize;
 mod stored;
+mod vlen;
 
-use crate::chunk_grid::RegularChunkGrid;
+use crate::chunk_grid::ChunkGrid;
 use crate::codec::chain::CodecChain;
+use crate::codec::vlen::VlenChain;
+pub use crate::codec::vlen::VlenElements;
 use crate::codec::ChunkRepresentation;
 use crate::data_type::{DataType, FillValue};
 use crate::error::Error;
@@ -28,6 +32,7 @@ use crate::node::{
 use crate::selection::{checked_product, Selection};
 use crate::storage::Storage;
 use crate::sys::shared_out::OutBuffer;
+use chains::Chains;
 use planner::ChunkIo;
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex, RwLock};
@@ -55,9 +60,17 @@ pub struct Array {
 struct ArrayState {
     metadata: ArrayMetadata,
     stored_as: StoredAs,
-    chain: Arc<CodecChain>,
-    /// Decoded size of one chunk in bytes.
+    codecs: Codecs,
+    /// Decoded size in bytes of the largest chunk (0 for variable-length elements).
     chunk_nbytes: usize,
+}
+
+/// How an array's chunks are coded: elements of a fixed size through a codec chain, or
+/// variable-length elements (`string`, `bytes`) through their own chain.
+#[derive(Clone, Debug)]
+enum Codecs {
+    Fixed(Arc<Chains>),
+    Variable(Arc<VlenChain>),
 }
 
 /// How an array's metadata is stored. Reads use the v3 model whatever the layout; the
@@ -150,7 +163,8 @@ impl Array {
         };
         let (format, metadata, stored_as) = match document.get("zarr_format") {
             Some(f) if f.as_u64() == Some(2) => {
-                let v2 = ArrayMetadataV2::parse(&document).map_err(invalid)?;
+                let mut v2 = ArrayMetadataV2::parse(&document).map_err(invalid)?;
+                v2.normalize_for_writing();
                 let model = v2.to_v3_model(Map::new()).map_err(invalid)?;
                 (ZarrFormat::V2, model, StoredAs::V2(v2))
             }
@@ -178,7 +192,10 @@ impl Array {
             // Store the canonical spelling of the codecs.
             let slot = array.state.get_mut().unwrap_or_else(|e| e.into_inner());
             let state = Arc::get_mut(slot).expect("a new array's state is not shared");
-            state.metadata.codecs = state.chain.to_metadata();
+            state.metadata.codecs = match &state.codecs {
+                Codecs::Fixed(chains) => chains.base().to_metadata(),
+                Codecs::Variable(chain) => chain.to_metadata(),
+            };
         }
         ensure_parent_groups(array.storage.as_ref(), &array.path, format)?;
         let state = array.state();
@@ -265,8 +282,30 @@ impl Array {
         self.state().metadata.shape.len()
     }
 
+    /// The chunk shape of a regular grid; for a rectilinear one, the longest chunk along
+    /// each dimension (every chunk fits in it: see [`Array::chunk_region`]).
     pub fn chunk_shape(&self) -> Vec<u64> {
-        self.state().grid().chunk_shape().to_vec()
+        let state = self.state();
+        state.grid().largest_chunk_shape(&state.metadata.shape)
+    }
+
+    /// The number of chunks along each dimension.
+    pub fn chunk_grid_shape(&self) -> Vec<u64> {
+        let state = self.state();
+        state.grid().grid_shape(&state.metadata.shape)
+    }
+
+    /// Whether the chunk grid is rectilinear (chunks of different shapes).
+    pub fn is_rectilinear(&self) -> bool {
+        self.state().grid().regular_chunk_shape().is_none()
+    }
+
+    /// Where the chunk at `chunk_indices` starts in the array and its full shape (which
+    /// may reach past the array's edge).
+    pub fn chunk_region(&self, chunk_indices: &[u64]) -> Result<(Vec<u64>, Vec<u64>), Error> {
+        let state = self.state();
+        state.check_chunk_indices(chunk_indices)?;
+        Ok(state.grid().chunk_region(chunk_indices))
     }
 
     pub fn data_type(&self) -> DataType {
@@ -277,7 +316,7 @@ impl Array {
         self.state().metadata.fill_value.clone()
     }
 
-    /// Size in bytes of one decoded chunk.
+    /// Size in bytes of one decoded chunk (of the largest, for a rectilinear grid).
     pub fn chunk_nbytes(&self) -> usize {
         self.state().chunk_nbytes
     }
@@ -313,13 +352,13 @@ impl Array {
         })
     }
 
-    /// Swap in `metadata` (same codecs and chunk shape as `state`'s), once its documents
+    /// Swap in `metadata` (same codecs and chunk grid as `state`'s), once its documents
     /// are written.
     fn replace_metadata(&self, state: &ArrayState, metadata: ArrayMetadata) {
         let updated = Arc::new(ArrayState {
             metadata,
             stored_as: state.stored_as.clone(),
-            chain: state.chain.clone(),
+            codecs: state.codecs.clone(),
             chunk_nbytes: state.chunk_nbytes,
         });
         *self.state.write().unwrap_or_else(|e| e.into_inner()) = updated;
@@ -329,16 +368,20 @@ impl Array {
     pub fn selection_nbytes(&self, start: &[u64], count: &[u64]) -> Result<usize, Error> {
         let state = self.state();
         let selection = Selection::new(start, count, &state.metadata.shape)?;
-        Ok(selection.nbytes(state.metadata.data_type.size())?)
+        Ok(selection.nbytes(state.element_size()?)?)
     }
 
     /// The shape of the smallest independently readable piece: the inner chunk shape of a
     /// sharded array, the chunk shape otherwise.
     pub fn inner_chunk_shape(&self) -> Vec<u64> {
         let state = self.state();
-        match state.chain.inner_chunk_shape() {
-            Some(inner) => inner.to_vec(),
-            None => state.grid().chunk_shape().to_vec(),
+        let largest = || state.grid().largest_chunk_shape(&state.metadata.shape);
+        match &state.codecs {
+            Codecs::Fixed(chains) => match chains.base().inner_chunk_shape() {
+                Some(inner) => inner.to_vec(),
+                None => largest(),
+            },
+            Codecs::Variable(_) => largest(),
         }
     }
 
@@ -363,7 +406,7 @@ impl Array {
         out: &mut [u8],
     ) -> Result<(), Error> {
         let state = self.state();
-        let element_size = state.metadata.data_type.size();
+        let element_size = state.element_size()?;
         let selection = Selection::new(start, count, &state.metadata.shape)?;
         let layout = match byte_strides {
             None => {
@@ -382,7 +425,7 @@ impl Array {
             return Ok(());
         }
         let mut out = OutBuffer::new(out, layout).map_err(invalid_layout)?;
-        planner::read(&self.chunk_io(&state), start, &mut out)
+        planner::read(&self.chunk_io(&state)?, start, &mut out)
     }
 
     /// A strided layout for a caller's buffer of `len` bytes: invalid strides are
@@ -424,7 +467,7 @@ impl Array {
         data: &[u8],
     ) -> Result<(), Error> {
         let state = self.state();
-        let element_size = state.metadata.data_type.size();
+        let element_size = state.element_size()?;
         let selection = Selection::new(start, count, &state.metadata.shape)?;
         let layout = match byte_strides {
             None => {
@@ -443,20 +486,28 @@ impl Array {
             return Ok(());
         }
         let input = InBlock::whole(data, &layout).map_err(invalid_layout)?;
-        planner::write(&self.chunk_io(&state), start, &input)
+        planner::write(&self.chunk_io(&state)?, start, &input)
     }
 
     /// The store key of the chunk at `chunk_indices` (checked against the grid).
     pub fn chunk_key(&self, chunk_indices: &[u64]) -> Result<String, Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
-        Ok(self.chunk_io(&state).key(chunk_indices))
+        Ok(self.key_of(&state, chunk_indices))
     }
 
     /// Decode a chunk's stored bytes into `out` (at least `chunk_nbytes`; the first
     /// `chunk_nbytes` bytes are written, partly when the data is corrupt).
     pub fn decode_chunk(&self, encoded: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
+        let chain = state.chain()?;
+        if state.grid().regular_chunk_shape().is_none() {
+            return Err(Error::Unsupported(
+                "the chunks of a rectilinear grid differ in shape, so stored bytes alone do \
+                 not say which to decode into: read the chunk with zarr_array_read_chunk"
+                    .into(),
+            ));
+        }
         let needed = state.chunk_nbytes;
         if out.len() < needed {
             return Err(Error::BufferTooSmall {
@@ -469,7 +520,7 @@ impl Array {
             .try_reserve_exact(encoded.len())
             .map_err(|_| Error::OutOfMemory(format!("cannot copy {} bytes", encoded.len())))?;
         encoded_copy.extend_from_slice(encoded);
-        state.chain.decode_into(encoded_copy, &mut out[..needed])?;
+        chain.decode_into(encoded_copy, &mut out[..needed])?;
         Ok(())
     }
 
@@ -479,25 +530,21 @@ impl Array {
         let state = self.state();
         let shape = &state.metadata.shape;
         Selection::new(start, count, shape)?;
-        let chunk = state.grid().chunk_shape();
+        let grid = state.grid();
         Ok((0..shape.len()).all(|d| {
-            let end = start[d] + count[d];
-            start[d].is_multiple_of(chunk[d]) && (end.is_multiple_of(chunk[d]) || end == shape[d])
+            count[d] == 0
+                || (grid.is_boundary(d, start[d], shape[d])
+                    && grid.is_boundary(d, start[d] + count[d], shape[d]))
         }))
     }
 
-    /// Read one whole chunk (the full chunk shape, including any part past the array's
-    /// edge) into `out`, which must hold at least `chunk_nbytes` bytes. A corrupt chunk may
-    /// leave part of the first `chunk_nbytes` bytes written, never any byte past them.
+    /// Read one whole chunk (its full shape, including any part past the array's edge)
+    /// into `out`, which must hold at least that chunk's bytes (`chunk_nbytes` always
+    /// does). A corrupt chunk may leave part of them written, never any byte past them.
     pub fn read_chunk(&self, chunk_indices: &[u64], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let origin: Vec<u64> = chunk_indices
-            .iter()
-            .zip(&chunk_shape)
-            .map(|(i, s)| i * s)
-            .collect();
+        let (origin, chunk_shape) = state.grid().chunk_region(chunk_indices);
         self.read_block(&state, &origin, &chunk_shape, out)
     }
 
@@ -510,7 +557,7 @@ impl Array {
         shape: &[u64],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        let element_size = state.metadata.data_type.size();
+        let element_size = state.element_size()?;
         let layout = Layout::c_order(shape, element_size).map_err(invalid_layout)?;
         let needed = layout.span().map_err(invalid_layout)?;
         if out.len() < needed {
@@ -520,7 +567,7 @@ impl Array {
             });
         }
         let mut out = OutBuffer::new(&mut out[..needed], layout).map_err(invalid_layout)?;
-        planner::read(&self.chunk_io(state), origin, &mut out)
+        planner::read(&self.chunk_io(state)?, origin, &mut out)
     }
 
     /// Read one whole inner chunk (see [`Array::inner_chunk_shape`]), identified by its
@@ -529,7 +576,7 @@ impl Array {
     pub fn read_inner_chunk(&self, inner_indices: &[u64], out: &mut [u8]) -> Result<(), Error> {
         let state = self.state();
         let shape = &state.metadata.shape;
-        let inner_shape = match state.chain.inner_chunk_shape() {
+        let inner_shape = match state.chain()?.inner_chunk_shape() {
             Some(inner) => inner.to_vec(),
             None => return self.read_chunk(inner_indices, out),
         };
@@ -557,38 +604,45 @@ impl Array {
         self.read_block(&state, &origin, &inner_shape, out)
     }
 
-    /// Write one whole chunk from `data` (exactly `chunk_nbytes` bytes).
+    /// Write one whole chunk from `data` (exactly that chunk's bytes: `chunk_nbytes` for a
+    /// regular grid).
     pub fn write_chunk(&self, chunk_indices: &[u64], data: &[u8]) -> Result<(), Error> {
         let state = self.state();
         state.check_chunk_indices(chunk_indices)?;
-        if data.len() != state.chunk_nbytes {
+        let element_size = state.element_size()?;
+        let (origin, chunk_shape) = state.grid().chunk_region(chunk_indices);
+        let layout = Layout::c_order(&chunk_shape, element_size).map_err(invalid_layout)?;
+        let expected = layout.span().map_err(invalid_layout)?;
+        if data.len() != expected {
             return Err(Error::BufferSizeMismatch {
-                expected: state.chunk_nbytes,
+                expected,
                 given: data.len(),
             });
         }
-        let chunk_shape = state.grid().chunk_shape().to_vec();
-        let layout = Layout::c_order(&chunk_shape, state.metadata.data_type.size())
-            .map_err(invalid_layout)?;
-        let origin: Vec<u64> = chunk_indices
-            .iter()
-            .zip(&chunk_shape)
-            .map(|(i, s)| i * s)
-            .collect();
         let input = InBlock::whole(data, &layout).map_err(invalid_layout)?;
-        planner::write(&self.chunk_io(&state), &origin, &input)
+        planner::write(&self.chunk_io(&state)?, &origin, &input)
     }
 
-    fn chunk_io<'a>(&'a self, state: &'a ArrayState) -> ChunkIo<'a> {
-        ChunkIo {
+    /// What the planner needs to read and write chunks of fixed-size elements.
+    fn chunk_io<'a>(&'a self, state: &'a ArrayState) -> Result<ChunkIo<'a>, Error> {
+        Ok(ChunkIo {
             storage: self.storage.as_ref(),
             lock_scope: &self.lock_scope,
-            chain: &state.chain,
-            chunk_shape: state.grid().chunk_shape(),
+            chains: state.chains()?,
+            grid: state.grid(),
             fill_value: &state.metadata.fill_value,
             key_prefix: &self.key_prefix,
             key_encoding: state.metadata.chunk_key_encoding,
-        }
+        })
+    }
+
+    /// The store key of the chunk at grid coordinates `chunk`.
+    fn key_of(&self, state: &ArrayState, chunk: &[u64]) -> String {
+        format!(
+            "{}{}",
+            self.key_prefix,
+            state.metadata.chunk_key_encoding.key(chunk)
+        )
     }
 }
 
@@ -609,7 +663,7 @@ impl ArrayState {
             ));
         }
         let representation = ChunkRepresentation {
-            shape: metadata.chunk_grid.chunk_shape().to_vec(),
+            shape: metadata.chunk_grid.largest_chunk_shape(&metadata.shape),
             data_type: metadata.data_type.clone(),
             fill_value: metadata.fill_value.clone(),
         };
@@ -622,16 +676,67 @@ impl ArrayState {
                 )),
             )
         })?;
-        let chain = CodecChain::from_metadata(&metadata.codecs, &representation)?;
+        let codecs = if metadata.data_type.is_variable_length() {
+            Codecs::Variable(Arc::new(VlenChain::from_metadata(
+                &metadata.codecs,
+                &metadata.data_type,
+            )?))
+        } else {
+            Codecs::Fixed(Arc::new(Chains::new(
+                &metadata.codecs,
+                &metadata.data_type,
+                &metadata.fill_value,
+                &metadata.chunk_grid,
+                &metadata.shape,
+            )?))
+        };
         Ok(ArrayState {
             metadata,
             stored_as,
-            chain: Arc::new(chain),
+            codecs,
             chunk_nbytes,
         })
     }
 
-    fn grid(&self) -> &RegularChunkGrid {
+    /// The codec chain of fixed-size elements; for variable-length ones an `Unsupported`
+    /// error pointing to the element-wise functions.
+    fn chain(&self) -> Result<&CodecChain, Error> {
+        Ok(self.chains()?.base())
+    }
+
+    /// The codec chains of fixed-size elements (one per chunk shape); for variable-length
+    /// ones the `Unsupported` error of [`ArrayState::chain`].
+    fn chains(&self) -> Result<&Chains, Error> {
+        match &self.codecs {
+            Codecs::Fixed(chains) => Ok(chains),
+            Codecs::Variable(_) => Err(Error::Unsupported(format!(
+                "the array holds variable-length elements ({}): read and write them with \
+                 zarr_array_read_vlen and zarr_array_write_vlen",
+                self.metadata.data_type.name()
+            ))),
+        }
+    }
+
+    /// The size in bytes of one element as the fixed-size read and write functions lay it
+    /// out; for variable-length elements the `Unsupported` error of [`ArrayState::chain`].
+    fn element_size(&self) -> Result<usize, Error> {
+        self.chain()?;
+        Ok(self.metadata.data_type.size())
+    }
+
+    /// The chain of variable-length elements; for fixed-size ones an `Unsupported` error.
+    fn vlen_chain(&self) -> Result<&VlenChain, Error> {
+        match &self.codecs {
+            Codecs::Variable(chain) => Ok(chain),
+            Codecs::Fixed(_) => Err(Error::Unsupported(format!(
+                "the array holds fixed-size elements ({}), not variable-length ones: read and \
+                 write them with zarr_array_read and zarr_array_write",
+                self.metadata.data_type.name()
+            ))),
+        }
+    }
+
+    fn grid(&self) -> &ChunkGrid {
         &self.metadata.chunk_grid
     }
 
@@ -653,6 +758,9 @@ impl ArrayState {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod rectilinear_tests;
 
 #[cfg(test)]
 mod tests {
@@ -885,7 +993,7 @@ mod tests {
             let shard: Vec<u8> = (4..8u64)
                 .flat_map(|r| (0..6u64).flat_map(move |c| value(r, c).to_ne_bytes()))
                 .collect();
-            let expected = a.state().chain.encode(shard.clone()).unwrap();
+            let expected = a.state().chain().unwrap().encode(shard.clone()).unwrap();
             assert_eq!(
                 s.get("s/c/1/0").unwrap(),
                 Some(expected.clone()),

@@ -15,7 +15,9 @@
 //! (or, for a shard, one batch of neighbouring inner chunks of at most 32 MiB and one
 //! decoded inner chunk); the caller's buffer is written in place.
 
+use super::chains::Chains;
 use super::locks::lock_chunk;
+use crate::chunk_grid::{ChunkCuts, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::chain::CodecChain;
 use crate::codec::{CodecError, Parallelism};
@@ -39,8 +41,8 @@ pub(super) struct ChunkIo<'a> {
     pub storage: &'a dyn Storage,
     /// Names this store's data for the chunk locks (see `WritableStorage::lock_scope`).
     pub lock_scope: &'a str,
-    pub chain: &'a CodecChain,
-    pub chunk_shape: &'a [u64],
+    pub chains: &'a Chains,
+    pub grid: &'a ChunkGrid,
     pub fill_value: &'a FillValue,
     /// Chunk keys are the prefix, then the chunk's coordinates in the key encoding.
     pub key_prefix: &'a str,
@@ -51,6 +53,12 @@ impl ChunkIo<'_> {
     /// The key of the chunk at the given grid coordinates.
     pub(super) fn key(&self, chunk: &[u64]) -> String {
         format!("{}{}", self.key_prefix, self.key_encoding.key(chunk))
+    }
+
+    /// The codec chain of the chunk at the given grid coordinates (and its shape).
+    fn chain_of(&self, chunk: &[u64]) -> Result<(std::sync::Arc<CodecChain>, Vec<u64>), Error> {
+        let shape = self.grid.chunk_shape_at(chunk);
+        Ok((self.chains.for_shape(&shape)?, shape))
     }
 }
 
@@ -74,7 +82,7 @@ pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(
     if extent.contains(&0) {
         return Ok(());
     }
-    let cuts = RegularCuts::new(start, &extent, io.chunk_shape);
+    let cuts = io.grid.cuts(start, &extent);
     let units = CellWalk::new(&cuts, &extent).len();
     if units == Some(1) && !has_parts(io, &cuts, &extent) {
         let mut whole = out.whole();
@@ -121,8 +129,8 @@ fn pool_for(io: &ChunkIo) -> Result<std::sync::Arc<rayon::ThreadPool>, Error> {
 
 /// Whether the one chunk of a read has several independently decodable parts in the block
 /// (inner chunks of a shard), which the workers can share.
-fn has_parts(io: &ChunkIo, cuts: &RegularCuts, extent: &[u64]) -> bool {
-    let Some(inner) = io.chain.inner_chunk_shape() else {
+fn has_parts(io: &ChunkIo, cuts: &ChunkCuts, extent: &[u64]) -> bool {
+    let Some(inner) = io.chains.base().inner_chunk_shape() else {
         return false;
     };
     let zero = vec![0; extent.len()];
@@ -133,19 +141,19 @@ fn has_parts(io: &ChunkIo, cuts: &RegularCuts, extent: &[u64]) -> bool {
 /// Decode one unit into its block; a chunk that is not stored reads as the fill value.
 fn read_unit(
     io: &ChunkIo,
-    cuts: &RegularCuts,
+    cuts: &ChunkCuts,
     mut cell: OutCell,
     parallelism: Parallelism,
 ) -> Result<(), Error> {
     let chunk = cuts.grid_index(&cell.coords);
     let offset = cuts.offset_in_cell(&chunk, &cell.offset);
     let key = io.key(&chunk);
+    let (chain, _) = io.chain_of(&chunk)?;
     let source = StoreValue {
         store: io.storage,
         key: &key,
     };
-    let stored = io
-        .chain
+    let stored = chain
         .decode_region(&source, &offset, &mut cell.block, parallelism)
         .map_err(|e| with_chunk_context(e, &key))?;
     if !stored {
@@ -177,7 +185,7 @@ pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), 
     if extent.contains(&0) {
         return Ok(());
     }
-    let cuts = RegularCuts::new(start, &extent, io.chunk_shape);
+    let cuts = io.grid.cuts(start, &extent);
     let units = CellWalk::new(&cuts, &extent).len();
     let pool = pool_for(io)?;
     let workers = pool.current_num_threads();
@@ -213,10 +221,10 @@ fn write_unit(
     parallelism: Parallelism,
 ) -> Result<(), Error> {
     let key = io.key(chunk);
-    let covered = offset.iter().all(|&o| o == 0) && part.extent() == io.chunk_shape;
+    let (chain, chunk_shape) = io.chain_of(chunk)?;
+    let covered = offset.iter().all(|&o| o == 0) && part.extent() == chunk_shape.as_slice();
     if covered {
-        let encoded = io
-            .chain
+        let encoded = chain
             .encode_block(part, parallelism)
             .map_err(|e| with_chunk_context(e, &key))?;
         return store(io, &key, encoded);
@@ -224,8 +232,7 @@ fn write_unit(
     // Read, merge, store: under the chunk's lock, and serially (see `locks`).
     let _guard = lock_chunk(io.lock_scope, &key);
     let existing = io.storage.get(&key)?;
-    let encoded = io
-        .chain
+    let encoded = chain
         .encode_update(existing, offset, part, Parallelism::SERIAL)
         .map_err(|e| with_chunk_context(e, &key))?;
     store(io, &key, encoded)

@@ -1,7 +1,8 @@
 //! Changing an array's shape: resize (grow or shrink) and append.
 //!
-//! A resize rewrites the metadata document with the new shape and keeps the chunk shape.
-//! Chunks wholly outside the new shape are deleted. When a dimension grows past an edge
+//! A resize rewrites the metadata document with the new shape and keeps the chunk grid (a
+//! rectilinear grid that does not reach a grown extent gets more chunks of its last length
+//! there). Chunks wholly outside the new shape are deleted. When a dimension grows past an edge
 //! that was not on a chunk boundary, the elements of the old edge chunks between the old
 //! edge and the new one are set to the fill value first: whatever those chunks held past
 //! the old edge (data from before an earlier shrink, or another writer's padding) never
@@ -12,12 +13,11 @@
 //! reader on another handle keeps the shape it opened with; it may find chunks deleted
 //! under it (they read as the fill value), never a torn chunk.
 
-use super::planner::{self, ChunkIo};
-use super::{invalid_layout, Array, ArrayState, StoredAs};
+use super::planner;
+use super::{invalid_layout, Array, ArrayState, Codecs, StoredAs};
+use crate::chunk_grid::ChunkGrid;
 use crate::error::Error;
 use crate::layout::{InBlock, Layout};
-use crate::metadata::MetadataError;
-use crate::node::METADATA_KEY;
 use crate::selection::{checked_product, for_each_index};
 use std::ops::Range;
 use std::sync::Arc;
@@ -49,34 +49,37 @@ impl Array {
                 StoredAs::V2(v2)
             }
             StoredAs::V3Draft2022 { .. } => {
-                return Err(Error::metadata(
-                    self.path.key(METADATA_KEY),
-                    MetadataError::Unsupported(
-                        "resizing an array stored in the 2022 draft layout".into(),
-                    ),
+                return Err(Error::Unsupported(
+                    "resizing an array stored in the 2022 draft layout is not supported".into(),
                 ))
             }
         };
-        let io = self.chunk_io(&state);
-        let chunk_shape = io.chunk_shape.to_vec();
-        let old_grid = state.grid().grid_shape(&old);
-        let new_grid = state.grid().grid_shape(shape);
+        let grid = state.grid().extended_to(shape);
+        let old_grid = grid.grid_shape(&old);
+        let new_grid = grid.grid_shape(shape);
         for d in 0..shape.len() {
-            if shape[d] > old[d] && !old[d].is_multiple_of(chunk_shape[d]) {
-                reset_past_edge(&io, &state, &old, shape, &old_grid, &new_grid, d)?;
+            if shape[d] > old[d] && !grid.is_boundary(d, old[d], old[d] + 1) {
+                for_each_past_edge(
+                    &old,
+                    shape,
+                    &old_grid,
+                    &new_grid,
+                    &grid,
+                    d,
+                    |start, count| self.write_fill(&state, start, count),
+                )?;
             }
         }
         let mut metadata = state.metadata.clone();
         metadata.shape = shape.to_vec();
-        self.write_metadata(&stored_as, &metadata)?;
-        erase_outside(&io, &old_grid, &new_grid)?;
-        let resized = Arc::new(ArrayState {
-            metadata,
-            stored_as,
-            chain: state.chain.clone(),
-            chunk_nbytes: state.chunk_nbytes,
-        });
-        *self.state.write().unwrap_or_else(|e| e.into_inner()) = resized;
+        metadata.chunk_grid = grid;
+        let resized = ArrayState::new(&self.path, metadata, stored_as)?;
+        self.write_metadata(&resized.stored_as, &resized.metadata)?;
+        erase_outside(&old_grid, &new_grid, |chunk| {
+            self.storage.erase(&self.key_of(&state, chunk))?;
+            Ok(())
+        })?;
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(resized);
         Ok(())
     }
 
@@ -84,6 +87,8 @@ impl Array {
     /// order, exactly the block's size) into the new part: `count` equals the shape on
     /// every other dimension.
     pub fn append(&self, count: &[u64], dim: usize, data: &[u8]) -> Result<(), Error> {
+        // Variable-length arrays grow with resize and write_vlen.
+        self.state().chain()?;
         let shape = self.shape();
         if count.len() != shape.len() {
             return Err(Error::InvalidArgument(format!(
@@ -132,21 +137,53 @@ impl Array {
     }
 }
 
-/// Set to the fill value the elements of the chunks on the old edge of dimension `d`
+impl Array {
+    /// Write the fill value over the block `start .. start + count` (inside one chunk, maybe
+    /// past the array's current edge).
+    fn write_fill(&self, state: &ArrayState, start: &[u64], count: &[u64]) -> Result<(), Error> {
+        let fill = state.metadata.fill_value.as_bytes();
+        let elements = checked_product(count)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                Error::OutOfMemory(format!("a block of {count:?} does not fit in memory"))
+            })?;
+        match &state.codecs {
+            Codecs::Fixed(_) => {
+                let element_size = state.metadata.data_type.size();
+                let layout = Layout::c_order(count, element_size).map_err(invalid_layout)?;
+                let values = fill.repeat(elements);
+                let input = InBlock::whole(&values, &layout).map_err(invalid_layout)?;
+                planner::write(&self.chunk_io(state)?, start, &input)
+            }
+            Codecs::Variable(_) => {
+                let offsets: Vec<u64> = (0..=elements as u64)
+                    .map(|i| i * fill.len() as u64)
+                    .collect();
+                let data = fill.repeat(elements);
+                self.write_vlen_block(state, start, count, &offsets, &data)
+            }
+        }
+    }
+}
+
+/// Call `reset(start, count)` for the part of each chunk on the old edge of dimension `d`
 /// between the old edge and the new one (one chunk at a time, so that memory stays at a
 /// chunk). Other dimensions span what both grids share.
-fn reset_past_edge(
-    io: &ChunkIo,
-    state: &ArrayState,
+fn for_each_past_edge(
     old: &[u64],
     new: &[u64],
     old_grid: &[u64],
     new_grid: &[u64],
+    grid: &ChunkGrid,
     d: usize,
+    mut reset: impl FnMut(&[u64], &[u64]) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let chunk_shape = io.chunk_shape;
-    let edge_chunk = old[d] / chunk_shape[d];
-    let edge_end = (edge_chunk + 1).saturating_mul(chunk_shape[d]).min(new[d]);
+    let axes = grid.axes();
+    let edge_chunk = axes[d].index_of(old[d]);
+    let edge_end = axes[d]
+        .start(edge_chunk)
+        .saturating_add(axes[d].length(edge_chunk))
+        .min(new[d]);
     let ranges: Vec<Range<u64>> = (0..old.len())
         .map(|e| {
             if e == d {
@@ -156,8 +193,6 @@ fn reset_past_edge(
             }
         })
         .collect();
-    let element_size = state.metadata.data_type.size();
-    let fill = state.metadata.fill_value.as_bytes();
     for_each_index(&ranges, |chunk| {
         let mut start = Vec::with_capacity(chunk.len());
         let mut count = Vec::with_capacity(chunk.len());
@@ -166,23 +201,23 @@ fn reset_past_edge(
                 start.push(old[d]);
                 count.push(edge_end - old[d]);
             } else {
-                let first = chunk[e] * chunk_shape[e];
+                let first = axes[e].start(chunk[e]);
                 start.push(first);
-                count.push(chunk_shape[e].min(new[e] - first));
+                count.push(axes[e].length(chunk[e]).min(new[e] - first));
             }
         }
-        let layout = Layout::c_order(&count, element_size).map_err(invalid_layout)?;
-        let len = layout.span().map_err(invalid_layout)?;
-        let elements = fill.repeat(len / element_size.max(1));
-        let input = InBlock::whole(&elements, &layout).map_err(invalid_layout)?;
-        planner::write(io, &start, &input)
+        reset(&start, &count)
     })
 }
 
-/// Erase every chunk of the old grid that lies outside the new one, each once: for each
-/// dimension `d` that shrank, the chunks at `d` past the new grid whose earlier coordinates
-/// are inside it.
-fn erase_outside(io: &ChunkIo, old_grid: &[u64], new_grid: &[u64]) -> Result<(), Error> {
+/// Call `erase` for every chunk of the old grid that lies outside the new one, each once:
+/// for each dimension `d` that shrank, the chunks at `d` past the new grid whose earlier
+/// coordinates are inside it.
+fn erase_outside(
+    old_grid: &[u64],
+    new_grid: &[u64],
+    mut erase: impl FnMut(&[u64]) -> Result<(), Error>,
+) -> Result<(), Error> {
     for d in 0..old_grid.len() {
         if new_grid[d] >= old_grid[d] {
             continue;
@@ -194,10 +229,7 @@ fn erase_outside(io: &ChunkIo, old_grid: &[u64], new_grid: &[u64]) -> Result<(),
                 std::cmp::Ordering::Greater => 0..old_grid[e],
             })
             .collect();
-        for_each_index(&ranges, |chunk| {
-            io.storage.erase(&io.key(chunk))?;
-            Ok::<(), Error>(())
-        })?;
+        for_each_index(&ranges, &mut erase)?;
     }
     Ok(())
 }

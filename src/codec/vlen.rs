@@ -5,11 +5,20 @@
 //! Encoded form: a `u32` little-endian element count, then for each element its length as
 //! `u32` little-endian and its bytes.
 //!
-//! Not wired into the array layer yet (variable-length elements need their own read and
-//! write paths); these functions are complete and checked on their own.
-#![allow(dead_code)] // until the array layer reads and writes variable-length elements
+//! [`VlenChain`] is the codec chain of a variable-length array: one of these codecs (or
+//! numcodecs' `json2`, read only) and the bytes->bytes codecs after it. The array layer
+//! reads and writes such arrays element by element (`Array::read_vlen`).
 
-use super::CodecError;
+use super::bytes_to_bytes::{self, BytesToBytesCodec};
+use super::{CodecError, DecodedSize};
+use crate::data_type::DataType;
+use crate::metadata::NamedConfig;
+use serde_json::Value;
+
+/// The most bytes one chunk of variable-length elements may decode to. Nothing in the
+/// format bounds it (elements are as long as they are), so a compressor's output is capped
+/// here, against decompression bombs; a chunk past it is `Corrupt`.
+pub const MAX_DECODED_CHUNK: usize = 2 << 30;
 
 /// Which codec: UTF-8 text (validated both ways) or arbitrary bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +59,225 @@ impl VlenElements {
         let end = usize::try_from(*self.offsets.get(i + 1)?).ok()?;
         self.data.get(start..end)
     }
+
+    /// Room for `count` elements holding `bytes` bytes in all, or `OutOfMemory`.
+    pub fn with_capacity(count: usize, bytes: usize) -> Result<VlenElements, CodecError> {
+        let mut offsets = Vec::new();
+        offsets
+            .try_reserve_exact(count.saturating_add(1))
+            .map_err(|_| CodecError::OutOfMemory(count.saturating_mul(8)))?;
+        offsets.push(0);
+        let data = super::try_vec_with_capacity(bytes)?;
+        Ok(VlenElements { offsets, data })
+    }
+
+    /// Append one element.
+    pub fn push(&mut self, element: &[u8]) -> Result<(), CodecError> {
+        self.data
+            .try_reserve(element.len())
+            .map_err(|_| CodecError::OutOfMemory(self.data.len().saturating_add(element.len())))?;
+        self.offsets
+            .try_reserve(1)
+            .map_err(|_| CodecError::OutOfMemory(self.offsets.len().saturating_mul(8)))?;
+        self.data.extend_from_slice(element);
+        self.offsets.push(self.data.len() as u64);
+        Ok(())
+    }
+}
+
+/// How a chunk's elements are serialised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// `vlen-utf8` / `vlen-bytes` (see the module comment).
+    Lengths(VlenKind),
+    /// numcodecs' `json2` (Zarr v2 `|O`): a JSON list of the elements, then the dtype
+    /// `"|O"` and the chunk's shape. Read only: strings are their text; any other JSON
+    /// value is its compact JSON text.
+    Json2,
+}
+
+/// The codec chain of a variable-length array.
+#[derive(Debug)]
+pub struct VlenChain {
+    format: Format,
+    /// The array->bytes codec as written in the metadata (kept for rewriting it).
+    codec: NamedConfig,
+    bytes_to_bytes: Vec<Box<dyn BytesToBytesCodec>>,
+}
+
+impl VlenChain {
+    /// Build the chain from a `codecs` list for elements of `data_type` (`string` or
+    /// `bytes`): `vlen-utf8` (`string`), `vlen-bytes` (`bytes`) or numcodecs' `json2`
+    /// (`string`, read only), under their v3 names or as `numcodecs.<id>`, then
+    /// bytes->bytes codecs.
+    pub fn from_metadata(
+        codecs: &[NamedConfig],
+        data_type: &DataType,
+    ) -> Result<VlenChain, CodecError> {
+        let (first, rest) = codecs
+            .split_first()
+            .ok_or_else(|| CodecError::InvalidChain("no codecs".into()))?;
+        let name = first.name.strip_prefix("numcodecs.").unwrap_or(&first.name);
+        let format = match (name, data_type) {
+            ("vlen-utf8", DataType::String) => Format::Lengths(VlenKind::Utf8),
+            ("vlen-bytes", DataType::Bytes) => Format::Lengths(VlenKind::Bytes),
+            ("json2", DataType::String) => Format::Json2,
+            ("vlen-utf8" | "vlen-bytes" | "json2", _) => {
+                return Err(CodecError::InvalidChain(format!(
+                    "codec '{}' does not serialise data type {}",
+                    first.name,
+                    data_type.name()
+                )))
+            }
+            _ => {
+                return Err(CodecError::Unsupported(format!(
+                    "{} (a variable-length {} array needs vlen-utf8, vlen-bytes or json2 first)",
+                    first.name,
+                    data_type.name()
+                )))
+            }
+        };
+        if let (Format::Lengths(_), Some(config)) = (format, &first.configuration) {
+            if let Some(key) = config.keys().next() {
+                return Err(CodecError::config(name, format!("unknown key \"{key}\"")));
+            }
+        }
+        let mut bytes_to_bytes = Vec::new();
+        for codec in rest {
+            match bytes_to_bytes::from_metadata(&codec.name, codec.configuration.as_ref(), 1)? {
+                Some(c) => bytes_to_bytes.push(c),
+                None => {
+                    return Err(CodecError::InvalidChain(format!(
+                        "codec '{}' after {}: only bytes->bytes codecs may follow it",
+                        codec.name, first.name
+                    )))
+                }
+            }
+        }
+        Ok(VlenChain {
+            format,
+            codec: first.clone(),
+            bytes_to_bytes,
+        })
+    }
+
+    /// The codec list to store (the array->bytes codec as given, the others canonical).
+    pub fn to_metadata(&self) -> Vec<NamedConfig> {
+        let mut out = vec![self.codec.clone()];
+        for c in &self.bytes_to_bytes {
+            out.push(NamedConfig::new(c.name(), c.configuration()));
+        }
+        out
+    }
+
+    /// Decode a stored chunk of `count` elements.
+    pub fn decode(&self, encoded: Vec<u8>, count: u64) -> Result<VlenElements, CodecError> {
+        let mut data = encoded;
+        for codec in self.bytes_to_bytes.iter().rev() {
+            data = codec.decode(data, DecodedSize::AtMost(MAX_DECODED_CHUNK))?;
+        }
+        match self.format {
+            Format::Lengths(kind) => decode(kind, &data, count),
+            Format::Json2 => decode_json2(&data, count),
+        }
+    }
+
+    /// Encode a chunk's elements (`offsets`, `data` as [`encode`] takes them).
+    pub fn encode(&self, offsets: &[u64], data: &[u8]) -> Result<Vec<u8>, CodecError> {
+        let mut out = match self.format {
+            Format::Lengths(kind) => encode(kind, offsets, data)?,
+            Format::Json2 => {
+                return Err(CodecError::EncodeFailed {
+                    codec: "json2".into(),
+                    message: "arrays of the legacy json2 codec are read only here; \
+                              write strings with vlen-utf8"
+                        .into(),
+                })
+            }
+        };
+        for codec in &self.bytes_to_bytes {
+            out = codec.encode(out)?;
+        }
+        Ok(out)
+    }
+
+    /// Whether chunks can be written (the legacy `json2` is read only here), as an error
+    /// that names the codec to write with instead.
+    pub fn check_writable(&self) -> Result<(), CodecError> {
+        match self.format {
+            Format::Lengths(_) => Ok(()),
+            Format::Json2 => Err(CodecError::Unsupported(
+                "writing the legacy json2 codec (arrays of it are read only here; \
+                 write strings with vlen-utf8)"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Whether text elements must be valid UTF-8.
+    pub fn is_text(&self) -> bool {
+        !matches!(self.format, Format::Lengths(VlenKind::Bytes))
+    }
+}
+
+/// Decode numcodecs' `json2`: `[e0, e1, ..., "|O", [shape...]]` with `count` elements.
+fn decode_json2(encoded: &[u8], count: u64) -> Result<VlenElements, CodecError> {
+    let corrupt = |message: String| CodecError::corrupt("json2", message);
+    let value: Value =
+        serde_json::from_slice(encoded).map_err(|e| corrupt(format!("not JSON: {e}")))?;
+    let Value::Array(mut items) = value else {
+        return Err(corrupt("not a JSON list".into()));
+    };
+    // The last two items are the dtype and the shape.
+    let shape = items.pop();
+    let dtype = items.pop();
+    if !matches!(dtype, Some(Value::String(ref d)) if d == "|O")
+        || !matches!(shape, Some(Value::Array(_)))
+    {
+        return Err(corrupt(
+            "the list does not end with the dtype \"|O\" and the shape".into(),
+        ));
+    }
+    // numpy's `tolist()` nests a chunk of n dimensions n - 1 lists deep.
+    let depth = match &shape {
+        Some(Value::Array(dims)) => dims.len().saturating_sub(1),
+        _ => 0,
+    };
+    let mut flat = Vec::new();
+    flatten(items, depth, &mut flat).map_err(|()| {
+        corrupt(format!(
+            "the elements are not nested {depth} lists deep as the chunk's shape says"
+        ))
+    })?;
+    if flat.len() as u64 != count {
+        return Err(corrupt(format!(
+            "the chunk holds {} elements but {count} are expected",
+            flat.len()
+        )));
+    }
+    let mut elements = VlenElements::with_capacity(flat.len(), encoded.len())?;
+    for item in flat {
+        match item {
+            Value::String(text) => elements.push(text.as_bytes())?,
+            other => elements.push(other.to_string().as_bytes())?,
+        }
+    }
+    Ok(elements)
+}
+
+/// Append the items of `items`, `depth` levels of lists deep, to `out`.
+fn flatten(items: Vec<Value>, depth: usize, out: &mut Vec<Value>) -> Result<(), ()> {
+    if depth == 0 {
+        out.extend(items);
+        return Ok(());
+    }
+    for item in items {
+        match item {
+            Value::Array(inner) => flatten(inner, depth - 1, out)?,
+            _ => return Err(()),
+        }
+    }
+    Ok(())
 }
 
 /// Encode the elements given by `offsets` (n + 1 non-decreasing values, the last at most
@@ -239,5 +467,69 @@ mod tests {
                 "{what}"
             );
         }
+    }
+
+    fn chain(names: &[&str], data_type: DataType) -> Result<VlenChain, CodecError> {
+        let codecs: Vec<NamedConfig> = names.iter().map(|n| NamedConfig::new(n, None)).collect();
+        VlenChain::from_metadata(&codecs, &data_type)
+    }
+
+    #[test]
+    fn chains_pair_codecs_with_their_data_types() {
+        assert!(chain(&["vlen-utf8"], DataType::String).is_ok());
+        assert!(
+            chain(&["numcodecs.vlen-bytes", "gzip"], DataType::Bytes).is_err(),
+            "gzip without level"
+        );
+        assert!(chain(&["vlen-bytes", "crc32c"], DataType::Bytes).is_ok());
+        assert!(matches!(
+            chain(&["vlen-utf8"], DataType::Bytes),
+            Err(CodecError::InvalidChain(_))
+        ));
+        assert!(matches!(
+            chain(&["bytes"], DataType::String),
+            Err(CodecError::Unsupported(_))
+        ));
+        assert!(matches!(
+            chain(&["vlen-utf8", "vlen-utf8"], DataType::String),
+            Err(CodecError::InvalidChain(_))
+        ));
+        assert!(matches!(
+            chain(&[], DataType::String),
+            Err(CodecError::InvalidChain(_))
+        ));
+        // The chain runs its bytes->bytes codecs: crc32c catches a flipped bit.
+        let crc = chain(&["vlen-bytes", "crc32c"], DataType::Bytes).unwrap();
+        let mut encoded = crc.encode(&[0, 1, 3], b"abc").unwrap();
+        assert_eq!(crc.decode(encoded.clone(), 2).unwrap().data, b"abc");
+        encoded[5] ^= 1;
+        assert!(crc.decode(encoded, 2).is_err());
+    }
+
+    #[test]
+    fn json2_reads_flat_and_nested_chunks_and_refuses_to_write() {
+        let json2 = chain(&["json2"], DataType::String).unwrap();
+        let flat = br#"["a","",3,"|O",[3]]"#.to_vec();
+        let elements = json2.decode(flat, 3).unwrap();
+        assert_eq!(elements.offsets, [0, 1, 1, 2]);
+        assert_eq!(elements.data, b"a3");
+        // A 2x2 chunk is a list of two lists.
+        let nested = br#"[["a","b"],["c","d"],"|O",[2,2]]"#.to_vec();
+        assert_eq!(json2.decode(nested, 4).unwrap().data, b"abcd");
+        for (what, bad, count) in [
+            ("count", &br#"["a","|O",[1]]"#[..], 2u64),
+            ("dtype", br#"["a","<i4",[1]]"#, 1),
+            ("nesting", br#"["a","b","|O",[1,2]]"#, 2),
+            ("not JSON", b"[", 1),
+        ] {
+            assert!(
+                matches!(
+                    json2.decode(bad.to_vec(), count),
+                    Err(CodecError::Corrupt { .. })
+                ),
+                "{what}"
+            );
+        }
+        assert!(json2.encode(&[0, 1], b"a").is_err());
     }
 }

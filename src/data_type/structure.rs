@@ -91,6 +91,13 @@ impl StructType {
                     "the struct field name \"{name}\" is used twice"
                 )));
             }
+            if data_type.is_variable_length() {
+                return Err(MetadataError::Unsupported(format!(
+                    "struct field \"{name}\" of variable-length type {}: struct fields have a \
+                     fixed size",
+                    data_type.name()
+                )));
+            }
             let count = shape
                 .iter()
                 .try_fold(1u64, |acc, n| acc.checked_mul(*n))

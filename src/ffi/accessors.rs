@@ -96,7 +96,8 @@ pub unsafe extern "C" fn zarr_array_dimension_name(
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len`
 /// below the element size; nothing is written); `ZARR_ERROR_INVALID_ARGUMENT` (absurd
-/// `buf_len`).
+/// `buf_len`); `ZARR_ERROR_UNSUPPORTED` (variable-length elements, `string` and `bytes`:
+/// their fill value is the `fill_value` of `zarr_array_metadata_json`).
 ///
 /// Thread safety: may be called concurrently with any call on the handle.
 ///
@@ -112,6 +113,15 @@ pub unsafe extern "C" fn zarr_array_fill_value(
     run("zarr_array_fill_value", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
+        let data_type = array.data_type();
+        if data_type.is_variable_length() {
+            return Err(FfiError::Core(Error::Unsupported(format!(
+                "the fill value of a {} array has no fixed size: it is the `fill_value` of \
+                 zarr_array_metadata_json, and what zarr_array_read_vlen gives for elements \
+                 never written",
+                data_type.name()
+            ))));
+        }
         let fill = array.fill_value();
         let bytes = fill.as_bytes();
         // SAFETY: per this function's contract.

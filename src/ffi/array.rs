@@ -84,6 +84,13 @@ pub const ZARR_DATA_TYPE_TIMEDELTA64: zarr_data_type = 29;
 /// sub-array fields element by element, C order). The fields are in
 /// `zarr_array_metadata_json`.
 pub const ZARR_DATA_TYPE_STRUCT: zarr_data_type = 30;
+/// `string` (Zarr v2 `|O` with the `vlen-utf8` or `json2` object codec): variable-length
+/// UTF-8 text, read and written with `zarr_array_read_vlen` / `zarr_array_write_vlen`;
+/// `zarr_array_element_size` gives 0.
+pub const ZARR_DATA_TYPE_STRING: zarr_data_type = 31;
+/// `bytes` (zarr-python 3.1's `variable_length_bytes`; Zarr v2 `|O` with `vlen-bytes`):
+/// variable-length byte strings, as `ZARR_DATA_TYPE_STRING` without the UTF-8 rule.
+pub const ZARR_DATA_TYPE_BYTES: zarr_data_type = 32;
 
 fn data_type_code(data_type: &DataType) -> zarr_data_type {
     use crate::data_type::Float8Format as F8;
@@ -118,11 +125,13 @@ fn data_type_code(data_type: &DataType) -> zarr_data_type {
         DataType::DateTime64(_) => ZARR_DATA_TYPE_DATETIME64,
         DataType::TimeDelta64(_) => ZARR_DATA_TYPE_TIMEDELTA64,
         DataType::Struct(_) => ZARR_DATA_TYPE_STRUCT,
+        DataType::String => ZARR_DATA_TYPE_STRING,
+        DataType::Bytes => ZARR_DATA_TYPE_BYTES,
     }
 }
 
 /// Check that a caller's rank matches the array's.
-fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
+pub(super) fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
     let actual = array.ndim();
     if ndim != actual {
         return Err(FfiError::Core(Error::InvalidArgument(format!(
@@ -142,8 +151,10 @@ fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
 /// `compressor` and `filters` as numcodecs objects or null, `fill_value`, `order` "C" or
 /// "F", optional `dimension_separator` "." or "/"), stored as `.zarray` with every key
 /// spelled out (set attributes with `zarr_array_set_attributes_json`, which writes
-/// `.zattrs`). Missing ancestor groups are created in the same format. No data is
-/// written: every chunk reads as the fill value.
+/// `.zattrs`). A v2 object array (`dtype` "|O" with a `vlen-utf8`, `vlen-bytes` filter)
+/// whose `fill_value` is the old-style `0` or `null` is stored with `""`, which every
+/// reader takes as the empty element. Missing ancestor groups are created in the same
+/// format. No data is written: every chunk reads as the fill value.
 ///
 /// - `store`: the store to create in.
 /// - `path`: absolute node path, e.g. "/" or "/a/b".
@@ -335,8 +346,11 @@ pub unsafe extern "C" fn zarr_array_shape(
     })
 }
 
-/// The array's chunk shape (the regular grid's chunk extents): `ndim` values written to
-/// `chunk_shape_out`.
+/// The array's chunk shape: `ndim` values written to `chunk_shape_out`. For a regular
+/// grid, the shape of every chunk. For a `rectilinear` grid, whose chunks differ, the
+/// longest chunk along each dimension (among those covering the array): every chunk fits
+/// in it, and `zarr_array_chunk_nbytes` is its size; each chunk's own place and shape come
+/// from `zarr_array_chunk_region`, the number of chunks from `zarr_array_chunk_grid_shape`.
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`).
@@ -390,7 +404,8 @@ pub unsafe extern "C" fn zarr_array_data_type(
 
 /// The size in bytes of one element in the caller's buffers (1 for bool, 8 for
 /// complex64, N/8 for `r<N>`, `length_bytes` for fixed-length strings and byte strings,
-/// 8 for datetimes, the sum of the fields for a struct).
+/// 8 for datetimes, the sum of the fields for a struct; 0 for the variable-length
+/// `string` and `bytes`, which `zarr_array_read_vlen` reads instead).
 ///
 /// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 ///
@@ -413,7 +428,10 @@ pub unsafe extern "C" fn zarr_array_element_size(
 }
 
 /// The size in bytes of one whole chunk in the caller's buffers (what
-/// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer).
+/// `zarr_array_read_chunk` and `zarr_array_write_chunk` transfer): of the largest chunk
+/// (see `zarr_array_chunk_shape`) for a rectilinear grid, so a buffer of this size holds
+/// any chunk; 0 for an array of variable-length elements, whose chunks those functions
+/// refuse.
 ///
 /// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.
 ///
@@ -443,7 +461,9 @@ pub unsafe extern "C" fn zarr_array_chunk_nbytes(
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (the selection leaves the array);
-/// `ZARR_ERROR_OUT_OF_MEMORY` (the size does not fit in `size_t`).
+/// `ZARR_ERROR_OUT_OF_MEMORY` (the size does not fit in `size_t`); `ZARR_ERROR_UNSUPPORTED`
+/// (variable-length elements: their size depends on the values, see
+/// `zarr_array_read_vlen`).
 ///
 /// # Safety
 /// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `nbytes_out`
@@ -490,7 +510,8 @@ pub unsafe extern "C" fn zarr_array_selection_nbytes(
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
 /// `ZARR_ERROR_CORRUPT_DATA` (a stored chunk is truncated or corrupt: bad size, checksum or
-/// compressed stream); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+/// compressed stream); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`;
+/// `ZARR_ERROR_UNSUPPORTED` (variable-length elements: use `zarr_array_read_vlen`).
 ///
 /// Thread safety: concurrent reads of one handle are safe.
 ///
@@ -535,7 +556,8 @@ pub unsafe extern "C" fn zarr_array_read(
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 /// `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
-/// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+/// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
+/// elements: use `zarr_array_write_vlen`).
 ///
 /// Thread safety: concurrent writes of disjoint selections are safe, through one handle or
 /// several, even when they share chunks: within the process, the read-merge-write of a
@@ -572,6 +594,146 @@ pub unsafe extern "C" fn zarr_array_write(
     })
 }
 
+/// Read the variable-length elements (`string`, `bytes`) of the hyper-rectangle
+/// `start .. start + count`, Arrow-style: element `i` (C order) is
+/// `data[offsets[i] .. offsets[i + 1])`; `offsets` gets `n + 1` entries from 0, where `n`
+/// is the product of `count`. Strings are UTF-8, not NUL-terminated. Elements of chunks
+/// never written are the fill value (usually empty).
+///
+/// Call with `data` NULL to learn `*data_size` (`data_capacity` is then ignored): the
+/// offsets are filled too. Then call again with a buffer of at least that many bytes (the
+/// array may have changed in between: check `*data_size` again). Each call reads and
+/// decodes the chunks anew.
+///
+/// - `offsets_len`: at least `n + 1`.
+/// - `data_size`: receives the bytes the elements take (also on BUFFER_TOO_SMALL).
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, `offsets`,
+/// `data_size`); `ZARR_ERROR_INVALID_ARGUMENT` (wrong
+/// `ndim`); `ZARR_ERROR_UNSUPPORTED` (an array of fixed-size elements: use
+/// `zarr_array_read`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`offsets_len`
+/// below `n + 1`, or `data_capacity` below the elements' size: `*data_size` says how much,
+/// nothing else is written); `ZARR_ERROR_CORRUPT_DATA` (a chunk whose count or lengths
+/// lie, text that is not UTF-8); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`. After any
+/// other error `offsets` and `data` are unchanged.
+///
+/// Thread safety: concurrent reads of one handle are safe.
+///
+/// # Safety
+/// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `offsets` is
+/// NULL or has `offsets_len` writable values; `data` is NULL or has `data_capacity`
+/// writable bytes; `data_size` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_read_vlen(
+    array: *const zarr_array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+    offsets: *mut u64,
+    offsets_len: usize,
+    data: *mut c_void,
+    data_capacity: usize,
+    data_size: *mut usize,
+) -> zarr_status {
+    run("zarr_array_read_vlen", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        if offsets.is_null() {
+            return Err(FfiError::Null("offsets"));
+        }
+        let size_out = out_ptr(data_size, "data_size")?;
+        // A NULL `data` asks for the size only, whatever `data_capacity` says.
+        let size_query = data.is_null();
+        let data_capacity = if size_query { 0 } else { data_capacity };
+        // SAFETY: per this function's contract.
+        let offsets = unsafe { slice_mut(offsets, offsets_len, "offsets") }?;
+        // SAFETY: per this function's contract (non-NULL here unless the capacity is 0).
+        let data = unsafe { slice_mut(data.cast::<u8>(), data_capacity, "data") }?;
+        let elements = array.read_vlen(start, count)?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(size_out, elements.data.len()) };
+        if offsets.len() < elements.offsets.len() {
+            return Err(Error::BufferTooSmall {
+                needed: elements.offsets.len() * 8,
+                given: offsets.len() * 8,
+            }
+            .into());
+        }
+        if !size_query && data.len() < elements.data.len() {
+            return Err(Error::BufferTooSmall {
+                needed: elements.data.len(),
+                given: data.len(),
+            }
+            .into());
+        }
+        offsets[..elements.offsets.len()].copy_from_slice(&elements.offsets);
+        if !size_query {
+            data[..elements.data.len()].copy_from_slice(&elements.data);
+        }
+        Ok(())
+    })
+}
+
+/// Write the variable-length elements (`string`, `bytes`) of the hyper-rectangle
+/// `start .. start + count`, given Arrow-style: element `i` (C order) is
+/// `data[offsets[i] .. offsets[i + 1])`; `offsets` holds `n + 1` non-decreasing values
+/// (the first need not be 0), the last at most `data_size`. Text must be valid UTF-8.
+/// Everything is checked before anything is written; then as `zarr_array_write`: chunks
+/// covered whole are encoded from the elements, others read, merged and rewritten (under a
+/// lock per chunk within the process), each replaced atomically; a chunk left all fill
+/// value is erased.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, `offsets`, or
+/// `data` with a non-zero size); `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, `offsets_len`
+/// not `n + 1`, offsets decreasing or past `data_size`, text that is not UTF-8);
+/// `ZARR_ERROR_UNSUPPORTED` (fixed-size elements: use `zarr_array_write`; or the read-only
+/// `json2` codec); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_CORRUPT_DATA` (an existing chunk
+/// to merge with is corrupt); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_READ_ONLY`;
+/// `ZARR_ERROR_IO`.
+///
+/// Thread safety: as `zarr_array_write`.
+///
+/// # Safety
+/// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `offsets` is
+/// NULL or holds `offsets_len` values; `data` is NULL or has `data_size` readable bytes.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_write_vlen(
+    array: *mut zarr_array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+    offsets: *const u64,
+    offsets_len: usize,
+    data: *const c_void,
+    data_size: usize,
+) -> zarr_status {
+    run("zarr_array_write_vlen", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        if offsets.is_null() {
+            return Err(FfiError::Null("offsets"));
+        }
+        // SAFETY: per this function's contract.
+        let offsets = unsafe { slice(offsets, offsets_len, "offsets") }?;
+        // SAFETY: per this function's contract.
+        let data = unsafe { slice(data.cast::<u8>(), data_size, "data") }?;
+        array.write_vlen(start, count, offsets, data)?;
+        Ok(())
+    })
+}
+
 /// Read the hyper-rectangle `start .. start + count` into a buffer of any strided layout:
 /// element `i` (an index into the selection) goes to byte
 /// `sum(i[d] * byte_strides[d])` of `buf`. Fortran order, a slice of a larger array and
@@ -592,7 +754,8 @@ pub unsafe extern "C" fn zarr_array_write(
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`, a stride below 1, overlapping elements, a span that does not fit in memory);
 /// `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
-/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`;
+/// `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 ///
 /// Thread safety: as `zarr_array_read`.
 ///
@@ -638,7 +801,8 @@ pub unsafe extern "C" fn zarr_array_read_strided(
 /// `ndim`, a stride below 1, a span that does not fit in memory);
 /// `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
 /// `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
-/// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`.
+/// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
+/// elements).
 ///
 /// Thread safety: as `zarr_array_write`.
 ///
@@ -840,7 +1004,9 @@ pub unsafe extern "C" fn zarr_array_chunk_key(
 ///   (partly, if the data turns out to be corrupt).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
-/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`.
+/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_UNSUPPORTED`
+/// (variable-length elements; a rectilinear grid, whose chunks differ in shape: read them
+/// with `zarr_array_read_chunk`).
 ///
 /// Thread safety: safe from several threads on one handle.
 ///
@@ -872,13 +1038,16 @@ pub unsafe extern "C" fn zarr_array_decode_chunk(
 ///
 /// The chunk is transferred at its full chunk shape, including any part past the array's
 /// edge, dense, C order, host byte order; a chunk never written reads as the fill value.
-/// `buf_len` must be at least `zarr_array_chunk_nbytes`. The chunk is decoded straight
-/// into `buf`: argument errors leave `buf` unchanged, but a corrupt chunk may leave its
-/// first `zarr_array_chunk_nbytes` bytes partly written (never any byte past them).
+/// `buf_len` must be at least the chunk's size: `zarr_array_chunk_nbytes` always is (in
+/// a rectilinear grid a chunk's own shape, from `zarr_array_chunk_region`, may be
+/// smaller, and only its bytes are written). The chunk is decoded straight into `buf`:
+/// argument errors leave `buf` unchanged, but a corrupt chunk may leave its bytes partly
+/// written (never any byte past them).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
-/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`.
+/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
+/// elements).
 ///
 /// # Safety
 /// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `buf` is NULL
@@ -908,13 +1077,15 @@ pub unsafe extern "C" fn zarr_array_read_chunk(
 /// Write one whole chunk, identified by its grid coordinates, from `buf`.
 ///
 /// `buf` holds the full chunk shape (including any part past the array's edge, which is
-/// stored as given), dense, C order, host byte order; `buf_len` must equal
-/// `zarr_array_chunk_nbytes`. A chunk equal to the fill value everywhere is erased
-/// instead of stored. The chunk is replaced atomically.
+/// stored as given), dense, C order, host byte order; `buf_len` must equal the chunk's
+/// size: `zarr_array_chunk_nbytes` for a regular grid, the product of the chunk's own
+/// shape (`zarr_array_chunk_region`) times the element size for a rectilinear one. A chunk
+/// equal to the fill value everywhere is erased instead of stored. The chunk is replaced
+/// atomically.
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
-/// `ZARR_ERROR_IO`.
+/// `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 ///
 /// # Safety
 /// `array` is NULL or live; `chunk_indices` is NULL or holds `ndim` values; `buf` is NULL
@@ -1079,7 +1250,8 @@ pub unsafe extern "C" fn zarr_array_inner_chunk_shape(
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such inner chunk); `ZARR_ERROR_BUFFER_TOO_SMALL`;
-/// `ZARR_ERROR_CORRUPT_DATA` (bad index, bad checksum, truncated shard); `ZARR_ERROR_IO`.
+/// `ZARR_ERROR_CORRUPT_DATA` (bad index, bad checksum, truncated shard); `ZARR_ERROR_IO`;
+/// `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 ///
 /// Thread safety: concurrent reads of one handle are safe.
 ///

@@ -65,6 +65,7 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
             Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
             Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
             Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
+            Error::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
             Error::Threads(e) => match e {
                 ThreadPoolError::TooMany { .. } => ZARR_ERROR_INVALID_ARGUMENT,
                 ThreadPoolError::Start { .. } => ZARR_ERROR_RESOURCE,

@@ -10,6 +10,7 @@ pub mod array;
 pub mod attributes;
 pub mod boundary;
 pub mod builder;
+pub mod chunk_grid;
 pub mod custom_store;
 pub mod erase;
 pub mod error;

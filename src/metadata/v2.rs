@@ -18,7 +18,7 @@
 use super::json::kind_of;
 use super::v3::ArrayMetadata;
 use super::{MetadataError, NamedConfig};
-use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
+use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::array_to_bytes::bytes::Endian;
 use crate::data_type::{ByteOrder, DataType, FillValue, StructType};
@@ -191,6 +191,37 @@ fn numcodecs_codec(object: &Map<String, Value>, what: &str) -> Result<NamedConfi
     ))
 }
 
+/// The numcodecs object codecs this library reads (`vlen-utf8`, `vlen-bytes`; `json2`
+/// read only).
+const OBJECT_CODECS: [&str; 3] = ["vlen-utf8", "vlen-bytes", "json2"];
+
+fn codec_id(object: &Map<String, Value>) -> &str {
+    object.get("id").and_then(Value::as_str).unwrap_or("")
+}
+
+/// The data type of a `|O` array, from its object codec: the first filter (as zarr-python
+/// writes it), or the compressor when there are no filters.
+fn object_data_type(
+    filters: &[Map<String, Value>],
+    compressor: Option<&Map<String, Value>>,
+) -> Result<DataType, MetadataError> {
+    let object = match filters.first() {
+        Some(first) => Some(first),
+        None => compressor,
+    };
+    match object.map(codec_id) {
+        Some("vlen-utf8" | "json2") => Ok(DataType::String),
+        Some("vlen-bytes") => Ok(DataType::Bytes),
+        Some(other) => Err(MetadataError::Unsupported(format!(
+            "dtype |O with the object codec '{other}' (vlen-utf8, vlen-bytes and json2 are read)"
+        ))),
+        None => Err(MetadataError::Invalid(
+            "dtype |O needs an object codec (vlen-utf8, vlen-bytes, json2) as its first filter"
+                .into(),
+        )),
+    }
+}
+
 /// The byte order of the array a numcodecs filter outputs, when its configuration says
 /// (`astype` of delta, fixedscaleoffset and quantize; `encode_dtype` of astype).
 fn filter_output_order(
@@ -241,14 +272,13 @@ impl ArrayMetadataV2 {
                 "chunks {chunks:?} and shape {shape:?} have different ranks"
             )));
         }
-        RegularChunkGrid::new(chunks.clone())?;
+        ChunkGrid::regular(chunks.clone())?;
         let dtype = Box::new(
             document
                 .get("dtype")
                 .cloned()
                 .ok_or_else(|| MetadataError::Invalid("missing \"dtype\"".into()))?,
         );
-        let (data_type, byte_order) = parse_dtype_json(&dtype)?;
         let compressor = object_or_null(document.get("compressor"), "compressor")?;
         let filters = match document.get("filters") {
             None | Some(Value::Null) => Vec::new(),
@@ -269,6 +299,11 @@ impl ArrayMetadataV2 {
                     kind_of(other)
                 )))
             }
+        };
+        let (data_type, byte_order) = if dtype.as_str() == Some("|O") {
+            (object_data_type(&filters, compressor.as_ref())?, None)
+        } else {
+            parse_dtype_json(&dtype)?
         };
         let order = match document.get("order") {
             None => Order::C,
@@ -310,6 +345,32 @@ impl ArrayMetadataV2 {
 
     /// The codec list of the equivalent v3 array (see the module comment).
     pub fn codecs(&self) -> Result<Vec<NamedConfig>, MetadataError> {
+        if self.data_type.is_variable_length() {
+            // `|O`: the object codec serialises the elements; what follows it (further
+            // filters, the compressor) works on its bytes.
+            let mut codecs = Vec::new();
+            let (object, rest) = match self.filters.split_first() {
+                Some((first, rest)) if OBJECT_CODECS.contains(&codec_id(first)) => (first, rest),
+                _ => match &self.compressor {
+                    Some(compressor) if self.filters.is_empty() => (compressor, &[][..]),
+                    _ => {
+                        return Err(MetadataError::Unsupported(
+                            "dtype |O whose object codec is not its first filter".into(),
+                        ))
+                    }
+                },
+            };
+            codecs.push(numcodecs_codec(object, "the object codec")?);
+            for filter in rest {
+                codecs.push(numcodecs_codec(filter, "a filter")?);
+            }
+            if let Some(compressor) = &self.compressor {
+                if !std::ptr::eq(compressor, object) {
+                    codecs.push(numcodecs_codec(compressor, "the compressor")?);
+                }
+            }
+            return Ok(codecs);
+        }
         let mut codecs = Vec::new();
         if self.order == Order::F {
             codecs.extend(column_major_transpose(self.shape.len()));
@@ -377,7 +438,7 @@ impl ArrayMetadataV2 {
         Ok(ArrayMetadata {
             shape: self.shape.clone(),
             data_type: self.data_type.clone(),
-            chunk_grid: RegularChunkGrid::new(self.chunks.clone())?,
+            chunk_grid: ChunkGrid::regular(self.chunks.clone())?,
             chunk_key_encoding: ChunkKeyEncoding::V2 {
                 separator: self.dimension_separator,
             },
@@ -387,6 +448,18 @@ impl ArrayMetadataV2 {
             dimension_names: None,
             ignored_extensions: Map::new(),
         })
+    }
+
+    /// Prepare a document given by a caller for writing a new array. An object array's
+    /// old-style `fill_value` of `0` or `null` becomes `""`: both read as the empty element
+    /// here, but zarr-python 3 reads a never-written element of a `0` array as the text
+    /// "0", so a new array says what it means.
+    pub fn normalize_for_writing(&mut self) {
+        if self.data_type.is_variable_length()
+            && (self.fill_value.is_null() || self.fill_value == 0)
+        {
+            self.fill_value = Value::from("");
+        }
     }
 
     /// The `.zarray` document to store (keys sorted, as zarr-python writes them).

@@ -2,7 +2,7 @@
 
 use super::json::kind_of;
 use super::{MetadataError, NamedConfig};
-use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
+use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::data_type::{ByteOrder, DataType, FillValue};
 use serde_json::{Map, Value};
@@ -28,7 +28,7 @@ impl NodeType {
 pub struct ArrayMetadata {
     pub shape: Vec<u64>,
     pub data_type: DataType,
-    pub chunk_grid: RegularChunkGrid,
+    pub chunk_grid: ChunkGrid,
     pub chunk_key_encoding: ChunkKeyEncoding,
     pub fill_value: FillValue,
     /// The codec list as written, in encoding order.
@@ -139,21 +139,21 @@ impl ArrayMetadata {
             None => return Err(MetadataError::Invalid("missing \"data_type\"".into())),
         };
 
-        let chunk_grid = RegularChunkGrid::from_metadata(&NamedConfig::parse(
+        let chunk_grid = ChunkGrid::from_metadata(&NamedConfig::parse(
             document
                 .get("chunk_grid")
                 .ok_or_else(|| MetadataError::Invalid("missing \"chunk_grid\"".into()))?,
             "chunk_grid",
         )?)?;
-        if chunk_grid.chunk_shape().len() != shape.len() {
+        if chunk_grid.ndim() != shape.len() {
             return Err(MetadataError::Invalid(format!(
-                "chunk_shape {:?} has {} dimensions but shape {:?} has {}",
-                chunk_grid.chunk_shape(),
-                chunk_grid.chunk_shape().len(),
+                "the chunk grid has {} dimensions but shape {:?} has {}",
+                chunk_grid.ndim(),
                 shape,
                 shape.len()
             )));
         }
+        chunk_grid.check_covers(&shape)?;
 
         let chunk_key_encoding = ChunkKeyEncoding::from_metadata(&NamedConfig::parse(
             document

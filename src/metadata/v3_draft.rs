@@ -20,7 +20,7 @@ use super::json::kind_of;
 use super::v2::{column_major_transpose, parse_fill_value, parse_numpy_dtype};
 use super::v3::ArrayMetadata;
 use super::{MetadataError, NamedConfig};
-use crate::chunk_grid::{parse_u64_list, RegularChunkGrid};
+use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::array_to_bytes::bytes::Endian;
 use crate::data_type::DataType;
@@ -243,7 +243,7 @@ pub fn parse_array(document: &Map<String, Value>) -> Result<ArrayMetadata, Metad
     Ok(ArrayMetadata {
         shape,
         data_type,
-        chunk_grid: RegularChunkGrid::new(chunk_shape)?,
+        chunk_grid: ChunkGrid::regular(chunk_shape)?,
         chunk_key_encoding: ChunkKeyEncoding::Draft2022 { separator },
         fill_value,
         codecs,

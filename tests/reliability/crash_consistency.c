@@ -98,6 +98,7 @@ static zarr_status open_or_create_array(zarr_store *store, const char *path, con
 
 /* ---- the writer ---------------------------------------------------------------------- */
 
+/* Writes generation after generation until the parent kills it: it never returns. */
 static int run_writer(const char *dir) {
     zarr_store *store = NULL;
     zarr_group *root = NULL;
@@ -148,6 +149,7 @@ static int run_writer(const char *dir) {
             die("attributes of /", s);
         if ((s = zarr_group_consolidate(root)) != ZARR_OK) die("consolidate", s);
     }
+    return 0; /* not reached: the loop above ends only when the process is killed */
 }
 
 /* ---- the checker --------------------------------------------------------------------- */

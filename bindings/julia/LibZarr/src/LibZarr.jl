@@ -28,8 +28,9 @@ export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
 export chunk_aligned, chunk_key, decode_chunk
 export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
-export zarr_shape, chunk_size, inner_chunk_size, element_size, data_type
+export zarr_shape, chunk_size, chunk_grid_size, chunk_region, inner_chunk_size, element_size, data_type
 export chunk_nbytes, selection_nbytes
+export read_strings, read_bytes, write_strings!
 export set_num_threads, num_threads, libversion, libversion_number, status_str
 export set_thread_pool_size, thread_pool_size
 export dimension_names, fill_value, codec_names, codec_configuration_json, children
@@ -621,6 +622,36 @@ function chunk_size(a::ZarrArray)
 end
 
 """
+    chunk_grid_size(a) -> NTuple{N,Int}
+
+The number of chunks along each dimension, in Julia order (wraps
+`zarr_array_chunk_grid_shape`, reversed).
+"""
+function chunk_grid_size(a::ZarrArray)
+    n = ndims(a)
+    grid = Vector{UInt64}(undef, n)
+    check(@ccall libzarr().zarr_array_chunk_grid_shape(a::Ptr{Cvoid}, n::Csize_t, grid::Ptr{UInt64})::Int32)
+    return Tuple(Int.(reverse(grid)))
+end
+
+"""
+    chunk_region(a, idx::Integer...) -> (first, size)
+
+Where the chunk at 1-based Julia-order grid coordinates `idx` lies: the 1-based Julia
+index of its first element and its full size (an edge chunk may reach past the array's
+end; in a rectilinear grid each chunk has its own size). Wraps `zarr_array_chunk_region`.
+Throws `ZarrError`: INVALID_ARGUMENT (rank), OUT_OF_BOUNDS.
+"""
+function chunk_region(a::ZarrArray, idx::Integer...)
+    ci = c_indices("chunk_region", idx)
+    n = length(ci)
+    start = Vector{UInt64}(undef, n)
+    shape = Vector{UInt64}(undef, n)
+    check(@ccall libzarr().zarr_array_chunk_region(a::Ptr{Cvoid}, n::Csize_t, ci::Ptr{UInt64}, start::Ptr{UInt64}, shape::Ptr{UInt64})::Int32)
+    return (Tuple(Int.(reverse(start)) .+ 1), Tuple(Int.(reverse(shape))))
+end
+
+"""
     inner_chunk_size(a) -> NTuple{N,Int}
 
 The inner chunk size (sharded arrays; else the chunk size) in Julia order (wraps
@@ -907,8 +938,9 @@ size (including any part past the array's edge) (wraps `zarr_array_read_chunk`).
 `ZarrError`: INVALID_ARGUMENT, OUT_OF_BOUNDS (no such chunk), CORRUPT_DATA, IO.
 """
 function read_chunk(a::ZarrArray, idx::Integer...)
-    dest = Array{eltype(a)}(undef, chunk_size(a)...)
     ci = c_indices("read_chunk", idx)
+    # A rectilinear grid's chunks differ in shape: allocate this chunk's own.
+    dest = Array{eltype(a)}(undef, last(chunk_region(a, idx...))...)
     check(@ccall libzarr().zarr_array_read_chunk(a::Ptr{Cvoid}, length(ci)::Csize_t, ci::Ptr{UInt64}, dest::Ptr{Cvoid}, sizeof(dest)::Csize_t)::Int32)
     return dest
 end
@@ -917,7 +949,8 @@ end
     write_chunk!(a, data::Array, idx::Integer...) -> a
 
 Writes the whole chunk at 1-based Julia-order grid coordinates `idx` from `data`, whose
-size must be `chunk_size(a)` (wraps `zarr_array_write_chunk`). Throws `ZarrError`:
+size must be the chunk's own (`last(chunk_region(a, idx...))`; `chunk_size(a)` for a
+regular grid) (wraps `zarr_array_write_chunk`). Throws `ZarrError`:
 INVALID_ARGUMENT (element type, rank), OUT_OF_BOUNDS, BUFFER_SIZE_MISMATCH, IO.
 """
 function write_chunk!(a::ZarrArray, data::Array{T}, idx::Integer...) where {T}
@@ -1010,5 +1043,6 @@ libversion() = VersionNumber(unsafe_string(@ccall libzarr().zarr_version_string(
 libversion_number() = @ccall libzarr().zarr_version_number()::UInt32
 
 include("accessors.jl")
+include("vlen.jl")
 
 end # module LibZarr

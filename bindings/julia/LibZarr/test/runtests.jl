@@ -20,6 +20,9 @@ using Test
         @test read_array(a, :, 3:3) == x[:, 3:3]   # ranges or `:` only, no integers
         # The C view: row-major (3, 5), element [i][j] is x[j+1, i+1].
         @test read_chunk(a, 1, 1) == x[1:2, 1:2]
+        @test chunk_grid_size(a) == (3, 2)
+        @test chunk_region(a, 3, 2) == ((5, 3), (2, 2))   # past the edge: full chunk size
+        @test_throws ZarrError chunk_region(a, 4, 1)
         close(a)
         @test_throws ZarrError size(a)
     end
