@@ -44,7 +44,9 @@ static const char *cat_help =
     "  strings       fixed_length_utf32 (v2 U) quoted, in UTF-8: \"abc\", with the escapes\n"
     "                \\\" \\\\ \\n \\t \\r and \\uNNNN for other control characters;\n"
     "                null_terminated_bytes (v2 S) as b\"abc\", \\xNN for bytes outside\n"
-    "                printable ASCII; the zero padding at the end is not printed\n"
+    "                printable ASCII; the zero padding at the end is not printed;\n"
+    "                variable-length string and bytes (v2 object arrays) the same way,\n"
+    "                every byte kept\n"
     "  structs       as records, {a: 1, b: 2.5, c: b\"xyz\"}, nested structs and v2\n"
     "                sub-arrays ([1, 2]) inside\n"
     "  raw bytes     r<N>, raw_bytes, v2 V: 0x followed by the bytes in hex\n"
@@ -149,12 +151,14 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
     const zarr_array *a = d->array;
     const dtype *t = &d->type;
     char *const *dims = d->dims;
-    size_t ndim, esize, i, k;
+    size_t ndim, esize, unit, i, k;
     uint64_t shape[MAX_NDIM], start[MAX_NDIM], count[MAX_NDIM], bshape[MAX_NDIM], idx[MAX_NDIM];
     uint64_t bstart[MAX_NDIM], bcount[MAX_NDIM], total = 1, inner, column = 0, row = 0;
     size_t nbytes;
-    unsigned char *buf;
-    int overflow = 0;
+    unsigned char *buf, *vdata = NULL;
+    uint64_t *offsets = NULL;
+    size_t vcap = 0;
+    int overflow = 0, vlen = t->kind == DT_VLEN;
     uint64_t block_bytes = env_bytes("ZARR_CAT_BLOCK_BYTES", (uint64_t)8 << 20);
     if (zarr_array_ndim(a, &ndim) != ZARR_OK || ndim > MAX_NDIM || zarr_array_shape(a, ndim, shape) != ZARR_OK ||
         zarr_array_element_size(a, &esize) != ZARR_OK) {
@@ -175,13 +179,18 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
         }
         count[i] = stop - start[i];
     }
-    if (zarr_array_selection_nbytes(a, ndim, start, count, &nbytes) != ZARR_OK) {
+    if (vlen) {
+        /* zarr_array_selection_nbytes has no answer for variable-length elements. */
+        for (i = 0; i < ndim; i++)
+            if (start[i] + count[i] > shape[i]) break;
+    }
+    if (vlen ? i < ndim : zarr_array_selection_nbytes(a, ndim, start, count, &nbytes) != ZARR_OK) {
         fprintf(stderr, "zarr: %s: %s: region ", cmd, arg);
         for (i = 0; i < ndim; i++)
             fprintf(stderr, "%s%llu:%llu", i ? "," : "", (unsigned long long)start[i], (unsigned long long)(start[i] + count[i]));
         fprintf(stderr, " is outside the array of shape ");
         print_dims(stderr, ndim, shape);
-        fprintf(stderr, ": %s\n", zarr_last_error_message());
+        fprintf(stderr, ": %s\n", vlen ? "out of bounds" : zarr_last_error_message());
         return EXIT_RUNTIME;
     }
     for (i = 0; i < ndim; i++) {
@@ -197,7 +206,10 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
     if (total == 0) return EXIT_OK;
     /* Block shape: 1 in dimensions before k, a run of indices in k, whole in the ones after,
      * so that blocks come in C order and each holds at most CAT_BLOCK_BYTES. */
-    inner = esize;
+    /* Variable-length elements: blocks of at most CAT_BLOCK_BYTES / 16 elements, their bytes
+     * in a buffer that grows to what the block holds. */
+    unit = vlen ? 16 : esize;
+    inner = unit;
     for (k = ndim; k > 0; k--) {
         if (count[k - 1] > CAT_BLOCK_BYTES / inner) break;
         inner *= count[k - 1];
@@ -209,8 +221,11 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
         else bshape[i] = count[i];
         idx[i] = 0;
     }
-    buf = malloc(ndim ? (size_t)(inner * (k ? bshape[k - 1] : 1)) : esize);
-    if (!buf) {
+    buf = malloc(ndim ? (size_t)(inner * (k ? bshape[k - 1] : 1)) : unit);
+    if (vlen) offsets = malloc((ndim ? (size_t)(inner * (k ? bshape[k - 1] : 1)) / unit + 1 : 2) * sizeof *offsets);
+    if (!buf || (vlen && !offsets)) {
+        free(buf);
+        free(offsets);
         report(cmd, "out of memory");
         return EXIT_RUNTIME;
     }
@@ -222,9 +237,12 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
             n *= (size_t)bcount[i];
         }
         bbytes = n * esize;
-        if (zarr_array_read(a, ndim, bstart, bcount, buf, bbytes) != ZARR_OK) {
+        if (vlen ? read_vlen_block(a, ndim, bstart, bcount, offsets, n, &vdata, &vcap) != ZARR_OK
+                 : zarr_array_read(a, ndim, bstart, bcount, buf, bbytes) != ZARR_OK) {
             report_zarr(cmd, "%s: cannot read", arg);
             free(buf);
+            free(offsets);
+            free(vdata);
             return EXIT_RUNTIME;
         }
         for (e = 0; e < n; e++) {
@@ -234,7 +252,8 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
                 if (row) fputc('\n', stdout);
                 put_slice_label(stdout, ndim, start, count, row / count[ndim - 2], dims);
             }
-            if (cf_decoding_active(cf)) put_decoded(stdout, t, buf + e * esize, cf);
+            if (vlen) vlen_put(stdout, t, vdata + offsets[e], (size_t)(offsets[e + 1] - offsets[e]));
+            else if (cf_decoding_active(cf)) put_decoded(stdout, t, buf + e * esize, cf);
             else value_put(stdout, t, buf + e * esize);
             if (ndim == 0 || ++column == count[ndim - 1]) {
                 fputc('\n', stdout);
@@ -251,6 +270,8 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
         if (i == 0) break;
     }
     free(buf);
+    free(offsets);
+    free(vdata);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         report(cmd, "cannot write to standard output");
         return EXIT_RUNTIME;

@@ -110,9 +110,11 @@ static const char *known_compressor(const char *name) {
     return !strcmp(name, "gzip") || !strcmp(name, "zstd") || !strcmp(name, "blosc") ? name : NULL;
 }
 
-/* Codecs that only lay bytes out or check them: not compressors. */
+/* Codecs that only lay bytes out or check them (and the object codecs of variable-length
+ * elements): not compressors. */
 static int is_layout_codec(const char *name) {
-    return !strcmp(name, "bytes") || !strcmp(name, "transpose") || !strcmp(name, "crc32c");
+    return !strcmp(name, "bytes") || !strcmp(name, "transpose") || !strcmp(name, "crc32c") ||
+           !strcmp(name, "vlen-utf8") || !strcmp(name, "vlen-bytes") || !strcmp(name, "json2");
 }
 
 /* The first compressor of a codec list (JSON, as in a sharding configuration), inside
@@ -140,6 +142,7 @@ static void source_compressor(const array_desc *d, compressor *c) {
     if (d->format == 2) {
         cfg = json_get(d->meta, "compressor");
         name = json_string(json_get(cfg, "id"));
+        if (name && is_layout_codec(name)) name = NULL; /* an object codec in the compressor's place */
     } else {
         for (i = 0; i < d->ncodecs && !name; i++) {
             const char *n = d->codecs[i].name;
@@ -308,6 +311,12 @@ static int put_fill(FILE *f, const array_desc *d, int dst_format, const char *ov
     case DT_RAW:
         if (t->raw_bytes) return put_fill_from_bytes(f, d);
         break;
+    case DT_VLEN:
+        /* Old v2 object arrays say 0 or null and mean the empty element; text is copied
+         * (bytes are base64 in both formats). */
+        if (fill && fill->type == JSON_STRING) json_print(fill, f);
+        else fputs("\"\"", f);
+        return 0;
     default: break;
     }
     if (!fill || fill->type == JSON_NULL) {
@@ -626,7 +635,10 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
             fprintf(f, "{\"id\":\"blosc\",\"cname\":\"%s\",\"clevel\":%d,\"shuffle\":%d,\"blocksize\":%lld}", c->cname,
                     c->level, c->shuffle, c->blocksize);
         else fputs("null", f);
-        fputs(",\"filters\":null,\"fill_value\":", f);
+        if (d->type.kind == DT_VLEN)
+            fprintf(f, ",\"filters\":[{\"id\":\"%s\"}]", d->type.vlen_text ? "vlen-utf8" : "vlen-bytes");
+        else fputs(",\"filters\":null", f);
+        fputs(",\"fill_value\":", f);
         if (put_fill(f, d, 2, fill_override)) goto fail;
         fputs(",\"order\":\"C\",\"dimension_separator\":\".\"}", f);
     } else {
@@ -646,8 +658,9 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
             json_put_u64_list(f, d->ndim, chunks);
             fputs(",\"codecs\":[", f);
         }
-        fputs("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", f);
-        put_v3_compressor(f, c, d->type.size);
+        if (d->type.kind == DT_VLEN) fprintf(f, "{\"name\":\"%s\"}", d->type.vlen_text ? "vlen-utf8" : "vlen-bytes");
+        else fputs("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", f);
+        put_v3_compressor(f, c, d->type.size ? d->type.size : 1);
         if (sharded)
             fputs("],\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"
                   "{\"name\":\"crc32c\"}],\"index_location\":\"end\"}}", f);
@@ -676,11 +689,15 @@ static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b
 
 /* Copy the data of src into dst, in blocks aligned to dst's chunk grid. */
 static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_path, size_t ndim, const uint64_t *shape,
-                     size_t esize, progress *prog) {
+                     size_t element_size, int vlen, progress *prog) {
     uint64_t grid[MAX_NDIM], block[MAX_NDIM], nb[MAX_NDIM], idx[MAX_NDIM], start[MAX_NDIM], count[MAX_NDIM];
     uint64_t bytes;
-    size_t i, cap;
-    unsigned char *buf;
+    size_t i, cap, vcap = 0;
+    unsigned char *buf, *vdata = NULL;
+    uint64_t *offsets = NULL;
+    /* Variable-length elements: blocks sized as if each took 16 bytes; their bytes go to a
+     * buffer that grows to what a block holds. */
+    size_t esize = vlen ? 16 : element_size;
     uint64_t block_bytes = env_bytes("ZARR_CP_BLOCK_BYTES", (uint64_t)64 << 20);
     if (zarr_array_chunk_shape(dst, ndim, grid) != ZARR_OK) {
         report_zarr("cp", "%s: chunk shape", dst_path);
@@ -712,7 +729,12 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
         bytes *= block[i];
     }
     cap = (size_t)bytes;
+    if (vlen && !(offsets = malloc((cap / esize + 1) * sizeof *offsets))) {
+        report("cp", "%s: cannot allocate the offsets of one block", dst_path);
+        return EXIT_RUNTIME;
+    }
     if (!(buf = malloc(cap ? cap : 1))) {
+        free(offsets);
         report("cp", "%s: cannot allocate %llu bytes for one block", dst_path, (unsigned long long)bytes);
         return EXIT_RUNTIME;
     }
@@ -723,19 +745,26 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
             count[i] = shape[i] - start[i] < block[i] ? shape[i] - start[i] : block[i];
             n *= (size_t)count[i];
         }
-        if (zarr_array_read(src, ndim, start, count, buf, n) != ZARR_OK) {
+        if (vlen ? read_vlen_block(src, ndim, start, count, offsets, n / esize, &vdata, &vcap) != ZARR_OK
+                 : zarr_array_read(src, ndim, start, count, buf, n) != ZARR_OK) {
             progress_clear(prog);
             report_zarr("cp", "%s: cannot read the source", dst_path);
             free(buf);
+            free(offsets);
+            free(vdata);
             return EXIT_RUNTIME;
         }
-        if (zarr_array_write(dst, ndim, start, count, buf, n) != ZARR_OK) {
+        if (vlen ? zarr_array_write_vlen(dst, ndim, start, count, offsets, n / esize + 1, vdata,
+                                         (size_t)offsets[n / esize]) != ZARR_OK
+                 : zarr_array_write(dst, ndim, start, count, buf, n) != ZARR_OK) {
             progress_clear(prog);
             report_zarr("cp", "%s: cannot write", dst_path);
             free(buf);
+            free(offsets);
+            free(vdata);
             return EXIT_RUNTIME;
         }
-        progress_add(prog, n);
+        progress_add(prog, vlen ? offsets[n / esize] : n);
         for (i = ndim; i > 0; i--) {
             if (++idx[i - 1] < nb[i - 1]) break;
             idx[i - 1] = 0;
@@ -743,6 +772,8 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
         if (i == 0) break;
     }
     free(buf);
+    free(offsets);
+    free(vdata);
     return EXIT_OK;
 }
 
@@ -904,6 +935,11 @@ static int prepare_array(cp_options *o, cp_item *it) {
     if (o->shards.n >= 0) sharded = 1;
     else if (o->chunks.n < 0 && fmt == 3 && d->format == 3) sharded = d->sharded;
     if (fmt == 2) sharded = 0; /* a sharded v3 source becomes plain v2 chunks */
+    if (sharded && d->type.kind == DT_VLEN) {
+        fprintf(stderr, "zarr: cp: note: %s: variable-length elements cannot be sharded here; writing plain chunks\n",
+                d->path);
+        sharded = 0;
+    }
     for (i = 0; sharded && i < d->ndim; i++) {
         if (dshards[i] % dchunks[i] != 0) {
             report("cp", "%s: shard shape must be a multiple of the chunk shape (dimension %lu: %llu vs %llu)",
@@ -940,7 +976,8 @@ static int copy_array(const cp_item *it, zarr_store *store, progress *prog) {
         rc = EXIT_RUNTIME;
     }
     if (rc == EXIT_OK)
-        rc = copy_data(it->desc.array, dst, it->dst_path, it->desc.ndim, it->desc.shape, it->desc.type.size, prog);
+        rc = copy_data(it->desc.array, dst, it->dst_path, it->desc.ndim, it->desc.shape, it->desc.type.size,
+                       it->desc.type.kind == DT_VLEN, prog);
     zarr_array_free(dst);
     return rc;
 }

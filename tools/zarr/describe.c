@@ -385,7 +385,11 @@ static int describe_open(const char *cmd, array_desc *d) {
             return 1;
         }
         dtype_parse(json_get(d->meta, d->format == 2 ? "dtype" : "data_type"), d->format, &d->type);
-        if (d->type.size != esize || !dtype_printable(&d->type)) {
+        if (d->type.kind == DT_VLEN && esize == 0) {
+            /* Variable-length: the code says whether the elements are text (a v2 |O may be
+             * either, by its object codec). */
+            d->type.vlen_text = code == ZARR_DATA_TYPE_STRING;
+        } else if (d->type.size != esize || !dtype_printable(&d->type)) {
             dtype_free(&d->type);
             dtype_from_code(code, esize, &d->type);
         }
@@ -459,6 +463,28 @@ uint64_t array_nchunks(const array_desc *d, int *overflow) {
         total *= n;
     }
     return total;
+}
+
+/* Reads the block bstart/bcount of a variable-length array: offsets (n + 1 entries) and
+ * the elements' bytes into *data, grown as needed (*cap bytes). Returns the status. */
+zarr_status read_vlen_block(const zarr_array *a, size_t ndim, const uint64_t *bstart, const uint64_t *bcount,
+                                   uint64_t *offsets, size_t n, unsigned char **data, size_t *cap) {
+    if (!*data) { /* with data NULL the call would only measure */
+        *data = malloc(64 << 10);
+        if (!*data) return ZARR_ERROR_OUT_OF_MEMORY;
+        *cap = 64 << 10;
+    }
+    for (;;) {
+        size_t need = 0;
+        unsigned char *grown;
+        zarr_status s = zarr_array_read_vlen(a, ndim, bstart, bcount, offsets, n + 1, *data, *cap, &need);
+        if (s != ZARR_ERROR_BUFFER_TOO_SMALL || need <= *cap) return s;
+        /* Another writer may grow the elements between calls: try again with the new size. */
+        grown = realloc(*data, need);
+        if (!grown) return ZARR_ERROR_OUT_OF_MEMORY;
+        *data = grown;
+        *cap = need;
+    }
 }
 
 uint64_t array_nbytes(const array_desc *d) {

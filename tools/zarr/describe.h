@@ -51,6 +51,11 @@ char *child_path(const char *parent, const char *name);
 
 /* Number of chunks (shards) in the grid; sets *overflow when it passes 2^64. */
 uint64_t array_nchunks(const array_desc *d, int *overflow);
+/* Reads the block start/count of a variable-length array (zarr_array_read_vlen): `n + 1`
+ * offsets, n the block's elements, and their bytes into *data, which grows as needed (*cap
+ * bytes; NULL and 0 at first; free it). Returns the status. */
+zarr_status read_vlen_block(const zarr_array *a, size_t ndim, const uint64_t *start, const uint64_t *count,
+                            uint64_t *offsets, size_t n, unsigned char **data, size_t *cap);
 /* Bytes of the whole array decoded (saturates at UINT64_MAX; 0 when the element size is
  * not known). */
 uint64_t array_nbytes(const array_desc *d);

@@ -374,6 +374,10 @@ void dtype_from_code(int code, size_t element_size, dtype *t) {
         t->size = 1;
         t->float8 = code - ZARR_DATA_TYPE_FLOAT8_E4M3;
         t->name = dup_str(float8_formats[t->float8].name);
+    } else if (code == ZARR_DATA_TYPE_STRING || code == ZARR_DATA_TYPE_BYTES) {
+        t->kind = DT_VLEN;
+        t->vlen_text = code == ZARR_DATA_TYPE_STRING;
+        t->name = dup_str(t->vlen_text ? "string" : "bytes");
     } else if (code == ZARR_DATA_TYPE_RAW || code == ZARR_DATA_TYPE_RAW_BYTES) {
         t->kind = DT_RAW;
         t->size = element_size;
@@ -441,7 +445,9 @@ const char *dtype_summary(const dtype *t, char *buf, size_t len) {
         return buf;
     case DT_BFLOAT16: snprintf(buf, len, "8 exponent bits, 7 mantissa bits (the top half of a float32)"); return buf;
     case DT_FLOAT8: snprintf(buf, len, "%s", float8_formats[t->float8].about); return buf;
-    case DT_VLEN: snprintf(buf, len, "variable-length elements"); return buf;
+    case DT_VLEN:
+        snprintf(buf, len, "variable-length %s", t->vlen_text ? "UTF-8 strings" : "byte strings");
+        return buf;
     default: return NULL;
     }
 }
@@ -491,7 +497,7 @@ int dtype_put_v3(FILE *out, const dtype *t) {
         }
         fputs("]}}", out);
         return 0;
-    case DT_VLEN:
+    case DT_VLEN: fputs(t->vlen_text ? "\"string\"" : "\"bytes\"", out); return 0;
     case DT_UNKNOWN: return -1;
     default: fprintf(out, "\"%s\"", t->name); return 0;
     }
@@ -521,6 +527,7 @@ int dtype_put_v2(FILE *out, const dtype *t) {
     case DT_UTF32: fprintf(out, "\"<U%lu\"", (unsigned long)(t->size / 4)); return 0;
     case DT_BYTES: fprintf(out, "\"|S%lu\"", (unsigned long)t->size); return 0;
     case DT_RAW: fprintf(out, "\"|V%lu\"", (unsigned long)t->size); return 0;
+    case DT_VLEN: fputs("\"|O\"", out); return 0; /* with a vlen-utf8 or vlen-bytes filter */
     case DT_STRUCT:
         fputc('[', out);
         for (i = 0; i < t->nfields; i++) {
@@ -802,6 +809,48 @@ static void put_bytes(FILE *out, const unsigned char *p, size_t size) {
     while (size > 0 && p[size - 1] == 0) size--;
     fputs("b\"", out);
     for (i = 0; i < size; i++) put_escaped(out, p[i], 1);
+    fputc('"', out);
+}
+
+/* The next code point of the UTF-8 text p[*i .. len), advancing *i; U+FFFD for a byte that
+ * does not start a valid sequence (libzarr validates text, so this is only a safeguard). */
+static uint32_t next_code_point(const unsigned char *p, size_t len, size_t *i) {
+    unsigned char b = p[*i];
+    size_t need, k;
+    uint32_t c;
+    if (b < 0x80) {
+        (*i)++;
+        return b;
+    }
+    if ((b & 0xE0) == 0xC0) need = 1, c = b & 0x1Fu;
+    else if ((b & 0xF0) == 0xE0) need = 2, c = b & 0x0Fu;
+    else if ((b & 0xF8) == 0xF0) need = 3, c = b & 0x07u;
+    else need = 0, c = 0;
+    if (need == 0 || len - *i <= need) { /* not a lead byte, or the sequence is cut */
+        (*i)++;
+        return 0xFFFD;
+    }
+    for (k = 1; k <= need; k++) {
+        if ((p[*i + k] & 0xC0) != 0x80) {
+            (*i)++;
+            return 0xFFFD;
+        }
+        c = (c << 6) | (uint32_t)(p[*i + k] & 0x3F);
+    }
+    *i += need + 1;
+    return c;
+}
+
+void vlen_put(FILE *out, const dtype *t, const unsigned char *p, size_t len) {
+    size_t i = 0;
+    if (!t->vlen_text) {
+        fputs("b\"", out);
+        for (i = 0; i < len; i++) put_escaped(out, p[i], 1);
+        fputc('"', out);
+        return;
+    }
+    fputc('"', out);
+    while (i < len) put_escaped(out, next_code_point(p, len, &i), 0);
     fputc('"', out);
 }
 

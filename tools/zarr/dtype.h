@@ -43,6 +43,7 @@ typedef struct dtype {
     uint32_t scale;     /*   ... with scale 10; "generic" with scale 1 */
     char order;         /* Zarr v2 byte order ('<', '>', '|'), 0 when not from a v2 string */
     int legacy;         /* DT_STRUCT: zarr-python's legacy "structured" spelling */
+    int vlen_text;      /* DT_VLEN: elements are UTF-8 text (string; v2 |O as text), else bytes */
     size_t nfields;
     dtype_field *fields; /* DT_STRUCT */
     char *name;         /* display name (malloc'ed): "float32", "struct(a:int32,b:float64)",
@@ -70,6 +71,10 @@ void dtype_free(dtype *t);
 /* Whether elements of the type can be printed value by value (everything but unknown and
  * variable-length types). */
 int dtype_printable(const dtype *t);
+/* Print one variable-length element (as zarr_array_read_vlen hands it out: `len` bytes at
+ * p) as text: a string quoted and escaped like fixed_length_utf32, bytes as b"..." with
+ * every byte kept (no padding to strip). */
+void vlen_put(FILE *out, const dtype *t, const unsigned char *p, size_t len);
 
 /* One line of details after the name, or NULL: "datetimes counting 10 ms since
  * 1970-01-01T00:00:00, NaT = -2^63". */
@@ -78,10 +83,11 @@ const char *dtype_summary(const dtype *t, char *buf, size_t len);
 void dtype_print_fields(FILE *out, const dtype *t, int indent);
 
 /* The v3 `data_type` value of the type (JSON), or -1 when Zarr v3 has no spelling for it
- * (a v2 sub-array field, a variable-length type). */
+ * (a v2 sub-array field). Variable-length types are "string" or "bytes". */
 int dtype_put_v3(FILE *out, const dtype *t);
 /* The v2 `dtype` value (JSON: a string or a list of fields) with multi-byte units in
- * little-endian order, or -1 when Zarr v2 has none (bfloat16, float8). */
+ * little-endian order, or -1 when Zarr v2 has none (bfloat16, float8). Variable-length
+ * types are "|O" (the object codec goes in `filters`). */
 int dtype_put_v2(FILE *out, const dtype *t);
 
 /* Print one element at p (t->size bytes) as text: numbers briefly and exactly, datetimes in

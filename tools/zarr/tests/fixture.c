@@ -1,6 +1,6 @@
 /* fixture.c -- writes the test stores of the zarr command-line tool's tests.
  *
- * usage: zarr_cli_fixture mixed|big|v2|cf|types|packed DIR
+ * usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen DIR
  *   mixed  a v3 hierarchy with one array per data type and known values (see below)
  *   big    a v3 uint8 array of 4000 x 3000 (more than cat's limit), nothing written
  *   v2     Zarr v2 arrays (needs the library's v2 support)
@@ -12,6 +12,9 @@
  *          escapes, a struct, bfloat16 and float8; in the group /v2, Zarr v2 datetimes, byte
  *          strings and a structured dtype with a sub-array field; attributes of every JSON
  *          kind on the root group
+ *   vlen   variable-length elements: /s (string, needing escapes, one chunk of three
+ *          never written: fill "?"), /b (bytes with 0x00 and 0xff), /v2/o (a Zarr v2 object
+ *          array with a vlen-utf8 filter and fill value null, as zarr-python 2 wrote them)
  *   packed a gzip-compressed v3 float64 array of 1000 values in 4 chunks, one chunk never
  *          written, that compresses well (for the stored size and ratio)
  */
@@ -232,6 +235,49 @@ static void types(void) {
     zarr_array_free(a);
 }
 
+/* Writes the NUL-terminated items as variable-length elements start .. start + n. */
+static void write_texts(zarr_array *a, const char *what, uint64_t first, const char *const *items, size_t n) {
+    uint64_t offsets[8], start[1] = {first}, count[1] = {n};
+    char data[256];
+    size_t i, at = 0;
+    offsets[0] = 0;
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(items[i]);
+        memcpy(data + at, items[i], len);
+        at += len;
+        offsets[i + 1] = at;
+    }
+    if (zarr_array_write_vlen(a, 1, start, count, offsets, n + 1, data, at) != ZARR_OK) die(what);
+}
+
+static void vlen(void) {
+    static const char *const texts[] = {"plain", "a \"quote\"", "tab\tnew\nline", "\xc3\xa9t\xc3\xa9 \xe6\x9d\xb1", ""};
+    static const unsigned char blob[] = {'a', 0x00, 0xff, '"'};
+    uint64_t offsets[3] = {0, 4, 4}, start[1] = {0}, count[1] = {2};
+    static const char *const objects[] = {"x", "yz"};
+    zarr_array *a = NULL;
+    zarr_group *g = NULL;
+    array("/s", "string", "[7]", "[3]", "\"?\"", "[{\"name\":\"vlen-utf8\"}]", NULL, NULL, 0);
+    if (zarr_array_open(store, "/s", &a) != ZARR_OK) die("/s");
+    write_texts(a, "/s", 0, texts, 5); /* chunks 0 and 1; chunk 2 (element 6) never written */
+    zarr_array_free(a);
+    array("/b", "bytes", "[2]", "[2]", "\"\"", "[{\"name\":\"vlen-bytes\"},{\"name\":\"zstd\",\"configuration\":{\"level\":1}}]",
+          NULL, NULL, 0);
+    if (zarr_array_open(store, "/b", &a) != ZARR_OK ||
+        zarr_array_write_vlen(a, 1, start, count, offsets, 3, blob, sizeof blob) != ZARR_OK)
+        die("/b");
+    zarr_array_free(a);
+    if (zarr_group_create_with_format(store, "/v2", NULL, 2, &g) != ZARR_OK) die("/v2");
+    zarr_group_free(g);
+    if (zarr_array_create(store, "/v2/o",
+                          "{\"zarr_format\":2,\"shape\":[3],\"chunks\":[2],\"dtype\":\"|O\",\"compressor\":null,"
+                          "\"filters\":[{\"id\":\"vlen-utf8\"}],\"fill_value\":null,\"order\":\"C\"}",
+                          &a) != ZARR_OK)
+        die("/v2/o");
+    write_texts(a, "/v2/o", 0, objects, 2);
+    zarr_array_free(a);
+}
+
 static void packed(void) {
     static double v[1000];
     zarr_array *a = NULL;
@@ -246,7 +292,7 @@ static void packed(void) {
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf|types|packed DIR\n");
+        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen DIR\n");
         return 2;
     }
     if (zarr_store_open_filesystem(argv[2], &store) != ZARR_OK) die(argv[2]);
@@ -256,6 +302,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[1], "cf")) cf();
     else if (!strcmp(argv[1], "types")) types();
     else if (!strcmp(argv[1], "packed")) packed();
+    else if (!strcmp(argv[1], "vlen")) vlen();
     else {
         fprintf(stderr, "fixture: unknown kind %s\n", argv[1]);
         return 2;
