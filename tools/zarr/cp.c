@@ -935,6 +935,9 @@ static int prepare_array(cp_options *o, cp_item *it) {
     if (o->shards.n >= 0) sharded = 1;
     else if (o->chunks.n < 0 && fmt == 3 && d->format == 3) sharded = d->sharded;
     if (fmt == 2) sharded = 0; /* a sharded v3 source becomes plain v2 chunks */
+    if (d->rectilinear && o->chunks.n < 0)
+        fprintf(stderr, "zarr: cp: note: %s: the rectilinear chunk grid becomes a regular one of its longest chunks; "
+                        "choose others with --chunks\n", d->path);
     if (sharded && d->type.kind == DT_VLEN) {
         fprintf(stderr, "zarr: cp: note: %s: variable-length elements cannot be sharded here; writing plain chunks\n",
                 d->path);

@@ -310,6 +310,8 @@ static void describe_from_document(const zarr_store *store, array_desc *d) {
     else if (d->draft) grid = json_get(json_get(m, "chunk_grid"), "chunk_shape");
     else grid = json_get(json_get(json_get(m, "chunk_grid"), "configuration"), "chunk_shape");
     d->grid_known = u64_list(grid, d->chunks) == n;
+    for (i = 0; d->grid_known && i < d->ndim; i++)
+        d->grid[i] = d->chunks[i] ? d->shape[i] / d->chunks[i] + (d->shape[i] % d->chunks[i] != 0) : 0;
     dtype_parse(json_get(m, d->format == 2 ? "dtype" : "data_type"), d->format, &d->type);
     d->attrs = json_copy(json_get(m, "attributes"));
     if (!d->attrs || d->attrs->type != JSON_OBJECT) {
@@ -353,6 +355,12 @@ static int describe_open(const char *cmd, array_desc *d) {
         report_zarr(cmd, "%s: cannot read the array's properties", d->path);
         return 1;
     }
+    /* The library knows the grid, regular or rectilinear (where chunk_shape gave the longest
+     * chunks and only it can say how many there are). */
+    if (zarr_array_chunk_grid_shape(a, d->ndim, d->grid) != ZARR_OK) {
+        report_zarr(cmd, "%s: cannot read the array's chunk grid", d->path);
+        return 1;
+    }
     d->grid_known = 1;
     d->format = (int)fmt;
     if (zarr_array_metadata_json(a, &text) != ZARR_OK || !(d->meta = parse_object(text))) {
@@ -362,6 +370,10 @@ static int describe_open(const char *cmd, array_desc *d) {
     }
     zarr_string_free(text);
     d->draft = d->format == 3 && !json_get(d->meta, "zarr_format");
+    {
+        const char *grid_name = json_string(json_get(json_get(d->meta, "chunk_grid"), "name"));
+        d->rectilinear = grid_name && !strcmp(grid_name, "rectilinear");
+    }
     for (i = 0; i < n; i++) {
         char *name = NULL, *config = NULL;
         if (zarr_array_codec_name(a, i, &name) != ZARR_OK || zarr_array_codec_configuration_json(a, i, &config) != ZARR_OK) {
@@ -458,7 +470,7 @@ uint64_t array_nchunks(const array_desc *d, int *overflow) {
     size_t i;
     *overflow = 0;
     for (i = 0; i < d->ndim; i++) {
-        uint64_t n = d->chunks[i] ? d->shape[i] / d->chunks[i] + (d->shape[i] % d->chunks[i] != 0) : 0;
+        uint64_t n = d->grid[i];
         if (n && total > UINT64_MAX / n) *overflow = 1;
         total *= n;
     }
@@ -626,7 +638,7 @@ void array_stored(const zarr_store *store, const array_desc *d, int kind, stored
         /* every chunk of the grid, in C order */
         for (i = 0; i < d->ndim; i++) {
             idx[i] = 0;
-            grid[i] = d->shape[i] / d->chunks[i] + (d->shape[i] % d->chunks[i] != 0);
+            grid[i] = d->grid[i];
         }
         st->method = "every chunk of the grid";
         st->bytes_known = 1;
@@ -641,6 +653,12 @@ void array_stored(const zarr_store *store, const array_desc *d, int kind, stored
             if (stored) {
                 st->chunks++;
                 st->bytes += n;
+                if (d->rectilinear) {
+                    uint64_t origin[MAX_NDIM], extent[MAX_NDIM], size = d->type.size;
+                    if (zarr_array_chunk_region(d->array, d->ndim, idx, origin, extent) == ZARR_OK)
+                        for (i = 0; i < d->ndim; i++) size *= extent[i];
+                    st->decoded += size;
+                }
             }
             for (i = d->ndim; i > 0; i--) {
                 if (++idx[i - 1] < grid[i - 1]) break;

@@ -25,7 +25,9 @@ typedef struct {
     size_t ndim;
     int grid_known;            /* chunks[] is known (a regular chunk grid) */
     uint64_t shape[MAX_NDIM];
-    uint64_t chunks[MAX_NDIM]; /* chunk (shard) shape */
+    uint64_t chunks[MAX_NDIM]; /* chunk (shard) shape; a rectilinear grid's longest chunks */
+    uint64_t grid[MAX_NDIM];   /* chunks along each dimension (when grid_known) */
+    int rectilinear;           /* a rectilinear chunk grid: chunks differ in shape */
     uint64_t inner[MAX_NDIM];  /* inner chunk shape (= chunks unless sharded) */
     int sharded;
     dtype type;
@@ -88,6 +90,8 @@ typedef struct {
     int bytes_known;      /* 0: only the count is known (an undecodable array) */
     uint64_t bytes;       /* their stored bytes (extrapolated when sampled) */
     uint64_t sampled;     /* 0: every stored chunk's size was asked; else how many */
+    uint64_t decoded;     /* rectilinear grids: the stored chunks' decoded bytes (their shapes
+                             differ), else 0 (the chunk size times the count) */
     char why[160];
 } stored_info;
 

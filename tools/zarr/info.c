@@ -180,6 +180,7 @@ static void print_array_line(FILE *out, const array_desc *d) {
         print_dim_names(out, d);
     }
     fprintf(out, " chunks ");
+    if (d->rectilinear) fputs("rectilinear, at most ", out);
     if (d->grid_known) print_dims(out, d->ndim, d->chunks);
     else fputs("?", out);
     if (d->sharded) {
@@ -248,7 +249,9 @@ static void print_stored(const array_desc *d, const stored_info *st) {
     printf(" in %llu of %s%llu chunks", (unsigned long long)st->chunks, overflow ? "more than " : "",
            (unsigned long long)nchunks);
     for (i = 0; i < d->ndim; i++) chunk_bytes = d->chunks[i] && chunk_bytes > UINT64_MAX / d->chunks[i] ? 0 : chunk_bytes * d->chunks[i];
-    if (st->bytes > 0 && chunk_bytes > 0)
+    if (st->bytes > 0 && st->decoded > 0)
+        printf(", ratio %.2f", (double)st->decoded / (double)st->bytes);
+    else if (st->bytes > 0 && chunk_bytes > 0 && !d->rectilinear)
         printf(", ratio %s%.2f", st->sampled ? "~" : "", (double)chunk_bytes * (double)st->chunks / (double)st->bytes);
     printf(" (%s", st->method);
     if (st->sampled) printf("; sizes of %llu chunks, extrapolated", (unsigned long long)st->sampled);
@@ -283,6 +286,12 @@ static void print_array_info(const node_ref *ref, const array_desc *d) {
     printf("\n" KEY, "chunk_shape:");
     if (d->grid_known) print_dims(stdout, d->ndim, d->chunks);
     else print_value(stdout, json_get(d->meta, "chunk_grid"));
+    if (d->rectilinear) {
+        /* The chunks differ: the longest along each dimension above, every length here. */
+        printf(" at most\n" KEY, "chunk_grid:");
+        printf("rectilinear ");
+        print_value(stdout, json_get(json_get(json_get(d->meta, "chunk_grid"), "configuration"), "chunk_shapes"));
+    }
     if (d->sharded) {
         printf(" (shards)\n" KEY, "inner_chunk_shape:");
         print_dims(stdout, d->ndim, d->inner);
@@ -332,10 +341,7 @@ static void print_array_info(const node_ref *ref, const array_desc *d) {
     if (overflow) printf("more than 2^64");
     else printf("%llu", (unsigned long long)nchunks);
     printf(" (grid ");
-    for (i = 0; i < d->ndim; i++) {
-        uint64_t n = d->chunks[i] ? d->shape[i] / d->chunks[i] + (d->shape[i] % d->chunks[i] != 0) : 0;
-        printf("%s%llu", i ? " x " : "", (unsigned long long)n);
-    }
+    for (i = 0; i < d->ndim; i++) printf("%s%llu", i ? " x " : "", (unsigned long long)d->grid[i]);
     printf("%s)\n", d->ndim ? "" : "scalar");
     nbytes = array_nbytes(d);
     if (d->type.size) {

@@ -958,6 +958,31 @@ case_vlen() {
     out_is '"x" "yz" ""'
 }
 
+# A rectilinear chunk grid: tree and info say so and count its chunks; cat reads across
+# chunks of different shapes; cp writes a regular grid of the longest chunks (or --chunks).
+case_rectilinear() {
+    "$FIXTURE" rect r.zarr || fail "fixture"
+    ok tree r.zarr
+    has_line out "/  int32 [9, 4] chunks rectilinear, at most [3, 4] codecs bytes(endian=little) zstd(level=1,checksum=false)"
+    ok info r.zarr
+    has_line out "chunk_shape:        [3, 4] at most"
+    has_line out "chunk_grid:         rectilinear [[1,2,[3,2]],4]"
+    has_line out "chunks:             4 (grid 4 x 1)"
+    contains out " in 4 of 4 chunks, ratio 0.8" # 144 decoded bytes (not 4 chunks of 3 x 4) in 180
+    ok cat r.zarr --region 2:5,1:3
+    out_is "21 22
+31 32
+41 42"
+    run cp r.zarr c.zarr
+    expect_rc 0
+    contains err "the rectilinear chunk grid becomes a regular one of its longest chunks"
+    json_check c.zarr/zarr.json "d['chunk_grid'] == {'name': 'regular', 'configuration': {'chunk_shape': [3, 4]}}"
+    ok cat c.zarr --region 2:5,1:3
+    out_is "21 22
+31 32
+41 42"
+}
+
 case_types_info() {
     "$FIXTURE" types t.zarr || fail "fixture"
     ok tree t.zarr

@@ -1,6 +1,6 @@
 /* fixture.c -- writes the test stores of the zarr command-line tool's tests.
  *
- * usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen DIR
+ * usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen|rect DIR
  *   mixed  a v3 hierarchy with one array per data type and known values (see below)
  *   big    a v3 uint8 array of 4000 x 3000 (more than cat's limit), nothing written
  *   v2     Zarr v2 arrays (needs the library's v2 support)
@@ -15,6 +15,8 @@
  *   vlen   variable-length elements: /s (string, needing escapes, one chunk of three
  *          never written: fill "?"), /b (bytes with 0x00 and 0xff), /v2/o (a Zarr v2 object
  *          array with a vlen-utf8 filter and fill value null, as zarr-python 2 wrote them)
+ *   rect   a v3 int32 array of 9 x 4 on a rectilinear chunk grid (rows in chunks of 1, 2,
+ *          3 and 3, columns by 4), element (r, c) = 10 r + c
  *   packed a gzip-compressed v3 float64 array of 1000 values in 4 chunks, one chunk never
  *          written, that compresses well (for the stored size and ratio)
  */
@@ -278,6 +280,25 @@ static void vlen(void) {
     zarr_array_free(a);
 }
 
+static void rect(void) {
+    int32_t v[9 * 4];
+    int i;
+    for (i = 0; i < 9 * 4; i++) v[i] = 10 * (i / 4) + i % 4;
+    {
+        zarr_array *a = NULL;
+        uint64_t start[2] = {0, 0}, count[2] = {9, 4};
+        if (zarr_array_create(store, "/",
+                              "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[9,4],\"data_type\":\"int32\","
+                              "\"chunk_grid\":{\"name\":\"rectilinear\",\"configuration\":{\"kind\":\"inline\","
+                              "\"chunk_shapes\":[[1,2,[3,2]],4]}},\"chunk_key_encoding\":{\"name\":\"default\"},"
+                              "\"fill_value\":0,\"codecs\":" CODECS_ZSTD "}",
+                              &a) != ZARR_OK ||
+            zarr_array_write(a, 2, start, count, v, sizeof v) != ZARR_OK)
+            die("rect");
+        zarr_array_free(a);
+    }
+}
+
 static void packed(void) {
     static double v[1000];
     zarr_array *a = NULL;
@@ -292,7 +313,7 @@ static void packed(void) {
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen DIR\n");
+        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen|rect DIR\n");
         return 2;
     }
     if (zarr_store_open_filesystem(argv[2], &store) != ZARR_OK) die(argv[2]);
@@ -303,6 +324,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[1], "types")) types();
     else if (!strcmp(argv[1], "packed")) packed();
     else if (!strcmp(argv[1], "vlen")) vlen();
+    else if (!strcmp(argv[1], "rect")) rect();
     else {
         fprintf(stderr, "fixture: unknown kind %s\n", argv[1]);
         return 2;
