@@ -9,7 +9,9 @@
 //! The snapshot is authoritative: a metadata key it does not hold reads as absent.
 //! Chunk keys, listings and all writes go to the underlying store; metadata written
 //! through the view also updates the view's snapshot (not the stored consolidated
-//! document: call `Group::consolidate` again for that).
+//! document: call `Group::consolidate` again for that). A store that cannot list (plain
+//! HTTP) is listed from the snapshot's metadata keys instead, so that the hierarchy can be
+//! walked through the view; such a listing holds no chunk keys.
 
 use crate::error::Error;
 use crate::metadata::v2::{ZARRAY, ZATTRS, ZGROUP, ZMETADATA};
@@ -279,8 +281,19 @@ impl WritableStorage for ConsolidatedStore {
 }
 
 impl ListableStorage for ConsolidatedStore {
+    /// The underlying store's listing; for a store that cannot list (plain HTTP), the level
+    /// under `prefix` of the snapshot's metadata keys: the groups and arrays, no chunks.
     fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
-        self.inner.list_dir(prefix)
+        match self.inner.list_dir(prefix) {
+            Err(StorageError::Unsupported { .. }) => {
+                let documents = self.documents.read().unwrap_or_else(|e| e.into_inner());
+                let mut keys: Vec<&String> =
+                    documents.keys().filter(|k| k.starts_with(prefix)).collect();
+                keys.sort();
+                Ok(DirListing::from_sorted_keys(prefix, keys.into_iter()))
+            }
+            other => other,
+        }
     }
 }
 
@@ -389,6 +402,85 @@ mod tests {
             let mut out = [0u8; 16];
             array.read_region(&[0], &[4], &mut out).unwrap();
             assert_eq!(out, [7u8; 16]);
+        }
+    }
+
+    /// A store that cannot list, as an HTTP server (once `listable` is cleared).
+    #[derive(Debug, Default)]
+    struct UnlistableStore {
+        inner: MemoryStore,
+        listable: std::sync::atomic::AtomicBool,
+    }
+
+    impl ReadableStorage for UnlistableStore {
+        fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+            self.inner.get(key)
+        }
+    }
+
+    impl WritableStorage for UnlistableStore {
+        fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+            self.inner.set(key, value)
+        }
+        fn erase(&self, key: &str) -> Result<(), StorageError> {
+            self.inner.erase(key)
+        }
+    }
+
+    impl ListableStorage for UnlistableStore {
+        fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
+            if self.listable.load(Ordering::SeqCst) {
+                return self.inner.list_dir(prefix);
+            }
+            Err(StorageError::Unsupported {
+                key: prefix.to_string(),
+                reason: "no listing".into(),
+            })
+        }
+    }
+
+    /// Over a store that cannot list, the view walks the hierarchy from its snapshot.
+    #[test]
+    fn a_store_without_listing_is_walked_through_the_snapshot() {
+        for format in [ZarrFormat::V3, ZarrFormat::V2] {
+            let unlistable = Arc::new(UnlistableStore::default());
+            unlistable.listable.store(true, Ordering::SeqCst);
+            let store: Arc<dyn Storage> = unlistable.clone();
+            let root = Group::create(store.clone(), "/", Map::new(), format).unwrap();
+            Group::create(store.clone(), "/g/h", Map::new(), format).unwrap();
+            let document = array_document(format);
+            for path in ["/a", "/g/b", "/g/h/c"] {
+                Array::create(store.clone(), path, &document).unwrap();
+            }
+            Array::open(store.clone(), "/g/b")
+                .unwrap()
+                .write_region(&[0], &[4], &[1u8; 16])
+                .unwrap();
+            root.consolidate().unwrap();
+            unlistable.listable.store(false, Ordering::SeqCst);
+            assert!(root.children().is_err(), "{format:?}: the store lists");
+
+            let view: Arc<dyn Storage> = Arc::new(ConsolidatedStore::open(store).unwrap());
+            let names = |path: &str| -> Vec<String> {
+                let group = Group::open(view.clone(), path).unwrap();
+                group
+                    .children()
+                    .unwrap()
+                    .into_iter()
+                    .map(|c| c.name)
+                    .collect()
+            };
+            assert_eq!(names("/"), ["a", "g"], "{format:?}");
+            assert_eq!(names("/g"), ["b", "h"], "{format:?}");
+            assert_eq!(names("/g/h"), ["c"], "{format:?}");
+            let all = Group::open(view.clone(), "/")
+                .unwrap()
+                .descendants()
+                .unwrap();
+            assert_eq!(all.len(), 5, "{format:?}");
+            // The listing holds metadata only: no chunk keys.
+            let level = view.list_dir("g/b/").unwrap();
+            assert!(level.prefixes.is_empty(), "{format:?}: {level:?}");
         }
     }
 

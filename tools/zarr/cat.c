@@ -13,6 +13,7 @@
 
 static const char *cat_help =
     "usage: zarr cat PATH [--region start:stop,start:stop,...] [--decode] [--all]\n"
+    "                     [--store-options JSON]\n"
     "\n"
     "Print the values of the array at PATH (see `zarr --help` for PATH) as text, in C order,\n"
     "one row of the last dimension per line, values separated by one space (a 0-d array\n"
@@ -29,10 +30,26 @@ static const char *cat_help =
     "               reading); in Zarr v3 only the _FillValue attribute counts.\n"
     "  --all        print even more than 10000000 elements (refused by default).\n"
     "\n"
-    "Numbers are printed exactly and briefly: integers in decimal, float32 and float64 as the\n"
-    "shortest decimal that reads back as the same value (0.1, not 0.10000000000000001),\n"
-    "float16 with %.5g, not-a-number and infinities as nan, inf, -inf; complex numbers as\n"
-    "a+bj; bool as true/false; r<N> raw values as 0x followed by their bytes in hex.\n"
+    "Values are printed exactly and briefly:\n"
+    "  integers      in decimal; bool as true/false\n"
+    "  floats        float32, float64, bfloat16 and the float8 formats as the shortest\n"
+    "                decimal that reads back as the same value of their type (0.1, not\n"
+    "                0.10000000000000001); float16 with %.5g; nan, inf, -inf\n"
+    "  complex       a+bj\n"
+    "  datetime64    ISO 8601 at the precision of the unit, as numpy prints them:\n"
+    "                2005-02-03 (D, W), 2005-02-03T04:05:06 (s), 2005-02-03T04:05:06.780 (ms,\n"
+    "                us, ns... more digits), 2005 (Y), 2005-02 (M); NaT for not-a-time\n"
+    "  timedelta64   the count in the base unit followed by the unit: 90s, 31536000000ms\n"
+    "                (a scale factor multiplied in); NaT\n"
+    "  strings       fixed_length_utf32 (v2 U) quoted, in UTF-8: \"abc\", with the escapes\n"
+    "                \\\" \\\\ \\n \\t \\r and \\uNNNN for other control characters;\n"
+    "                null_terminated_bytes (v2 S) as b\"abc\", \\xNN for bytes outside\n"
+    "                printable ASCII; the zero padding at the end is not printed;\n"
+    "                variable-length string and bytes (v2 object arrays) the same way,\n"
+    "                every byte kept\n"
+    "  structs       as records, {a: 1, b: 2.5, c: b\"xyz\"}, nested structs and v2\n"
+    "                sub-arrays ([1, 2]) inside\n"
+    "  raw bytes     r<N>, raw_bytes, v2 V: 0x followed by the bytes in hex\n"
     "Values are read in blocks of at most 8 MiB ($ZARR_CAT_BLOCK_BYTES overrides).\n"
     "Exit status: 0 ok, 1 runtime error (for example a region outside the array, too many\n"
     "elements, or an array this build of libzarr cannot decode), 2 usage error (for example a\n"
@@ -82,107 +99,30 @@ static int parse_region(const char *s, region_spec *r) {
     }
 }
 
-static double half_to_double(uint16_t h) {
-    int e = (h >> 10) & 0x1F;
-    double m = (double)(h & 0x3FF), v;
-    if (e == 0) v = ldexp(m, -24);
-    else if (e == 31) v = m ? NAN : INFINITY;
-    else v = ldexp(m + 1024.0, e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
-/* digits: 5 for float16 (%.5g); 9 for float32 and 17 for float64 mean the shortest text that
- * reads back as the same float32 or float64. */
-static void put_float(FILE *out, double x, int digits, int plus) {
-    char buf[40];
-    if (isnan(x)) fputs(plus ? "+nan" : "nan", out);
-    else if (isinf(x)) fputs(x < 0 ? "-inf" : (plus ? "+inf" : "inf"), out);
-    else if (digits == 5) fprintf(out, plus && !signbit(x) ? "+%.*g" : "%.*g", digits, x);
-    else fprintf(out, plus && !signbit(x) ? "+%s" : "%s", shortest_double(x, digits == 9, buf, sizeof buf));
-}
-
-/* An element of a real type (integer or floating point) as a double; 0 for other types. */
-static int element_real(zarr_data_type dt, const unsigned char *p, double *x) {
-    switch (dt) {
-    case ZARR_DATA_TYPE_INT8: { int8_t v; memcpy(&v, p, 1); *x = v; return 1; }
-    case ZARR_DATA_TYPE_INT16: { int16_t v; memcpy(&v, p, 2); *x = v; return 1; }
-    case ZARR_DATA_TYPE_INT32: { int32_t v; memcpy(&v, p, 4); *x = v; return 1; }
-    case ZARR_DATA_TYPE_INT64: { int64_t v; memcpy(&v, p, 8); *x = (double)v; return 1; }
-    case ZARR_DATA_TYPE_UINT8: *x = p[0]; return 1;
-    case ZARR_DATA_TYPE_UINT16: { uint16_t v; memcpy(&v, p, 2); *x = v; return 1; }
-    case ZARR_DATA_TYPE_UINT32: { uint32_t v; memcpy(&v, p, 4); *x = v; return 1; }
-    case ZARR_DATA_TYPE_UINT64: { uint64_t v; memcpy(&v, p, 8); *x = (double)v; return 1; }
-    case ZARR_DATA_TYPE_FLOAT16: { uint16_t v; memcpy(&v, p, 2); *x = half_to_double(v); return 1; }
-    case ZARR_DATA_TYPE_FLOAT32: { float v; memcpy(&v, p, 4); *x = v; return 1; }
-    case ZARR_DATA_TYPE_FLOAT64: { double v; memcpy(&v, p, 8); *x = v; return 1; }
-    default: return 0;
-    }
-}
-
 /* The value rounded to the element's precision, so that a missing value given as a double
  * compares equal to the stored float32 or float16. */
-static double to_element_precision(zarr_data_type dt, double x) {
-    if (dt == ZARR_DATA_TYPE_FLOAT32 || dt == ZARR_DATA_TYPE_FLOAT16) return (double)(float)x;
+static double to_element_precision(const dtype *t, double x) {
+    if (t->kind == DT_FLOAT && t->size <= 4) return (double)(float)x;
     return x;
 }
 
 /* An element decoded with the CF attributes: missing as nan; scaled when there is a
  * scale_factor or add_offset; otherwise printed as stored. */
-static void put_decoded(FILE *out, zarr_data_type dt, size_t esize, const unsigned char *p, const cf_decoding *cf);
-
-static void put_element(FILE *out, zarr_data_type dt, size_t esize, const unsigned char *p) {
-    switch (dt) {
-    case ZARR_DATA_TYPE_BOOL: fputs(p[0] ? "true" : "false", out); break;
-    case ZARR_DATA_TYPE_INT8: { int8_t v; memcpy(&v, p, 1); fprintf(out, "%d", (int)v); break; }
-    case ZARR_DATA_TYPE_INT16: { int16_t v; memcpy(&v, p, 2); fprintf(out, "%d", (int)v); break; }
-    case ZARR_DATA_TYPE_INT32: { int32_t v; memcpy(&v, p, 4); fprintf(out, "%" PRId32, v); break; }
-    case ZARR_DATA_TYPE_INT64: { int64_t v; memcpy(&v, p, 8); fprintf(out, "%" PRId64, v); break; }
-    case ZARR_DATA_TYPE_UINT8: fprintf(out, "%u", (unsigned)p[0]); break;
-    case ZARR_DATA_TYPE_UINT16: { uint16_t v; memcpy(&v, p, 2); fprintf(out, "%u", (unsigned)v); break; }
-    case ZARR_DATA_TYPE_UINT32: { uint32_t v; memcpy(&v, p, 4); fprintf(out, "%" PRIu32, v); break; }
-    case ZARR_DATA_TYPE_UINT64: { uint64_t v; memcpy(&v, p, 8); fprintf(out, "%" PRIu64, v); break; }
-    case ZARR_DATA_TYPE_FLOAT16: { uint16_t v; memcpy(&v, p, 2); put_float(out, half_to_double(v), 5, 0); break; }
-    case ZARR_DATA_TYPE_FLOAT32: { float v; memcpy(&v, p, 4); put_float(out, v, 9, 0); break; }
-    case ZARR_DATA_TYPE_FLOAT64: { double v; memcpy(&v, p, 8); put_float(out, v, 17, 0); break; }
-    case ZARR_DATA_TYPE_COMPLEX64: {
-        float v[2];
-        memcpy(v, p, 8);
-        put_float(out, v[0], 9, 0);
-        put_float(out, v[1], 9, 1);
-        fputc('j', out);
-        break;
-    }
-    case ZARR_DATA_TYPE_COMPLEX128: {
-        double v[2];
-        memcpy(v, p, 16);
-        put_float(out, v[0], 17, 0);
-        put_float(out, v[1], 17, 1);
-        fputc('j', out);
-        break;
-    }
-    default: {
-        size_t i;
-        fputs("0x", out);
-        for (i = 0; i < esize; i++) fprintf(out, "%02x", p[i]);
-    }
-    }
-}
-
-static void put_decoded(FILE *out, zarr_data_type dt, size_t esize, const unsigned char *p, const cf_decoding *cf) {
+static void put_decoded(FILE *out, const dtype *t, const unsigned char *p, const cf_decoding *cf) {
     double x;
     size_t i;
-    if (!element_real(dt, p, &x)) {
-        put_element(out, dt, esize, p);
+    if (!value_real(t, p, &x)) {
+        value_put(out, t, p);
         return;
     }
     for (i = 0; i < cf->nmissing; i++) {
-        if (x == to_element_precision(dt, cf->missing[i]) || (isnan(x) && isnan(cf->missing[i]))) {
+        if (x == to_element_precision(t, cf->missing[i]) || (isnan(x) && isnan(cf->missing[i]))) {
             fputs("nan", out);
             return;
         }
     }
     if (!cf->has_scale && !cf->has_offset) {
-        put_element(out, dt, esize, p);
+        value_put(out, t, p);
         return;
     }
     put_float(out, x * cf->scale + cf->offset, 17, 0);
@@ -191,7 +131,7 @@ static void put_decoded(FILE *out, zarr_data_type dt, size_t esize, const unsign
 /* "[time=3, 0, :, :]": the label of the 2-D slice number `slice` (C order over the
  * dimensions before the last two) of the selection start/count. */
 static void put_slice_label(FILE *out, size_t ndim, const uint64_t *start, const uint64_t *count, uint64_t slice,
-                            const char *const *dims) {
+                            char *const *dims) {
     uint64_t idx[MAX_NDIM];
     size_t i;
     for (i = ndim - 2; i > 0; i--) {
@@ -206,18 +146,22 @@ static void put_slice_label(FILE *out, size_t ndim, const uint64_t *start, const
     fputs(":, :]\n", out);
 }
 
-static int print_values(const char *cmd, const char *arg, const zarr_array *a, int all, const region_spec *rs,
-                        const char *const *dims, const cf_decoding *cf) {
-    size_t ndim, esize, i, k;
+static int print_values(const char *cmd, const char *arg, const array_desc *d, int all, const region_spec *rs,
+                        const cf_decoding *cf) {
+    const zarr_array *a = d->array;
+    const dtype *t = &d->type;
+    char *const *dims = d->dims;
+    size_t ndim, esize, unit, i, k;
     uint64_t shape[MAX_NDIM], start[MAX_NDIM], count[MAX_NDIM], bshape[MAX_NDIM], idx[MAX_NDIM];
     uint64_t bstart[MAX_NDIM], bcount[MAX_NDIM], total = 1, inner, column = 0, row = 0;
-    zarr_data_type dt;
     size_t nbytes;
-    unsigned char *buf;
-    int overflow = 0;
+    unsigned char *buf, *vdata = NULL;
+    uint64_t *offsets = NULL;
+    size_t vcap = 0;
+    int overflow = 0, vlen = t->kind == DT_VLEN;
     uint64_t block_bytes = env_bytes("ZARR_CAT_BLOCK_BYTES", (uint64_t)8 << 20);
     if (zarr_array_ndim(a, &ndim) != ZARR_OK || ndim > MAX_NDIM || zarr_array_shape(a, ndim, shape) != ZARR_OK ||
-        zarr_array_data_type(a, &dt) != ZARR_OK || zarr_array_element_size(a, &esize) != ZARR_OK) {
+        zarr_array_element_size(a, &esize) != ZARR_OK) {
         report_zarr(cmd, "%s: cannot read array properties", arg);
         return EXIT_RUNTIME;
     }
@@ -235,13 +179,18 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
         }
         count[i] = stop - start[i];
     }
-    if (zarr_array_selection_nbytes(a, ndim, start, count, &nbytes) != ZARR_OK) {
+    if (vlen) {
+        /* zarr_array_selection_nbytes has no answer for variable-length elements. */
+        for (i = 0; i < ndim; i++)
+            if (start[i] + count[i] > shape[i]) break;
+    }
+    if (vlen ? i < ndim : zarr_array_selection_nbytes(a, ndim, start, count, &nbytes) != ZARR_OK) {
         fprintf(stderr, "zarr: %s: %s: region ", cmd, arg);
         for (i = 0; i < ndim; i++)
             fprintf(stderr, "%s%llu:%llu", i ? "," : "", (unsigned long long)start[i], (unsigned long long)(start[i] + count[i]));
         fprintf(stderr, " is outside the array of shape ");
         print_dims(stderr, ndim, shape);
-        fprintf(stderr, ": %s\n", zarr_last_error_message());
+        fprintf(stderr, ": %s\n", vlen ? "out of bounds" : zarr_last_error_message());
         return EXIT_RUNTIME;
     }
     for (i = 0; i < ndim; i++) {
@@ -257,7 +206,10 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
     if (total == 0) return EXIT_OK;
     /* Block shape: 1 in dimensions before k, a run of indices in k, whole in the ones after,
      * so that blocks come in C order and each holds at most CAT_BLOCK_BYTES. */
-    inner = esize;
+    /* Variable-length elements: blocks of at most CAT_BLOCK_BYTES / 16 elements, their bytes
+     * in a buffer that grows to what the block holds. */
+    unit = vlen ? 16 : esize;
+    inner = unit;
     for (k = ndim; k > 0; k--) {
         if (count[k - 1] > CAT_BLOCK_BYTES / inner) break;
         inner *= count[k - 1];
@@ -269,8 +221,11 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
         else bshape[i] = count[i];
         idx[i] = 0;
     }
-    buf = malloc(ndim ? (size_t)(inner * (k ? bshape[k - 1] : 1)) : esize);
-    if (!buf) {
+    buf = malloc(ndim ? (size_t)(inner * (k ? bshape[k - 1] : 1)) : unit);
+    if (vlen) offsets = malloc((ndim ? (size_t)(inner * (k ? bshape[k - 1] : 1)) / unit + 1 : 2) * sizeof *offsets);
+    if (!buf || (vlen && !offsets)) {
+        free(buf);
+        free(offsets);
         report(cmd, "out of memory");
         return EXIT_RUNTIME;
     }
@@ -282,9 +237,12 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
             n *= (size_t)bcount[i];
         }
         bbytes = n * esize;
-        if (zarr_array_read(a, ndim, bstart, bcount, buf, bbytes) != ZARR_OK) {
+        if (vlen ? read_vlen_block(a, ndim, bstart, bcount, offsets, n, &vdata, &vcap) != ZARR_OK
+                 : zarr_array_read(a, ndim, bstart, bcount, buf, bbytes) != ZARR_OK) {
             report_zarr(cmd, "%s: cannot read", arg);
             free(buf);
+            free(offsets);
+            free(vdata);
             return EXIT_RUNTIME;
         }
         for (e = 0; e < n; e++) {
@@ -294,8 +252,9 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
                 if (row) fputc('\n', stdout);
                 put_slice_label(stdout, ndim, start, count, row / count[ndim - 2], dims);
             }
-            if (cf_decoding_active(cf)) put_decoded(stdout, dt, esize, buf + e * esize, cf);
-            else put_element(stdout, dt, esize, buf + e * esize);
+            if (vlen) vlen_put(stdout, t, vdata + offsets[e], (size_t)(offsets[e + 1] - offsets[e]));
+            else if (cf_decoding_active(cf)) put_decoded(stdout, t, buf + e * esize, cf);
+            else value_put(stdout, t, buf + e * esize);
             if (ndim == 0 || ++column == count[ndim - 1]) {
                 fputc('\n', stdout);
                 column = 0;
@@ -311,6 +270,8 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
         if (i == 0) break;
     }
     free(buf);
+    free(offsets);
+    free(vdata);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         report(cmd, "cannot write to standard output");
         return EXIT_RUNTIME;
@@ -318,33 +279,31 @@ static int print_values(const char *cmd, const char *arg, const zarr_array *a, i
     return EXIT_OK;
 }
 
-static int print_region(const char *cmd, const char *arg, const zarr_array *a, int all, int decode,
+static int print_region(const char *cmd, const char *arg, const node_ref *ref, int all, int decode,
                         const region_spec *rs) {
-    const char *dims[MAX_NDIM];
-    json_value *meta, *attrs;
+    array_desc d;
     cf_decoding cf;
-    size_t ndim;
     int rc;
-    if (zarr_array_ndim(a, &ndim) != ZARR_OK || ndim > MAX_NDIM) {
-        report_zarr(cmd, "%s: cannot read array properties", arg);
+    if (array_describe(cmd, ref->store, ref->node_path, &d) || !d.decodable) {
+        if (!d.decodable && d.why) report(cmd, "%s: this build of libzarr cannot decode the array: %s", arg, d.why);
+        array_desc_free(&d);
         return EXIT_RUNTIME;
     }
-    if (!(meta = array_metadata(cmd, a))) return EXIT_RUNTIME;
-    attrs = array_attributes(a);
-    array_dimension_names(meta, attrs, ndim, dims);
     memset(&cf, 0, sizeof cf);
-    if (decode) cf_decoding_read(meta, attrs, metadata_format(meta), &cf);
-    rc = print_values(cmd, arg, a, all, rs, dims, &cf);
-    json_free(meta);
-    json_free(attrs);
+    if (decode) {
+        const json_value *fill = json_get(d.meta, "fill_value");
+        cf_decoding_read(d.array, &d.type, d.format, !fill || fill->type == JSON_NULL, &cf);
+    }
+    rc = print_values(cmd, arg, &d, all, rs, &cf);
+    array_desc_free(&d);
     return rc;
 }
 
 int cmd_cat(int argc, char **argv) {
-    const char *path = NULL, *region = NULL;
+    const char *path = NULL, *region = NULL, *options = getenv("ZARR_STORE_OPTIONS"), *v;
     region_spec rs;
     node_ref ref;
-    int all = 0, decode = 0, i, rc;
+    int all = 0, decode = 0, i, rc, missing = 0;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(cat_help, stdout);
@@ -361,6 +320,12 @@ int cmd_cat(int argc, char **argv) {
             region = argv[i];
         } else if (!strncmp(argv[i], "--region=", 9)) {
             region = argv[i] + 9;
+        } else if ((v = option_value(argc, argv, &i, "--store-options", &missing))) {
+            if (missing) {
+                report("cat", "--store-options needs a JSON object (see zarr --help)");
+                return EXIT_USAGE;
+            }
+            options = v;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             report("cat", "unknown option '%s' (see zarr cat --help)", argv[i]);
             return EXIT_USAGE;
@@ -383,6 +348,7 @@ int cmd_cat(int argc, char **argv) {
     }
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     if ((rc = resolve_path("cat", path, &ref)) != EXIT_OK) return rc;
+    ref.options = options;
     if ((rc = node_open("cat", &ref)) == EXIT_OK) {
         if (ref.undecodable) {
             report("cat", "%s: this build of libzarr cannot decode the array: %s", path, ref.why);
@@ -391,7 +357,7 @@ int cmd_cat(int argc, char **argv) {
             report("cat", "%s is a group; cat prints arrays (try zarr tree)", path);
             rc = EXIT_RUNTIME;
         } else {
-            rc = print_region("cat", path, ref.array, all, decode, &rs);
+            rc = print_region("cat", path, &ref, all, decode, &rs);
         }
     }
     node_close(&ref);

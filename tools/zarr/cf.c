@@ -69,25 +69,35 @@ static void add_missing(cf_decoding *cf, double x) {
     if (cf->nmissing < CF_MAX_MISSING) cf->missing[cf->nmissing++] = x;
 }
 
-void cf_decoding_read(const json_value *meta, const json_value *attrs, int format, cf_decoding *cf) {
-    const json_value *v;
-    double x;
-    size_t i;
+void cf_decoding_read(const zarr_array *a, const dtype *t, int format, int v2_fill_null, cf_decoding *cf) {
+    double x, list[CF_MAX_MISSING];
+    size_t i, n = 0;
+    char *s = NULL;
     memset(cf, 0, sizeof *cf);
     cf->scale = 1.0;
-    if (cf_number(json_get(attrs, "scale_factor"), 0, &cf->scale)) cf->has_scale = 1;
-    if (cf_number(json_get(attrs, "add_offset"), 0, &cf->offset)) cf->has_offset = 1;
-    v = json_get(attrs, "_FillValue");
-    if (format == 2 && json_get(meta, "fill_value") && json_get(meta, "fill_value")->type != JSON_NULL)
-        v = json_get(meta, "fill_value"); /* xarray's reading of Zarr v2 */
-    if (cf_number(v, format != 2, &x)) add_missing(cf, x);
-    v = json_get(attrs, "missing_value");
-    if (v && v->type == JSON_ARRAY) {
-        for (i = 0; i < v->count; i++)
-            if (cf_number(&v->items[i], 0, &x)) add_missing(cf, x);
-    } else if (cf_number(v, 0, &x)) {
+    if (zarr_array_attribute_double(a, "scale_factor", &cf->scale) == ZARR_OK) cf->has_scale = 1;
+    else cf->scale = 1.0;
+    if (zarr_array_attribute_double(a, "add_offset", &cf->offset) == ZARR_OK) cf->has_offset = 1;
+    else cf->offset = 0.0;
+    if (format == 2) {
+        /* xarray's reading of Zarr v2: the fill_value is the _FillValue */
+        unsigned char fill[16];
+        if (!v2_fill_null && t->size <= sizeof fill && zarr_array_fill_value(a, fill, sizeof fill) == ZARR_OK &&
+            value_real(t, fill, &x))
+            add_missing(cf, x);
+    } else if (zarr_array_attribute_double(a, "_FillValue", &x) == ZARR_OK) {
         add_missing(cf, x);
+    } else if (zarr_array_attribute_string(a, "_FillValue", &s) == ZARR_OK) {
+        json_value v;
+        memset(&v, 0, sizeof v);
+        v.type = JSON_STRING;
+        v.text = s;
+        v.text_len = strlen(s);
+        if (cf_number(&v, 1, &x)) add_missing(cf, x); /* base64, as xarray writes floats */
     }
+    zarr_string_free(s);
+    if (zarr_array_attribute_double_array(a, "missing_value", list, CF_MAX_MISSING, &n) == ZARR_OK)
+        for (i = 0; i < n; i++) add_missing(cf, list[i]);
 }
 
 int cf_decoding_active(const cf_decoding *cf) { return cf->has_scale || cf->has_offset || cf->nmissing; }

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dtype.h"
 #include "json.h"
+#include "zarr.h"
 
 /* Standard base64 (RFC 4648, padded) of n bytes, without quotes. */
 void base64_put(FILE *out, const unsigned char *p, size_t n);
@@ -30,10 +32,11 @@ typedef struct {
     double missing[CF_MAX_MISSING];
 } cf_decoding;
 
-/* Read scale_factor, add_offset, _FillValue and missing_value from the attributes. As in
- * xarray: a Zarr v2 array's fill_value is its _FillValue (when not null); in Zarr v3 only
- * the _FillValue attribute counts. */
-void cf_decoding_read(const json_value *meta, const json_value *attrs, int format, cf_decoding *cf);
+/* Read scale_factor, add_offset, _FillValue and missing_value of an open array through the
+ * typed attribute accessors. As in xarray: a Zarr v2 array's fill_value is its _FillValue
+ * (when not null: `v2_fill_null` says it is); in Zarr v3 only the _FillValue attribute counts
+ * (a number, "NaN"..., or base64 of a little-endian float64). */
+void cf_decoding_read(const zarr_array *a, const dtype *t, int format, int v2_fill_null, cf_decoding *cf);
 
 /* Whether decoding changes anything. */
 int cf_decoding_active(const cf_decoding *cf);

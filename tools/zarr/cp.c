@@ -103,32 +103,61 @@ static int parse_codec(const char *s, compressor *c) {
     return 0;
 }
 
-/* The source's compressor (v3: the first gzip/zstd/blosc codec, inside sharding too). */
-static void source_compressor(const json_value *meta, compressor *c) {
-    const json_value *list = json_get(meta, "codecs"), *cfg;
+/* A compressor this tool writes: gzip, zstd, blosc (also under numcodecs' names, as libzarr
+ * names the codecs of Zarr v2 and 2022-draft arrays). */
+static const char *known_compressor(const char *name) {
+    if (!strncmp(name, "numcodecs.", 10)) name += 10;
+    return !strcmp(name, "gzip") || !strcmp(name, "zstd") || !strcmp(name, "blosc") ? name : NULL;
+}
+
+/* Codecs that only lay bytes out or check them (and the object codecs of variable-length
+ * elements): not compressors. */
+static int is_layout_codec(const char *name) {
+    return !strcmp(name, "bytes") || !strcmp(name, "transpose") || !strcmp(name, "crc32c") ||
+           !strcmp(name, "vlen-utf8") || !strcmp(name, "vlen-bytes") || !strcmp(name, "json2");
+}
+
+/* The first compressor of a codec list (JSON, as in a sharding configuration), inside
+ * nested sharding codecs too; NULL when there is none. */
+static const json_value *first_compressor(const json_value *list, int depth) {
+    size_t i;
+    for (i = 0; list && list->type == JSON_ARRAY && i < list->count && depth < 16; i++) {
+        const json_value *c = &list->items[i], *inner;
+        if (!strcmp(codec_name(c), "sharding_indexed")) {
+            if ((inner = first_compressor(json_get(codec_config(c), "codecs"), depth + 1))) return inner;
+        } else if (!is_layout_codec(codec_name(c))) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* The source's compressor: v2, the document's `compressor`; v3 and the draft, the first
+ * bytes-to-bytes codec the library lists (inside sharding too). */
+static void source_compressor(const array_desc *d, compressor *c) {
+    const json_value *cfg = NULL, *found;
     const char *name = NULL;
     size_t i;
     memset(c, 0, sizeof *c);
-    if (metadata_format(meta) == 2) {
-        cfg = json_get(meta, "compressor");
+    if (d->format == 2) {
+        cfg = json_get(d->meta, "compressor");
         name = json_string(json_get(cfg, "id"));
+        if (name && is_layout_codec(name)) name = NULL; /* an object codec in the compressor's place */
     } else {
-        cfg = NULL;
-        for (i = 0; list && list->type == JSON_ARRAY && i < list->count; i++) {
-            const char *n = json_string(json_get(&list->items[i], "name"));
-            const json_value *conf = json_get(&list->items[i], "configuration");
-            if (n && !strcmp(n, "sharding_indexed")) {
-                list = json_get(conf, "codecs");
-                i = (size_t)-1;
-                continue;
-            }
-            if (n && (!strcmp(n, "gzip") || !strcmp(n, "zstd") || !strcmp(n, "blosc"))) {
+        for (i = 0; i < d->ncodecs && !name; i++) {
+            const char *n = d->codecs[i].name;
+            if (!strcmp(n, "sharding_indexed")) {
+                if ((found = first_compressor(json_get(d->codecs[i].config, "codecs"), 0))) {
+                    name = codec_name(found);
+                    cfg = codec_config(found);
+                }
+            } else if (!is_layout_codec(n)) {
                 name = n;
-                cfg = conf;
-                break;
+                cfg = d->codecs[i].config;
             }
         }
     }
+    if (name && known_compressor(name)) name = known_compressor(name);
     if (!name) return;
     if (!strcmp(name, "gzip")) { c->kind = COMP_GZIP; c->level = 5; }
     else if (!strcmp(name, "zstd")) { c->kind = COMP_ZSTD; c->level = 3; }
@@ -165,44 +194,147 @@ static void put_v3_compressor(FILE *f, const compressor *c, size_t esize) {
                 (unsigned long)esize, c->blocksize);
 }
 
-static const char *v2_dtype(zarr_data_type dt, size_t esize, char *buf, size_t len) {
-    static const char *names[] = {"?", "|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8",
-                                  "<f2", "<f4", "<f8", "<c8", "<c16"};
-    if (dt >= 1 && dt <= 14) return names[dt];
-    snprintf(buf, len, "|V%lu", (unsigned long)esize);
-    return buf;
+/* The element at p (of type t) in little-endian order, in place: each number, each part of
+ * a complex number, each UTF-32 code unit, each field of a struct. */
+static void to_little_endian(const dtype *t, unsigned char *p) {
+    size_t unit = 1, i, k;
+    if (host_is_little_endian()) return;
+    if (t->kind == DT_STRUCT) {
+        for (i = 0; i < t->nfields; i++)
+            for (k = 0; k < t->fields[i].count; k++)
+                to_little_endian(&t->fields[i].type, p + t->fields[i].offset + k * t->fields[i].type.size);
+        return;
+    }
+    if (t->kind == DT_COMPLEX) unit = t->size / 2;
+    else if (t->kind == DT_UTF32) unit = 4;
+    else if (t->kind != DT_BYTES && t->kind != DT_RAW) unit = t->size;
+    for (i = 0; unit > 1 && i + unit <= t->size; i += unit)
+        for (k = 0; k < unit / 2; k++) {
+            unsigned char b = p[i + k];
+            p[i + k] = p[i + unit - 1 - k];
+            p[i + unit - 1 - k] = b;
+        }
+}
+
+/* The fill value of the data types that came with docs/data-types.md, from the element's
+ * bytes, in the spelling both formats read: datetimes as their integer, strings as JSON
+ * text, byte strings, raw bytes and structs as base64 (structs little-endian, as the v2
+ * fields are written), bfloat16 and float8 as "0x" bit patterns. */
+static int put_fill_from_bytes(FILE *f, const array_desc *d) {
+    const dtype *t = &d->type;
+    unsigned char *b = malloc(t->size ? t->size : 1);
+    size_t i, n;
+    if (!b || zarr_array_fill_value(d->array, b, t->size) != ZARR_OK) {
+        report_zarr("cp", "%s: cannot read the fill value", d->path);
+        free(b);
+        return -1;
+    }
+    switch (t->kind) {
+    case DT_DATETIME:
+    case DT_TIMEDELTA: {
+        int64_t v;
+        memcpy(&v, b, 8);
+        fprintf(f, "%lld", (long long)v);
+        break;
+    }
+    case DT_UTF32: {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        uint32_t c;
+        int ok = m != NULL;
+        for (n = t->size / 4; n > 0; n--) { /* without the zero padding */
+            memcpy(&c, b + 4 * (n - 1), 4);
+            if (c) break;
+        }
+        for (i = 0; ok && i < n; i++) {
+            memcpy(&c, b + 4 * i, 4);
+            if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c < 0xE000)) ok = 0;
+            else if (c < 0x80) fputc((int)c, m);
+            else if (c < 0x800) fprintf(m, "%c%c", 0xC0 | (c >> 6), 0x80 | (c & 0x3F));
+            else if (c < 0x10000) fprintf(m, "%c%c%c", 0xE0 | (c >> 12), 0x80 | ((c >> 6) & 0x3F), 0x80 | (c & 0x3F));
+            else fprintf(m, "%c%c%c%c", 0xF0 | (c >> 18), 0x80 | ((c >> 12) & 0x3F), 0x80 | ((c >> 6) & 0x3F), 0x80 | (c & 0x3F));
+        }
+        if (m && fclose(m) != 0) ok = 0;
+        if (ok) json_put_string(f, text);
+        free(text);
+        if (!ok) {
+            report("cp", "%s: the fill value is not text JSON can hold", d->path);
+            free(b);
+            return -1;
+        }
+        break;
+    }
+    case DT_BFLOAT16:
+    case DT_FLOAT8: {
+        fputs("\"0x", f);
+        for (i = t->size; i > 0; i--) fprintf(f, "%02x", host_is_little_endian() ? b[i - 1] : b[t->size - i]);
+        fputc('"', f);
+        break;
+    }
+    default: /* byte strings, raw bytes, structs */
+        to_little_endian(t, b);
+        fputc('"', f);
+        base64_put(f, b, t->size);
+        fputc('"', f);
+    }
+    free(b);
+    return 0;
 }
 
 /* Write the destination fill value; returns 0, or -1 (reported) when it cannot be expressed.
  * `override` (JSON text), when not NULL, is written instead (see convert_attributes). */
-static int put_fill(FILE *f, const json_value *fill, int src_format, int dst_format, zarr_data_type dt, size_t esize,
-                    const char *override) {
+static int put_fill(FILE *f, const array_desc *d, int dst_format, const char *override) {
+    const json_value *fill = json_get(d->meta, "fill_value");
+    const dtype *t = &d->type;
     size_t i;
     if (override) {
         fputs(override, f);
         return 0;
     }
+    if ((!fill || fill->type == JSON_NULL) && dst_format == 2) {
+        fputs("null", f); /* Zarr v2 null (no fill value) */
+        return 0;
+    }
+    if (fill && fill->type != JSON_NULL && d->format == dst_format) {
+        json_print(fill, f);
+        return 0;
+    }
+    switch (t->kind) {
+    case DT_DATETIME:
+    case DT_TIMEDELTA:
+    case DT_UTF32:
+    case DT_BYTES:
+    case DT_STRUCT:
+    case DT_BFLOAT16:
+    case DT_FLOAT8: return put_fill_from_bytes(f, d);
+    case DT_RAW:
+        if (t->raw_bytes) return put_fill_from_bytes(f, d);
+        break;
+    case DT_VLEN:
+        /* Old v2 object arrays say 0 or null and mean the empty element; text is copied
+         * (bytes are base64 in both formats). */
+        if (fill && fill->type == JSON_STRING) json_print(fill, f);
+        else fputs("\"\"", f);
+        return 0;
+    default: break;
+    }
     if (!fill || fill->type == JSON_NULL) {
-        /* Zarr v2 null (no fill value): v2 keeps it, v3 needs one, so zero */
-        if (dst_format == 2) fputs("null", f);
-        else if (dt == ZARR_DATA_TYPE_BOOL) fputs("false", f);
-        else if (dt == ZARR_DATA_TYPE_COMPLEX64 || dt == ZARR_DATA_TYPE_COMPLEX128) fputs("[0,0]", f);
-        else if (dt == ZARR_DATA_TYPE_RAW) {
+        /* Zarr v2 null (no fill value): v3 needs one, so zero */
+        if (t->kind == DT_BOOL) fputs("false", f);
+        else if (t->kind == DT_COMPLEX) fputs("[0,0]", f);
+        else if (t->kind == DT_RAW) {
             fputc('[', f);
-            for (i = 0; i < esize; i++) fputs(i ? ",0" : "0", f);
+            for (i = 0; i < t->size; i++) fputs(i ? ",0" : "0", f);
             fputc(']', f);
         } else fputs("0", f);
         return 0;
     }
-    if (src_format == dst_format) {
-        json_print(fill, f);
-        return 0;
-    }
-    if (dst_format == 2 && dt == ZARR_DATA_TYPE_RAW && fill->type == JSON_ARRAY && fill->count == esize) {
+    if (dst_format == 2 && t->kind == DT_RAW && fill->type == JSON_ARRAY && fill->count == t->size) {
         unsigned char bytes[64];
-        for (i = 0; i < esize && i < sizeof bytes; i++) bytes[i] = (unsigned char)fill->items[i].number;
+        for (i = 0; i < t->size && i < sizeof bytes; i++) bytes[i] = (unsigned char)fill->items[i].number;
         fputc('"', f);
-        base64_put(f, bytes, esize < sizeof bytes ? esize : sizeof bytes);
+        base64_put(f, bytes, t->size < sizeof bytes ? t->size : sizeof bytes);
         fputc('"', f);
         return 0;
     }
@@ -210,7 +342,7 @@ static int put_fill(FILE *f, const json_value *fill, int src_format, int dst_for
         report("cp", "fill value \"%s\" (a bit pattern) cannot be written in Zarr v%d", fill->text, dst_format);
         return -1;
     }
-    if (dt == ZARR_DATA_TYPE_RAW) {
+    if (t->kind == DT_RAW) {
         report("cp", "the fill value of a raw-bytes array cannot be converted to Zarr v%d", dst_format);
         return -1;
     }
@@ -313,6 +445,7 @@ typedef struct {
     char *src_path, *rel;  /* rel: the path below SRC, "" for SRC itself (malloc'ed) */
     char *dst_path;        /* (malloc'ed) */
     array_desc desc;       /* arrays */
+    int raw;               /* not decodable here: copied as stored */
     char *doc;             /* the new array's metadata document (malloc'ed) */
     char *attrs;           /* the new array's attributes, JSON text (malloc'ed) */
     uint64_t nbytes;       /* decoded bytes */
@@ -351,23 +484,21 @@ static char *join_path(const char *base, const char *rel) {
 
 /* ---- xarray's conventions across formats ------------------------------------------------ */
 
-static int is_float_type(zarr_data_type dt) {
-    return dt == ZARR_DATA_TYPE_FLOAT16 || dt == ZARR_DATA_TYPE_FLOAT32 || dt == ZARR_DATA_TYPE_FLOAT64;
-}
+static int is_float_type(const dtype *t) { return t->kind == DT_FLOAT; }
 
-static int is_int_type(zarr_data_type dt) { return dt >= ZARR_DATA_TYPE_INT8 && dt <= ZARR_DATA_TYPE_UINT64; }
+static int is_int_type(const dtype *t) { return t->kind == DT_INT || t->kind == DT_UINT; }
 
 /* xarray's v3 _FillValue attribute for a v2 fill value (JSON text, malloc'ed): integers
  * as numbers, floats as the base64 text of a little-endian float64, bool as true/false;
  * NULL when it has no such form. */
-static char *xarray_fill_attr(const json_value *fill, zarr_data_type dt) {
+static char *xarray_fill_attr(const json_value *fill, const dtype *dt) {
     char *text = NULL;
     size_t len = 0;
     double x;
     int ok = 1;
     FILE *f = open_memstream(&text, &len);
     if (!f) return NULL;
-    if ((is_int_type(dt) && fill->type == JSON_NUMBER) || (dt == ZARR_DATA_TYPE_BOOL && fill->type == JSON_BOOL)) {
+    if ((is_int_type(dt) && fill->type == JSON_NUMBER) || (dt->kind == DT_BOOL && fill->type == JSON_BOOL)) {
         json_print(fill, f);
     } else if (is_float_type(dt) && cf_number(fill, 0, &x)) {
         unsigned char b[8];
@@ -390,13 +521,13 @@ static char *xarray_fill_attr(const json_value *fill, zarr_data_type dt) {
 
 /* xarray's v2 fill_value for a v3 _FillValue attribute (JSON text, malloc'ed), or NULL when
  * the attribute has no form that fits the data type. */
-static char *xarray_fill_from_attr(const json_value *attr, zarr_data_type dt) {
+static char *xarray_fill_from_attr(const json_value *attr, const dtype *dt) {
     char buf[64], *text = NULL;
     size_t len = 0;
     double x;
     FILE *f = open_memstream(&text, &len);
     if (!f) return NULL;
-    if ((is_int_type(dt) || dt == ZARR_DATA_TYPE_BOOL) && (attr->type == JSON_NUMBER || attr->type == JSON_BOOL)) {
+    if ((is_int_type(dt) || dt->kind == DT_BOOL) && (attr->type == JSON_NUMBER || attr->type == JSON_BOOL)) {
         json_print(attr, f);
     } else if (is_float_type(dt) && cf_number(attr, 1, &x)) {
         if (isnan(x)) fputs("\"NaN\"", f);
@@ -429,10 +560,10 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
     size_t len = 0, i, n = 0;
     FILE *f;
     *fill_text = NULL;
-    if (v2_to_v3 && fill && fill->type != JSON_NULL) v3_fill_attr = xarray_fill_attr(fill, d->dt);
+    if (v2_to_v3 && fill && fill->type != JSON_NULL) v3_fill_attr = xarray_fill_attr(fill, &d->type);
     for (i = 0; v3_to_v2 && i < d->ndim; i++)
         if (!d->dims[i]) v3_to_v2 = 0; /* xarray names every dimension */
-    if (v3_to_v2 && fv_attr && !(v2_fill = xarray_fill_from_attr(fv_attr, d->dt)))
+    if (v3_to_v2 && fv_attr && !(v2_fill = xarray_fill_from_attr(fv_attr, &d->type)))
         fv_attr = NULL; /* kept as an ordinary attribute */
     if (!(f = open_memstream(&text, &len))) {
         free(v2_fill);
@@ -461,7 +592,7 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
         /* No _FillValue: xarray masks nothing in v3, so the v2 fill_value (which xarray masks
          * with) is null; NaN masks nothing that is not NaN already, so it stays. */
         if (v2_fill) *fill_text = v2_fill;
-        else if (!(fill && is_float_type(d->dt) && cf_number(fill, 0, &nan_check) && isnan(nan_check)))
+        else if (!(fill && is_float_type(&d->type) && cf_number(fill, 0, &nan_check) && isnan(nan_check)))
             *fill_text = dup_str("null");
     }
     if (v3_fill_attr) {
@@ -481,9 +612,9 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
 /* Build the destination document. Returns malloc'ed text, or NULL (reported). */
 static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, const uint64_t *shards, int sharded,
                        const compressor *c, const char *fill_override) {
-    char *text = NULL, name[32];
+    char *text = NULL;
     size_t len = 0;
-    const json_value *meta = d->meta;
+    const json_value *same = d->format == fmt && !d->draft ? json_get(d->meta, fmt == 2 ? "dtype" : "data_type") : NULL;
     FILE *f = open_memstream(&text, &len);
     if (!f) {
         report("cp", "out of memory");
@@ -494,33 +625,42 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
         json_put_u64_list(f, d->ndim, d->shape);
         fputs(",\"chunks\":", f);
         json_put_u64_list(f, d->ndim, chunks);
-        fprintf(f, ",\"dtype\":\"%s\",\"compressor\":", v2_dtype(d->dt, d->esize, name, sizeof name));
+        fputs(",\"dtype\":", f);
+        if (same) json_print(same, f);
+        else if (dtype_put_v2(f, &d->type)) goto no_type;
+        fputs(",\"compressor\":", f);
         if (c->kind == COMP_GZIP) fprintf(f, "{\"id\":\"gzip\",\"level\":%d}", c->level);
         else if (c->kind == COMP_ZSTD) fprintf(f, "{\"id\":\"zstd\",\"level\":%d}", c->level);
         else if (c->kind == COMP_BLOSC)
             fprintf(f, "{\"id\":\"blosc\",\"cname\":\"%s\",\"clevel\":%d,\"shuffle\":%d,\"blocksize\":%lld}", c->cname,
                     c->level, c->shuffle, c->blocksize);
         else fputs("null", f);
-        fputs(",\"filters\":null,\"fill_value\":", f);
-        if (put_fill(f, json_get(meta, "fill_value"), d->format, 2, d->dt, d->esize, fill_override)) goto fail;
+        if (d->type.kind == DT_VLEN)
+            fprintf(f, ",\"filters\":[{\"id\":\"%s\"}]", d->type.vlen_text ? "vlen-utf8" : "vlen-bytes");
+        else fputs(",\"filters\":null", f);
+        fputs(",\"fill_value\":", f);
+        if (put_fill(f, d, 2, fill_override)) goto fail;
         fputs(",\"order\":\"C\",\"dimension_separator\":\".\"}", f);
     } else {
         fputs("{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":", f);
         json_put_u64_list(f, d->ndim, d->shape);
-        fprintf(f, ",\"data_type\":\"%s\",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":",
-                d->dtname);
+        fputs(",\"data_type\":", f);
+        if (same) json_print(same, f);
+        else if (dtype_put_v3(f, &d->type)) goto no_type;
+        fputs(",\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":", f);
         json_put_u64_list(f, d->ndim, sharded ? shards : chunks);
         fputs("}},\"chunk_key_encoding\":{\"name\":\"default\",\"configuration\":{\"separator\":\"/\"}},"
               "\"fill_value\":", f);
-        if (put_fill(f, json_get(meta, "fill_value"), d->format, 3, d->dt, d->esize, fill_override)) goto fail;
+        if (put_fill(f, d, 3, fill_override)) goto fail;
         fputs(",\"codecs\":[", f);
         if (sharded) {
             fputs("{\"name\":\"sharding_indexed\",\"configuration\":{\"chunk_shape\":", f);
             json_put_u64_list(f, d->ndim, chunks);
             fputs(",\"codecs\":[", f);
         }
-        fputs("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", f);
-        put_v3_compressor(f, c, d->esize);
+        if (d->type.kind == DT_VLEN) fprintf(f, "{\"name\":\"%s\"}", d->type.vlen_text ? "vlen-utf8" : "vlen-bytes");
+        else fputs("{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}", f);
+        put_v3_compressor(f, c, d->type.size ? d->type.size : 1);
         if (sharded)
             fputs("],\"index_codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"
                   "{\"name\":\"crc32c\"}],\"index_location\":\"end\"}}", f);
@@ -537,6 +677,8 @@ static char *build_doc(int fmt, const array_desc *d, const uint64_t *chunks, con
         return NULL;
     }
     return text;
+no_type:
+    report("cp", "%s: Zarr v%d has no spelling for the data type %s", d->path, fmt, d->type.name);
 fail:
     fclose(f);
     free(text);
@@ -547,11 +689,15 @@ static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b
 
 /* Copy the data of src into dst, in blocks aligned to dst's chunk grid. */
 static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_path, size_t ndim, const uint64_t *shape,
-                     size_t esize, progress *prog) {
+                     size_t element_size, int vlen, progress *prog) {
     uint64_t grid[MAX_NDIM], block[MAX_NDIM], nb[MAX_NDIM], idx[MAX_NDIM], start[MAX_NDIM], count[MAX_NDIM];
     uint64_t bytes;
-    size_t i, cap;
-    unsigned char *buf;
+    size_t i, cap, vcap = 0;
+    unsigned char *buf, *vdata = NULL;
+    uint64_t *offsets = NULL;
+    /* Variable-length elements: blocks sized as if each took 16 bytes; their bytes go to a
+     * buffer that grows to what a block holds. */
+    size_t esize = vlen ? 16 : element_size;
     uint64_t block_bytes = env_bytes("ZARR_CP_BLOCK_BYTES", (uint64_t)64 << 20);
     if (zarr_array_chunk_shape(dst, ndim, grid) != ZARR_OK) {
         report_zarr("cp", "%s: chunk shape", dst_path);
@@ -583,7 +729,12 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
         bytes *= block[i];
     }
     cap = (size_t)bytes;
+    if (vlen && !(offsets = malloc((cap / esize + 1) * sizeof *offsets))) {
+        report("cp", "%s: cannot allocate the offsets of one block", dst_path);
+        return EXIT_RUNTIME;
+    }
     if (!(buf = malloc(cap ? cap : 1))) {
+        free(offsets);
         report("cp", "%s: cannot allocate %llu bytes for one block", dst_path, (unsigned long long)bytes);
         return EXIT_RUNTIME;
     }
@@ -594,19 +745,26 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
             count[i] = shape[i] - start[i] < block[i] ? shape[i] - start[i] : block[i];
             n *= (size_t)count[i];
         }
-        if (zarr_array_read(src, ndim, start, count, buf, n) != ZARR_OK) {
+        if (vlen ? read_vlen_block(src, ndim, start, count, offsets, n / esize, &vdata, &vcap) != ZARR_OK
+                 : zarr_array_read(src, ndim, start, count, buf, n) != ZARR_OK) {
             progress_clear(prog);
             report_zarr("cp", "%s: cannot read the source", dst_path);
             free(buf);
+            free(offsets);
+            free(vdata);
             return EXIT_RUNTIME;
         }
-        if (zarr_array_write(dst, ndim, start, count, buf, n) != ZARR_OK) {
+        if (vlen ? zarr_array_write_vlen(dst, ndim, start, count, offsets, n / esize + 1, vdata,
+                                         (size_t)offsets[n / esize]) != ZARR_OK
+                 : zarr_array_write(dst, ndim, start, count, buf, n) != ZARR_OK) {
             progress_clear(prog);
             report_zarr("cp", "%s: cannot write", dst_path);
             free(buf);
+            free(offsets);
+            free(vdata);
             return EXIT_RUNTIME;
         }
-        progress_add(prog, n);
+        progress_add(prog, vlen ? offsets[n / esize] : n);
         for (i = ndim; i > 0; i--) {
             if (++idx[i - 1] < nb[i - 1]) break;
             idx[i - 1] = 0;
@@ -614,6 +772,8 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
         if (i == 0) break;
     }
     free(buf);
+    free(offsets);
+    free(vdata);
     return EXIT_OK;
 }
 
@@ -621,7 +781,11 @@ static int copy_data(const zarr_array *src, zarr_array *dst, const char *dst_pat
 static int inside(const node_ref *src, const node_ref *dst) {
     char a[PATH_MAX], b[PATH_MAX];
     size_t n = strlen(src->node_path);
-    if (!realpath(src->store_loc, a) || !realpath(dst->store_loc, b) || strcmp(a, b) != 0) return 0;
+    if (is_url(src->store_loc) || is_url(dst->store_loc)) {
+        if (strcmp(src->store_loc, dst->store_loc) != 0) return 0;
+    } else if (!realpath(src->store_loc, a) || !realpath(dst->store_loc, b) || strcmp(a, b) != 0) {
+        return 0;
+    }
     if (!strcmp(src->node_path, "/")) return 1;
     return !strncmp(dst->node_path, src->node_path, n) && (dst->node_path[n] == '\0' || dst->node_path[n] == '/');
 }
@@ -650,31 +814,50 @@ static void plan_add(cp_plan *plan, size_t *cap, int is_group, const char *src_p
     it->dst_path = join_path(dst_root, rel);
 }
 
-/* The nodes below the group `g` at `src_path`, depth first, groups before their contents. */
-static int plan_list(const zarr_group *g, const char *src_path, const char *dst_root, cp_plan *plan) {
-    char *text = NULL, err[128];
-    json_value *list;
-    size_t i, cap = 0, prefix = strcmp(src_path, "/") ? strlen(src_path) : 0;
-    plan_add(plan, &cap, 1, src_path, "", dst_root);
-    if (zarr_group_descendants_json(g, &text) != ZARR_OK) {
-        report_zarr("cp", "cannot list the nodes below %s", src_path);
+/* The nodes below the group `g` at `path` (zarr_group_child_*), depth first, groups
+ * before their contents, siblings by name. `prefix` is the length of SRC's path. */
+static int plan_walk(const zarr_store *store, const zarr_group *g, const char *path, size_t prefix,
+                     const char *dst_root, cp_plan *plan, size_t *cap, int depth) {
+    size_t i, n = 0;
+    int rc = EXIT_OK;
+    if (depth > 256) {
+        report("cp", "hierarchy deeper than 256 levels below %s", path);
         return EXIT_RUNTIME;
     }
-    list = json_parse(text, strlen(text), err, sizeof err);
-    zarr_string_free(text);
-    if (!list || list->type != JSON_ARRAY) {
-        report("cp", "the list of nodes is not a JSON array (%s)", list ? "wrong type" : err);
-        json_free(list);
+    if (zarr_group_child_count(g, &n) != ZARR_OK) {
+        report_zarr("cp", "cannot list the nodes below %s", path);
         return EXIT_RUNTIME;
     }
-    for (i = 0; i < list->count; i++) {
-        const char *path = json_string(json_get(&list->items[i], "path"));
-        const char *type = json_string(json_get(&list->items[i], "node_type"));
-        if (!path || !type || strlen(path) <= prefix + 1) continue;
-        plan_add(plan, &cap, !strcmp(type, "group"), path, path + prefix + 1, dst_root);
+    for (i = 0; i < n && rc == EXIT_OK; i++) {
+        char *name = NULL, *child;
+        zarr_node_type type = 0;
+        if (zarr_group_child_name(g, i, &name) != ZARR_OK || zarr_group_child_node_type(g, i, &type) != ZARR_OK) {
+            zarr_string_free(name);
+            report_zarr("cp", "cannot list the nodes below %s", path);
+            return EXIT_RUNTIME;
+        }
+        child = child_path(path, name);
+        zarr_string_free(name);
+        plan_add(plan, cap, type == ZARR_NODE_TYPE_GROUP, child, child + prefix + 1, dst_root);
+        if (type == ZARR_NODE_TYPE_GROUP) {
+            zarr_group *sub = NULL;
+            if (zarr_group_open(store, child, &sub) != ZARR_OK) {
+                report_zarr("cp", "cannot open group %s", child);
+                rc = EXIT_RUNTIME;
+            } else {
+                rc = plan_walk(store, sub, child, prefix, dst_root, plan, cap, depth + 1);
+            }
+            zarr_group_free(sub);
+        }
+        free(child);
     }
-    json_free(list);
-    return EXIT_OK;
+    return rc;
+}
+
+static int plan_list(const zarr_store *store, const zarr_group *g, const char *src_path, const char *dst_root,
+                     cp_plan *plan, size_t *cap) {
+    plan_add(plan, cap, 1, src_path, "", dst_root);
+    return plan_walk(store, g, src_path, strcmp(src_path, "/") ? strlen(src_path) : 0, dst_root, plan, cap, 0);
 }
 
 static cp_item *plan_find(cp_plan *plan, const char *rel) {
@@ -718,7 +901,7 @@ static int plan_select(cp_plan *plan, const char *vars) {
     for (i = 0; i < plan->count; i++) {
         const cp_item *it = &plan->items[i];
         const char *slash;
-        if (it->is_group || !it->selected || !it->desc.decodable) continue;
+        if (it->is_group || !it->selected || !it->desc.described) continue;
         slash = strrchr(it->rel, '/');
         for (j = 0; j < it->desc.ndim; j++) {
             char *rel;
@@ -752,6 +935,14 @@ static int prepare_array(cp_options *o, cp_item *it) {
     if (o->shards.n >= 0) sharded = 1;
     else if (o->chunks.n < 0 && fmt == 3 && d->format == 3) sharded = d->sharded;
     if (fmt == 2) sharded = 0; /* a sharded v3 source becomes plain v2 chunks */
+    if (d->rectilinear && o->chunks.n < 0)
+        fprintf(stderr, "zarr: cp: note: %s: the rectilinear chunk grid becomes a regular one of its longest chunks; "
+                        "choose others with --chunks\n", d->path);
+    if (sharded && d->type.kind == DT_VLEN) {
+        fprintf(stderr, "zarr: cp: note: %s: variable-length elements cannot be sharded here; writing plain chunks\n",
+                d->path);
+        sharded = 0;
+    }
     for (i = 0; sharded && i < d->ndim; i++) {
         if (dshards[i] % dchunks[i] != 0) {
             report("cp", "%s: shard shape must be a multiple of the chunk shape (dimension %lu: %llu vs %llu)",
@@ -760,7 +951,7 @@ static int prepare_array(cp_options *o, cp_item *it) {
         }
     }
     if (o->have_codec) comp = o->codec;
-    else source_compressor(d->meta, &comp);
+    else source_compressor(d, &comp);
     if (!(it->attrs = convert_attributes(d, fmt, &fill_text))) {
         report("cp", "out of memory");
         return EXIT_RUNTIME;
@@ -774,17 +965,12 @@ static int prepare_array(cp_options *o, cp_item *it) {
 
 /* ---- copying ------------------------------------------------------------------------------ */
 
-static int copy_array(const zarr_store *src_store, const cp_item *it, zarr_store *store, progress *prog) {
-    zarr_array *src = NULL, *dst = NULL;
+static int copy_array(const cp_item *it, zarr_store *store, progress *prog) {
+    zarr_array *dst = NULL;
     int rc = EXIT_OK;
-    if (zarr_array_open(src_store, it->src_path, &src) != ZARR_OK) {
-        report_zarr("cp", "cannot open source array %s", it->src_path);
-        return EXIT_RUNTIME;
-    }
     if (zarr_array_create(store, it->dst_path, it->doc, &dst) != ZARR_OK) {
         progress_clear(prog);
         report_zarr("cp", "cannot create array %s", it->dst_path);
-        zarr_array_free(src);
         return EXIT_RUNTIME;
     }
     if (strcmp(it->attrs, "{}") != 0 && zarr_array_set_attributes_json(dst, it->attrs) != ZARR_OK) {
@@ -792,9 +978,108 @@ static int copy_array(const zarr_store *src_store, const cp_item *it, zarr_store
         report_zarr("cp", "%s: cannot write attributes", it->dst_path);
         rc = EXIT_RUNTIME;
     }
-    if (rc == EXIT_OK) rc = copy_data(src, dst, it->dst_path, it->desc.ndim, it->desc.shape, it->desc.esize, prog);
+    if (rc == EXIT_OK)
+        rc = copy_data(it->desc.array, dst, it->dst_path, it->desc.ndim, it->desc.shape, it->desc.type.size,
+                       it->desc.type.kind == DT_VLEN, prog);
     zarr_array_free(dst);
-    zarr_array_free(src);
+    return rc;
+}
+
+/* The parent group of a node about to be written as raw keys: created (with its missing
+ * ancestors) when absent, as zarr_array_create would. */
+static int ensure_parent(zarr_store *store, const char *path, int format) {
+    char *parent = dup_str(path), *slash = strrchr(parent, '/');
+    zarr_group *g = NULL;
+    zarr_status s;
+    int rc = EXIT_OK;
+    if (!slash || !strcmp(path, "/")) {
+        free(parent);
+        return EXIT_OK;
+    }
+    if (slash == parent) slash[1] = '\0';
+    else *slash = '\0';
+    s = zarr_group_open(store, parent, &g);
+    if (s == ZARR_ERROR_NOT_FOUND) s = zarr_group_create_with_format(store, parent, NULL, (uint32_t)format, &g);
+    if (s != ZARR_OK) {
+        report_zarr("cp", "cannot make the group %s to hold %s", parent, path);
+        rc = EXIT_RUNTIME;
+    }
+    zarr_group_free(g);
+    free(parent);
+    return rc;
+}
+
+/* Copy an array this build cannot decode as it is stored: every key below its prefix
+ * (metadata documents and chunks), byte for byte, the metadata last, so that an
+ * interrupted copy leaves no array that reads its missing chunks as fill values. */
+static int copy_raw(const zarr_store *src_store, const cp_item *it, zarr_store *store, progress *prog) {
+    key_list keys = {0};
+    char *src_prefix = node_prefix(it->src_path), *dst_prefix = node_prefix(it->dst_path), *text = NULL;
+    unsigned char *buf = NULL;
+    size_t cap = 0, i, pass;
+    zarr_status s;
+    int rc = EXIT_OK;
+    s = zarr_store_node_metadata_json(store, it->dst_path, &text);
+    zarr_string_free(text);
+    if (s != ZARR_ERROR_NOT_FOUND) {
+        progress_clear(prog);
+        if (s == ZARR_OK) report("cp", "cannot copy %s: a node exists at %s", it->src_path, it->dst_path);
+        else report_zarr("cp", "cannot copy %s to %s", it->src_path, it->dst_path);
+        rc = EXIT_RUNTIME;
+    }
+    if (rc == EXIT_OK) rc = ensure_parent(store, it->dst_path, it->desc.format);
+    if (rc == EXIT_OK && !(buf = malloc(cap = (size_t)1 << 20))) {
+        report("cp", "out of memory");
+        rc = EXIT_RUNTIME;
+    }
+    if (rc == EXIT_OK && (s = store_list_below(src_store, it->src_path, &keys)) != ZARR_OK) {
+        progress_clear(prog);
+        report_zarr("cp", "cannot list the keys of %s", it->src_path);
+        rc = EXIT_RUNTIME;
+    }
+    for (pass = 0; pass < 2 && rc == EXIT_OK; pass++) {
+        for (i = 0; i < keys.count && rc == EXIT_OK; i++) {
+            const char *rel = keys.keys[i] + strlen(src_prefix);
+            int metadata = !strcmp(rel, "zarr.json") || !strcmp(rel, ".zarray") || !strcmp(rel, ".zattrs");
+            size_t size = 0;
+            char *dst_key;
+            if (metadata != (int)pass) continue; /* chunks first */
+            s = zarr_store_get(src_store, keys.keys[i], buf, cap, &size);
+            if (s == ZARR_ERROR_BUFFER_TOO_SMALL) {
+                unsigned char *bigger = realloc(buf, size ? size : 1);
+                if (!bigger) {
+                    progress_clear(prog);
+                    report("cp", "%s: cannot allocate %lu bytes for the value of %s", it->src_path,
+                           (unsigned long)size, keys.keys[i]);
+                    rc = EXIT_RUNTIME;
+                    break;
+                }
+                buf = bigger;
+                cap = size ? size : 1;
+                s = zarr_store_get(src_store, keys.keys[i], buf, cap, &size);
+            }
+            if (s != ZARR_OK) {
+                progress_clear(prog);
+                report_zarr("cp", "cannot read %s", keys.keys[i]);
+                rc = EXIT_RUNTIME;
+                break;
+            }
+            dst_key = malloc(strlen(dst_prefix) + strlen(rel) + 1);
+            if (!dst_key) exit(EXIT_RUNTIME);
+            sprintf(dst_key, "%s%s", dst_prefix, rel);
+            if (zarr_store_set(store, dst_key, buf, size) != ZARR_OK) {
+                progress_clear(prog);
+                report_zarr("cp", "cannot write %s", dst_key);
+                rc = EXIT_RUNTIME;
+            }
+            free(dst_key);
+            progress_add(prog, size);
+        }
+    }
+    free(buf);
+    free(src_prefix);
+    free(dst_prefix);
+    key_list_free(&keys);
     return rc;
 }
 
@@ -811,9 +1096,8 @@ static int copy_group(const zarr_store *src_store, const cp_item *it, int format
         report_zarr("cp", "%s: cannot read the source's attributes", it->src_path);
         rc = EXIT_RUNTIME;
     } else {
-        if (!fmt && zarr_group_zarr_format(src, &fmt) != ZARR_OK) fmt = 3;
-        if ((fmt == 2 ? zarr_group_create_v2(store, it->dst_path, text, &dst)
-                      : zarr_group_create(store, it->dst_path, text, &dst)) != ZARR_OK) {
+        if (!fmt && zarr_group_format(src, &fmt) != ZARR_OK) fmt = 3;
+        if (zarr_group_create_with_format(store, it->dst_path, text, fmt, &dst) != ZARR_OK) {
             report_zarr("cp", "cannot create group %s", it->dst_path);
             rc = EXIT_RUNTIME;
         }
@@ -835,20 +1119,6 @@ static int consolidate(zarr_store *store, const char *path) {
     return rc;
 }
 
-/* The option's value given as `--name value` or `--name=value`; NULL if argv[*i] is
- * not that option. Sets *missing when the value is absent. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return NULL;
-    if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return "";
-    }
-    return argv[++*i];
-}
-
 /* Names given to --chunks or --shards that no copied array has: a typo, most likely. */
 static int check_names_used(const dim_spec *s, const char *option) {
     int k, rc = EXIT_OK;
@@ -861,21 +1131,46 @@ static int check_names_used(const dim_spec *s, const char *option) {
     return rc;
 }
 
+/* Why an array this build cannot decode cannot be copied as stored with these options, or
+ * NULL when it can. */
+static const char *raw_refusal(const cp_options *o, const array_desc *d, char *buf, size_t len) {
+    if (!d->described) return "its metadata is not one this tool can describe either";
+    if (d->draft) return "it is in the 2022 draft layout, which this tool only reads";
+    if (o->format && o->format != d->format) {
+        snprintf(buf, len, "--format %d asks for a conversion", o->format);
+        return buf;
+    }
+    if (o->chunks.n >= 0) return "--chunks asks to rechunk it";
+    if (o->shards.n >= 0) return "--shards asks to shard it";
+    if (o->have_codec) return "--codec asks to recompress it";
+    return NULL;
+}
+
+static void list_arrays(const cp_plan *plan, int raw) {
+    size_t i;
+    for (i = 0; i < plan->count; i++) {
+        const cp_item *it = &plan->items[i];
+        if (it->selected && !it->is_group && !it->desc.decodable && it->raw == raw) fprintf(stderr, " %s", it->src_path);
+    }
+    fputc('\n', stderr);
+}
+
 static int run_copy(cp_options *o, node_ref *src, node_ref *dst) {
     cp_plan plan = {0};
     progress prog;
-    size_t i, cap = 0, narrays = 0, ncopied = 0, ngroups = 0, nskipped = 0;
+    size_t i, cap = 0, narrays = 0, ncopied = 0, nraw = 0, ngroups = 0, nskipped = 0;
     uint64_t total = 0;
     int rc = EXIT_OK, consolidated_src = 0;
+    char why[64];
     if (src->group) {
-        if ((rc = plan_list(src->group, src->node_path, dst->node_path, &plan)) != EXIT_OK) goto done;
+        if ((rc = plan_list(src->store, src->group, src->node_path, dst->node_path, &plan, &cap)) != EXIT_OK) goto done;
     } else {
         plan_add(&plan, &cap, 0, src->node_path, "", dst->node_path);
     }
     for (i = 0; i < plan.count; i++) {
         cp_item *it = &plan.items[i];
         if (it->is_group) continue;
-        if (array_describe("cp", src->store, it->src_path, src->array && i == 0 ? src->array : NULL, &it->desc)) {
+        if (array_describe("cp", src->store, it->src_path, &it->desc)) {
             rc = EXIT_RUNTIME;
             goto done;
         }
@@ -883,7 +1178,12 @@ static int run_copy(cp_options *o, node_ref *src, node_ref *dst) {
     if (o->vars && (rc = plan_select(&plan, o->vars)) != EXIT_OK) goto done;
     for (i = 0; i < plan.count; i++) {
         cp_item *it = &plan.items[i];
-        if (it->is_group || !it->selected || !it->desc.decodable) continue;
+        if (it->is_group || !it->selected) continue;
+        if (!it->desc.decodable) {
+            it->raw = raw_refusal(o, &it->desc, why, sizeof why) == NULL;
+            narrays += it->raw;
+            continue;
+        }
         if (prepare_array(o, it) != EXIT_OK) rc = EXIT_RUNTIME;
         narrays++;
         total += it->nbytes;
@@ -904,28 +1204,38 @@ static int run_copy(cp_options *o, node_ref *src, node_ref *dst) {
         if (it->is_group) {
             rc = copy_group(src->store, it, o->format, dst->store);
             ngroups += rc == EXIT_OK;
+        } else if (it->raw) {
+            progress_array(&prog, it->dst_path, 0);
+            rc = copy_raw(src->store, it, dst->store, &prog);
+            nraw += rc == EXIT_OK;
         } else if (!it->desc.decodable) {
+            const char *refusal = raw_refusal(o, &it->desc, why, sizeof why);
             progress_clear(&prog);
-            fprintf(stderr, "zarr: cp: skipped %s: this build of libzarr cannot decode it (%s)\n", it->src_path,
-                    it->desc.why ? it->desc.why : "unknown reason");
+            fprintf(stderr, "zarr: cp: skipped %s: not decodable here (%s), and %s%s\n", it->src_path,
+                    it->desc.why ? it->desc.why : "unknown reason", refusal,
+                    refusal[0] == '-' ? " (a copy as stored needs the same format and no --chunks, --shards or "
+                                        "--codec)"
+                                      : "");
             nskipped++;
         } else {
             progress_array(&prog, it->dst_path, it->nbytes);
-            rc = copy_array(src->store, it, dst->store, &prog);
+            rc = copy_array(it, dst->store, &prog);
             ncopied += rc == EXIT_OK;
         }
     }
     progress_clear(&prog);
     if (rc == EXIT_OK && src->group && (o->consolidate > 0 || (o->consolidate < 0 && consolidated_src)))
         rc = consolidate(dst->store, dst->node_path);
-    if (rc == EXIT_OK) progress_finish(&prog, ncopied, ngroups, nskipped);
+    if (rc == EXIT_OK) progress_finish(&prog, ncopied + nraw, ngroups, nskipped);
+    if (nraw) {
+        fprintf(stderr, "zarr: cp: note: %lu array%s not decodable here, copied as stored (metadata and chunk bytes "
+                        "unchanged):", (unsigned long)nraw, nraw == 1 ? "" : "s");
+        list_arrays(&plan, 1);
+    }
     if (nskipped) {
-        fprintf(stderr, "zarr: cp: %lu array%s not copied (this build of libzarr cannot decode them):",
-                (unsigned long)nskipped, nskipped == 1 ? "" : "s");
-        for (i = 0; i < plan.count; i++)
-            if (plan.items[i].selected && !plan.items[i].is_group && !plan.items[i].desc.decodable)
-                fprintf(stderr, " %s", plan.items[i].src_path);
-        fputc('\n', stderr);
+        fprintf(stderr, "zarr: cp: %lu array%s not copied (not decodable here):", (unsigned long)nskipped,
+                nskipped == 1 ? "" : "s");
+        list_arrays(&plan, 0);
         if (rc == EXIT_OK && o->strict) rc = EXIT_RUNTIME;
     }
 done:
@@ -935,7 +1245,7 @@ done:
 
 int cmd_cp(int argc, char **argv) {
     cp_options o;
-    const char *paths[2] = {NULL, NULL}, *v;
+    const char *paths[2] = {NULL, NULL}, *v, *options = getenv("ZARR_STORE_OPTIONS"), *dst_options = NULL;
     int npaths = 0, i, rc = EXIT_OK, missing = 0;
     node_ref src, dst;
     memset(&o, 0, sizeof o);
@@ -979,6 +1289,18 @@ int cmd_cp(int argc, char **argv) {
                 rc = EXIT_USAGE;
             }
             o.vars = v;
+        } else if ((v = option_value(argc, argv, &i, "--store-options", &missing))) {
+            if (missing) {
+                report("cp", "--store-options needs a JSON object (see zarr --help)");
+                rc = EXIT_USAGE;
+            }
+            options = v;
+        } else if ((v = option_value(argc, argv, &i, "--dst-store-options", &missing))) {
+            if (missing) {
+                report("cp", "--dst-store-options needs a JSON object");
+                rc = EXIT_USAGE;
+            }
+            dst_options = v;
         } else if (!strcmp(argv[i], "--consolidate")) {
             o.consolidate = 1;
         } else if (!strcmp(argv[i], "--no-consolidate")) {
@@ -1012,24 +1334,21 @@ int cmd_cp(int argc, char **argv) {
     }
     memset(&dst, 0, sizeof dst);
     if ((rc = resolve_path("cp", paths[0], &src)) != EXIT_OK) goto out;
+    src.options = options;
     if ((rc = node_open("cp", &src)) != EXIT_OK) goto out;
-    if (src.undecodable) {
-        report("cp", "%s: this build of libzarr cannot decode the array: %s", paths[0], src.why);
-        rc = EXIT_RUNTIME;
-        goto out;
-    }
     if (o.vars && !src.group) {
         report("cp", "--vars selects arrays of a group, but %s is an array", paths[0]);
         rc = EXIT_USAGE;
         goto out;
     }
     if ((rc = resolve_dest("cp", paths[1], &dst)) != EXIT_OK) goto out;
+    dst.options = dst_options ? dst_options : options;
     if (src.group && inside(&src, &dst)) {
         report("cp", "cannot copy the group %s into itself (%s)", paths[0], paths[1]);
         rc = EXIT_RUNTIME;
         goto out;
     }
-    if ((rc = store_open("cp", dst.store_loc, 1, &dst.store)) != EXIT_OK) goto out;
+    if ((rc = store_open("cp", dst.store_loc, dst.options, 1, &dst.store)) != EXIT_OK) goto out;
     rc = run_copy(&o, &src, &dst);
 out:
     node_close(&dst);

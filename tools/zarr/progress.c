@@ -42,14 +42,16 @@ static void draw(progress *p, double now) {
     char done[32], total[32], rate[32], left[32];
     double elapsed = now - p->start, speed = elapsed > 0 ? (double)p->done_bytes / elapsed : 0;
     int width = 20, filled = p->cur_total ? (int)((double)p->cur_done / (double)p->cur_total * width) : width, i;
-    int pct_all = p->total_bytes ? (int)((double)p->done_bytes * 100.0 / (double)p->total_bytes) : 100;
+    int pct_all = p->total_bytes && p->done_bytes < p->total_bytes
+                      ? (int)((double)p->done_bytes * 100.0 / (double)p->total_bytes)
+                      : 100;
     fprintf(stderr, "\r\033[K[%lu/%lu] %s [", (unsigned long)p->index, (unsigned long)p->narrays, p->current);
     for (i = 0; i < width; i++) fputc(i < filled ? '#' : '.', stderr);
     fprintf(stderr, "] %s/%s", human_bytes(p->cur_done, done, sizeof done), human_bytes(p->cur_total, total, sizeof total));
     if (p->narrays > 1)
         fprintf(stderr, "  all %d%% of %s", pct_all, human_bytes(p->total_bytes, total, sizeof total));
     fprintf(stderr, "  %s/s", human_bytes((uint64_t)speed, rate, sizeof rate));
-    if (speed > 0 && elapsed >= 1.0)
+    if (speed > 0 && elapsed >= 1.0 && p->total_bytes > p->done_bytes) /* arrays copied as stored add bytes */
         fprintf(stderr, "  %s left", clock_text((double)(p->total_bytes - p->done_bytes) / speed, left, sizeof left));
     fflush(stderr);
     p->drawn = 1;

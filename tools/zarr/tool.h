@@ -17,8 +17,10 @@
 
 /* A node named on the command line: the store it lives in and its path inside. */
 typedef struct {
-    char *store_loc;  /* the store: a directory or a .zip file (malloc'ed) */
+    char *store_loc;  /* the store: a directory, a .zip file or a URL (malloc'ed) */
     char *node_path;  /* absolute node path, "/" or "/a/b" (malloc'ed) */
+    const char *options; /* --store-options / $ZARR_STORE_OPTIONS for URL stores, or NULL */
+    int remote;       /* STORE_LOCAL, STORE_REMOTE (s3://) or STORE_HTTP (http(s)://: no listing) */
     zarr_store *store;
     zarr_array *array; /* after node_open: array or group is set, or neither for an */
     zarr_group *group; /* array the library cannot open (then undecodable is set)   */
@@ -34,11 +36,20 @@ void report_zarr(const char *cmd, const char *fmt, ...);
 /* malloc'ed copy of s; exits on out of memory. */
 char *dup_str(const char *s);
 
-/* Open the store at `location`: THE one place that turns a location into a store. A
- * regular file is a zip archive (read-only), anything else a directory on the local file
- * system. `for_writing` refuses read-only kinds with a clear message. Reports errors;
- * returns an exit code. */
-int store_open(const char *cmd, const char *location, int for_writing, zarr_store **out);
+/* Open the store at `location`: THE one place that turns a location into a store. A URL
+ * (s3://, http://, https://, file://) goes to zarr_store_open_url with `options` (JSON, or
+ * NULL); an http(s) store is opened through its consolidated metadata when it has some (HTTP
+ * cannot list). A regular file is a zip archive (read-only), anything else a directory on
+ * the local file system. `for_writing` refuses read-only kinds with a clear message.
+ * Reports errors; returns an exit code. */
+int store_open(const char *cmd, const char *location, const char *options, int for_writing, zarr_store **out);
+
+/* Whether `s` is a URL ("scheme://..."), and which kind of store it names: STORE_LOCAL
+ * (file://, or not a URL), STORE_REMOTE (s3://), STORE_HTTP (http:// and https://, which
+ * cannot list keys). */
+enum { STORE_LOCAL, STORE_REMOTE, STORE_HTTP };
+int is_url(const char *s);
+int store_kind(const char *s);
 
 /* Split PATH (or STORE::/node, or a zip file, or FILE.zip/node) into store location and
  * node path (see `zarr --help`). Returns 0 on success, else reports and returns EXIT_RUNTIME. */
@@ -53,16 +64,6 @@ void node_close(node_ref *ref);
 /* Try to open the array at `path`. Returns ZARR_OK, or the status with *why set to a
  * malloc'ed copy of the library's message. */
 zarr_status array_try_open(const zarr_store *store, const char *path, zarr_array **out, char **why);
-
-/* Array metadata parsed from zarr_array_metadata_json (NULL and reported on failure). */
-json_value *array_metadata(const char *cmd, const zarr_array *a);
-/* Attributes parsed from zarr_array_attributes_json (an empty object when unreadable). */
-json_value *array_attributes(const zarr_array *a);
-/* Metadata format of an array document: 2 or 3. */
-int metadata_format(const json_value *meta);
-
-/* Name of a ZARR_DATA_TYPE_* code ("float32", "r16"...). */
-const char *dtype_name(zarr_data_type dt, size_t element_size, char *buf, size_t buf_len);
 
 /* Print "[a, b, c]". */
 void print_dims(FILE *out, size_t n, const uint64_t *v);
@@ -87,10 +88,9 @@ void json_put_string(FILE *out, const char *s);
 /* "[a,b,c]" */
 void json_put_u64_list(FILE *out, size_t n, const uint64_t *v);
 
-/* Dimension names of an array: v3 `dimension_names`, or xarray's `_ARRAY_DIMENSIONS`
- * attribute (the Zarr v2 convention). names[i] points into meta/attrs, NULL when unnamed.
- * Returns 1 when at least one dimension is named. */
-int array_dimension_names(const json_value *meta, const json_value *attrs, size_t ndim, const char **names);
+/* The option's value given as `--name value` or `--name=value`; NULL if argv[*i] is
+ * not that option. Sets *missing when the value is absent. */
+const char *option_value(int argc, char **argv, int *i, const char *name, int *missing);
 
 /* Commands: each returns an exit code. */
 int cmd_info(int argc, char **argv);

@@ -29,13 +29,26 @@ static const char *usage_text =
     "Run `zarr <command> --help` for the options of a command.\n"
     "\n"
     "PATH is either\n"
-    "  STORE::/node/path   a store root directory and a node inside it, explicitly; or\n"
+    "  STORE::/node/path   a store and a node inside it, explicitly (STORE is any of the\n"
+    "                      forms below); or\n"
     "  DIR                 a directory on the local file system. DIR is a node (it holds\n"
     "                      zarr.json, .zgroup or .zarray); the store root is found by walking\n"
     "                      up from DIR while the parent directory also holds node metadata:\n"
     "                      the top-most directory of that unbroken chain is the store root,\n"
     "                      and DIR's path below it is the node path. A directory without node\n"
-    "                      metadata is opened as a store root (node \"/\").\n"
+    "                      metadata is opened as a store root (node \"/\"); or\n"
+    "  FILE.zip[/node]     a zip archive (read-only), and optionally a node inside it; or\n"
+    "  URL                 the root of a remote store: s3://bucket/prefix (read and write),\n"
+    "                      http://host/path or https://... (read-only; a hierarchy is read\n"
+    "                      through its consolidated metadata when it has some, since HTTP\n"
+    "                      cannot list), file:///abs/path. Name a node with URL::/node.\n"
+    "\n"
+    "  --store-options JSON   options for URL stores (every command takes it; default:\n"
+    "                      $ZARR_STORE_OPTIONS): endpoint, region, anonymous,\n"
+    "                      access_key_id, secret_access_key, session_token, profile,\n"
+    "                      force_path_style, max_concurrency, timeout_ms, max_retries,\n"
+    "                      read_only (see docs/remote.md). S3 credentials otherwise come from\n"
+    "                      the AWS environment variables and profile files.\n"
     "\n"
     "exit status: 0 success, 1 runtime error (missing node, I/O, bad data, out-of-bounds\n"
     "region), 2 usage error (unknown command or option, malformed argument).\n"
@@ -93,7 +106,7 @@ static int has_node_metadata(const char *dir) {
 
 /* A URL ("s3://bucket/x.zarr", "https://host/x.zarr"): a scheme of letters, digits, '+',
  * '-' or '.', then "://". */
-static int is_url(const char *s) {
+int is_url(const char *s) {
     const char *p = s;
     if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))) return 0;
     while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '+' ||
@@ -102,18 +115,38 @@ static int is_url(const char *s) {
     return !strncmp(p, "://", 3);
 }
 
+static int is_http_url(const char *s) { return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8); }
+
+int store_kind(const char *s) {
+    if (!is_url(s) || !strncmp(s, "file://", 7)) return STORE_LOCAL;
+    return is_http_url(s) ? STORE_HTTP : STORE_REMOTE;
+}
+
 static int ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-int store_open(const char *cmd, const char *location, int for_writing, zarr_store **out) {
+int store_open(const char *cmd, const char *location, const char *options, int for_writing, zarr_store **out) {
     *out = NULL;
     if (is_url(location)) {
-        /* zarr_store_open_url goes here when the library has it. */
-        report(cmd, "%s: URL stores are not supported by this build of libzarr (local directories and "
-               ".zip files are)", location);
-        return EXIT_RUNTIME;
+        if (for_writing && is_http_url(location)) {
+            report(cmd, "%s: HTTP stores are read-only; copy to a directory or an s3:// URL instead", location);
+            return EXIT_RUNTIME;
+        }
+        if (zarr_store_open_url(location, options, out) != ZARR_OK) {
+            report_zarr(cmd, "cannot open the store %s", location);
+            return EXIT_RUNTIME;
+        }
+        if (is_http_url(location)) {
+            /* HTTP cannot list: a hierarchy is known through its consolidated metadata. */
+            zarr_store *view = NULL;
+            if (zarr_store_open_consolidated(*out, &view) == ZARR_OK) {
+                zarr_store_free(*out);
+                *out = view;
+            }
+        }
+        return EXIT_OK;
     }
     if (is_file(location) || (for_writing && ends_with(location, ".zip"))) {
         if (for_writing) {
@@ -309,8 +342,9 @@ zarr_status array_try_open(const zarr_store *store, const char *path, zarr_array
 int node_open(const char *cmd, node_ref *ref) {
     zarr_status s, g;
     char *why = NULL;
-    int rc = store_open(cmd, ref->store_loc, 0, &ref->store);
+    int rc = store_open(cmd, ref->store_loc, ref->options, 0, &ref->store);
     if (rc != EXIT_OK) return rc;
+    ref->remote = store_kind(ref->store_loc);
     s = array_try_open(ref->store, ref->node_path, &ref->array, &why);
     if (s == ZARR_OK) return EXIT_OK;
     g = zarr_group_open(ref->store, ref->node_path, &ref->group);
@@ -342,47 +376,16 @@ void node_close(node_ref *ref) {
     memset(ref, 0, sizeof *ref);
 }
 
-json_value *array_metadata(const char *cmd, const zarr_array *a) {
-    char *text = NULL, err[128];
-    json_value *v;
-    if (zarr_array_metadata_json(a, &text) != ZARR_OK) {
-        report_zarr(cmd, "cannot read array metadata");
-        return NULL;
+const char *option_value(int argc, char **argv, int *i, const char *name, int *missing) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return NULL;
+    if (argv[*i][n] == '=') return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0') return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return "";
     }
-    v = json_parse(text, strlen(text), err, sizeof err);
-    zarr_string_free(text);
-    if (!v || v->type != JSON_OBJECT) {
-        report(cmd, "array metadata is not a JSON object (%s)", v ? "wrong type" : err);
-        json_free(v);
-        return NULL;
-    }
-    return v;
-}
-
-json_value *array_attributes(const zarr_array *a) {
-    char *text = NULL;
-    json_value *v = NULL;
-    if (zarr_array_attributes_json(a, &text) == ZARR_OK) v = json_parse(text, strlen(text), NULL, 0);
-    zarr_string_free(text);
-    if (!v || v->type != JSON_OBJECT) {
-        json_free(v);
-        v = json_parse("{}", 2, NULL, 0);
-    }
-    return v;
-}
-
-int array_dimension_names(const json_value *meta, const json_value *attrs, size_t ndim, const char **names) {
-    const json_value *v = json_get(meta, "dimension_names");
-    size_t i;
-    int any = 0;
-    for (i = 0; i < ndim; i++) names[i] = NULL;
-    if (!v || v->type != JSON_ARRAY || v->count != ndim) v = json_get(attrs, "_ARRAY_DIMENSIONS");
-    if (!v || v->type != JSON_ARRAY || v->count != ndim) return 0;
-    for (i = 0; i < ndim; i++) {
-        names[i] = json_string(&v->items[i]);
-        if (names[i]) any = 1;
-    }
-    return any;
+    return argv[++*i];
 }
 
 const char *human_bytes(uint64_t n, char *buf, size_t len) {
@@ -433,25 +436,6 @@ void json_put_string(FILE *out, const char *s) {
         else fputc(*p, out);
     }
     fputc('"', out);
-}
-
-int metadata_format(const json_value *meta) {
-    const json_value *f = json_get(meta, "zarr_format");
-    if (f && f->type == JSON_NUMBER) return f->number == 2 ? 2 : 3;
-    return json_get(meta, "dtype") && !json_get(meta, "data_type") ? 2 : 3; /* a .zarray without the key */
-}
-
-const char *dtype_name(zarr_data_type dt, size_t element_size, char *buf, size_t buf_len) {
-    static const char *names[] = {"?",       "bool",    "int8",    "int16",     "int32",
-                                  "int64",   "uint8",   "uint16",  "uint32",    "uint64",
-                                  "float16", "float32", "float64", "complex64", "complex128"};
-    if (dt == ZARR_DATA_TYPE_RAW) {
-        snprintf(buf, buf_len, "r%lu", (unsigned long)(element_size * 8));
-        return buf;
-    }
-    if (dt >= 1 && dt <= 14) return names[dt];
-    snprintf(buf, buf_len, "unknown(%d)", (int)dt);
-    return buf;
 }
 
 void print_dims(FILE *out, size_t n, const uint64_t *v) { put_u64_list(out, n, v, ", "); }

@@ -52,20 +52,34 @@ same_cat() {
 }
 mixed() { "$FIXTURE" mixed m.zarr || fail "fixture"; }
 cf() { "$FIXTURE" cf cf.zarr || fail "fixture"; }
-# future DIR: a v3 array at DIR whose codec no build of libzarr knows (as a string array or
-# a zfp-compressed one is to a build without them): the tool must describe it and go on.
+# future DIR: a v3 array at DIR whose codec no build of libzarr knows (as a zfp-compressed
+# array is to a build without zfp), with one chunk file written by hand: the tool must
+# describe it from its metadata, go on, and copy it as stored.
 future() {
-    mkdir -p "$1" && printf '%s' '{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"float32",'\
+    mkdir -p "$1/c" && printf '%s' '{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"float32",'\
 '"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4]}},'\
 '"chunk_key_encoding":{"name":"default","configuration":{"separator":"/"}},"fill_value":0,'\
 '"codecs":[{"name":"bytes","configuration":{"endian":"little"}},{"name":"example.future_codec"}],'\
-'"attributes":{"units":"m"},"dimension_names":["station"]}' >"$1/zarr.json" || fail "future array"
+'"attributes":{"units":"m"},"dimension_names":["station"]}' >"$1/zarr.json" &&
+        printf 'opaque \001\002\377 bytes' >"$1/c/0" || fail "future array"
 }
-# future_v2 DIR: the same in Zarr v2 (a compressor no build knows)
+# future_v2 DIR: the same in Zarr v2 (a compressor no build knows), its dimension names in
+# xarray's attribute, one chunk
 future_v2() {
     mkdir -p "$1" && printf '%s' '{"zarr_format":2,"shape":[4],"chunks":[4],"dtype":"<f4","fill_value":0,'\
-'"order":"C","filters":null,"compressor":{"id":"example_future"}}' >"$1/.zarray" || fail "future v2 array"
+'"order":"C","filters":null,"compressor":{"id":"example_future"}}' >"$1/.zarray" &&
+        printf '%s' '{"_ARRAY_DIMENSIONS":["station"],"long_name":"x"}' >"$1/.zattrs" &&
+        printf 'v2 \003 chunk' >"$1/0" || fail "future v2 array"
 }
+# strings DIR: a v3 array of variable-length strings (not readable before zarr_array_read_vlen)
+strings_array() {
+    mkdir -p "$1" && printf '%s' '{"zarr_format":3,"node_type":"array","shape":[2],"data_type":"string",'\
+'"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[2]}},'\
+'"chunk_key_encoding":{"name":"default","configuration":{"separator":"/"}},"fill_value":"",'\
+'"codecs":[{"name":"vlen-utf8"}]}' >"$1/zarr.json" || fail "strings array"
+}
+# same_file A B: the files are byte for byte the same
+same_file() { cmp "$1" "$2" >/dev/null || fail "$1 and $2 differ"; }
 # json_check FILE PYTHON-EXPRESSION: FILE is JSON and the expression (on `d`) is true
 json_check() {
     python3 -c 'import json, sys
@@ -146,7 +160,7 @@ case_info_array_corpus() {
     has_line out "shape:              [10000, 1000]"
     has_line out "chunk_shape:        [1000, 100]"
     has_line out "data_type:          float64"
-    has_line out "fill_value:         NaN"
+    has_line out "fill_value:         nan"
     has_line out "codecs:"
     has_line out "  bytes endian=little"
     has_line out "  gzip level=1"
@@ -203,7 +217,7 @@ case_info_fixture() {
     mixed
     ok info m.zarr/f32
     has_line out "path:               /f32"
-    has_line out "fill_value:         NaN"
+    has_line out "fill_value:         nan"
     has_line out "dimension_names:    [y, x]"
     has_line out "attributes:         1"
     has_line out '  units = "K"'
@@ -462,7 +476,7 @@ case_cp_every_type() {
         same_cat "m.zarr/$a" "copy_$(echo $a | tr / _).zarr"
     done
     ok info copy_f32.zarr
-    has_line out "fill_value:         NaN"
+    has_line out "fill_value:         nan"
     has_line out "dimension_names:    [y, x]"
     has_line out "attributes:         1"
     has_line out '  units = "K"'
@@ -613,8 +627,8 @@ case_three_layouts_corpus() {
     ok info "$CORPUS/zarrita.js/v2/data.zarr/1d.contiguous.zlib.i2"
     has_line out "zarr_format:        2"
     ok tree "$CORPUS/zarr_implementations/examples/zarrita.zr3"
-    contains out "lz4  uint8 [512, 512, 3] chunks [100, 100, 1] codecs blosc(cname=lz4"
-    contains out "gzip  uint8 [512, 512, 3] chunks [100, 100, 1] codecs gzip(level=1)"
+    contains out "lz4  uint8 [512, 512, 3] chunks [100, 100, 1] codecs bytes numcodecs.blosc(cname=lz4"
+    contains out "gzip  uint8 [512, 512, 3] chunks [100, 100, 1] codecs bytes gzip(level=1)"
     ok info "$CORPUS/zarr_implementations/examples/zarrita.zr3::/gzip"
     contains out "512, 512, 3"
     ok tree "$CORPUS/zarrita.js/v3/data.zarr"
@@ -636,7 +650,7 @@ case_v2_cp_every_type() {
     done
     ok info v2_f32.zarr
     has_line out "data_type:          float32 (<f4)"
-    has_line out "fill_value:         NaN"
+    has_line out "fill_value:         nan"
     has_line out "attributes:         1"
 }
 
@@ -658,35 +672,97 @@ case_undecodable_tree_info() {
     future m.zarr/sub/future
     run tree m.zarr
     expect_rc 0
-    contains out "    future  (not decodable by this build: zarr_array_open: "
-    contains out "example.future_codec"
+    contains out "    future  float32 [4] (station) chunks [4] codecs bytes(endian=little) example.future_codec  (not decodable here: zarr_array_open: "
+    contains out "example.future_codec')"
     has_line out "    grid  uint16 [100, 60] chunks [10, 10] codecs bytes(endian=little) gzip(level=1)"
     has_line out "    sharded  int32 [20, 30] chunks [10, 10] inner [5, 5] codecs sharding_indexed(chunk_shape=[5,5],codecs=[bytes(endian=little),zstd(level=1,checksum=false)],index_codecs=[bytes(endian=little)],index_location=end)"
-    has_line err "zarr: tree: note: 1 array this build of libzarr cannot decode, shown without details: /sub/future"
+    has_line err "zarr: tree: note: 1 array not decodable here (described from its metadata): /sub/future"
     run info m.zarr/sub
     expect_rc 0
     has_line out "children:           4"
-    contains out "  future            (not decodable by this build: "
+    has_line out "dimensions:         station = 4"
+    contains out "  future            float32 [4] (station) chunks [4] codecs bytes(endian=little) example.future_codec  (not decodable here: "
+    has_line out '      units = "m"'
     contains out "  grid              uint16 [100, 60]"
-    contains err "shown without details: /sub/future"
+    contains err "described from its metadata): /sub/future"
     run info m.zarr/sub/future
     expect_rc 0
     has_line out "path:               /sub/future"
-    has_line out "status:             not decodable by this build of libzarr"
-    contains out "reason:             zarr_array_open: "
+    contains out "status:             not decodable here: zarr_array_open: "
+    has_line out "zarr_format:        3"
+    has_line out "variable:           float32 future(station)"
+    has_line out "shape:              [4]"
+    has_line out "dimension_names:    [station]"
+    has_line out "chunk_shape:        [4]"
+    has_line out "data_type:          float32"
+    has_line out "fill_value:         0"
+    has_line out "  bytes endian=little"
+    has_line out "  example.future_codec"
+    has_line out "attributes:         1"
+    has_line out '  units = "m"'
+    has_line out "chunks:             1 (grid 1)"
+    has_line out "size:               16 bytes decoded"
+    has_line out "stored:             1 of 1 chunks (the store listing; their sizes are not known without decoding support)"
     run tree --json m.zarr
     expect_rc 0
-    json_check out "[c for c in d['children'] if c['name'] == 'sub'][0]['children'][1] == {'name': 'future', 'path': '/sub/future', 'node_type': 'array', 'decodable': False, 'error': [c for c in d['children'] if c['name'] == 'sub'][0]['children'][1]['error']}"
+    json_check out "[c for c in [c for c in d['children'] if c['name'] == 'sub'][0]['children'] if c['name'] == 'future'][0] == {'name': 'future', 'path': '/sub/future', 'node_type': 'array', 'decodable': False, 'error': [c for c in [c for c in d['children'] if c['name'] == 'sub'][0]['children'] if c['name'] == 'future'][0]['error'], 'zarr_format': 3, 'data_type': 'float32', 'shape': [4], 'chunk_shape': [4], 'dimension_names': ['station'], 'fill_value': 0, 'attributes': {'units': 'm'}, 'chunks': 1, 'nbytes': 16}"
     json_check out "'example.future_codec' in [c for c in d['children'] if c['name'] == 'sub'][0]['children'][1]['error']"
+    run info --json m.zarr/sub/future
+    json_check out "d['metadata']['codecs'][1]['name'] == 'example.future_codec' and d['stored'] == {'chunks': 1, 'nbytes': None, 'method': 'the store listing', 'estimated': False}"
     run cat m.zarr/sub/future
     expect_rc 1
     contains err "zarr: cat: m.zarr/sub/future: this build of libzarr cannot decode the array: "
-    # Zarr v2 too
+    # Zarr v2: the same from .zarray and .zattrs (the dimension names are xarray's attribute)
     future_v2 m.zarr/sub/future2
+    # variable-length strings: decoded (zarr_array_read_vlen), so not in the note
+    strings_array m.zarr/sub/strs
     run tree m.zarr/sub
     expect_rc 0
-    contains out "  future2  (not decodable by this build: "
-    contains err "shown without details: /sub/future /sub/future2"
+    contains out "  future2  float32 [4] (station) chunks [4] v2 compressor example_future  (not decodable here: "
+    has_line out "  strs  string [2] chunks [2] codecs vlen-utf8"
+    has_line err "zarr: tree: note: 2 arrays not decodable here (described from their metadata): /sub/future /sub/future2"
+    run info m.zarr/sub/future2
+    has_line out "zarr_format:        2"
+    has_line out "dimension_names:    [station]"
+    has_line out "data_type:          float32 (<f4)"
+    has_line out "  example_future"
+    has_line out "attributes:         1"
+    has_line out '  long_name = "x"'
+    has_line out "stored:             1 of 1 chunks (the store listing; their sizes are not known without decoding support)"
+    run info m.zarr/sub/strs
+    has_line out "data_type:          string"
+    has_line out "  variable-length UTF-8 strings"
+    has_line out '  vlen-utf8'
+    run cat m.zarr/sub/strs
+    expect_rc 0
+    has_line out '"" ""'
+    # a zip store: the same
+    zip_store m.zarr "$WORK/m.zip"
+    run tree m.zip
+    contains out "    future  float32 [4] (station) chunks [4] codecs bytes(endian=little) example.future_codec  (not decodable here: "
+    contains err "2 arrays not decodable here"
+}
+
+# The 2022 draft layout: an array with a codec no build knows, in a copy of the corpus's
+# draft store; described from its .array.json, its chunk found under data/root.
+case_undecodable_draft() {
+    cp -r "$CORPUS/zarr_implementations/examples/zarrita.zr3" d.zr3 || fail "copy"
+    sed 's#codec/gzip/1.0#codec/lzfuture/1.0#' d.zr3/meta/root/gzip.array.json >d.zr3/meta/root/fut.array.json
+    mkdir -p d.zr3/data/root/fut/c0/0 && printf 'x' >d.zr3/data/root/fut/c0/0/0 || fail "draft chunk"
+    run tree d.zr3
+    expect_rc 0
+    contains out "  fut  uint8 [512, 512, 3] chunks [100, 100, 1] codecs lzfuture(level=1)  (not decodable here: "
+    contains out "  gzip  uint8 [512, 512, 3] chunks [100, 100, 1] codecs bytes gzip(level=1)"
+    run info "d.zr3::/fut"
+    has_line out "zarr_format:        3 (2022 draft layout)"
+    has_line out "data_type:          uint8 (u1)"
+    has_line out "  lzfuture level=1"
+    has_line out "stored:             1 of 108 chunks (the store listing; their sizes are not known without decoding support)"
+    # copied as stored only into the same layout, which this tool does not write
+    run cp d.zr3 c.zarr --vars fut,gzip
+    expect_rc 0
+    has_line err "zarr: cp: skipped /fut: not decodable here (zarr_array_open: unsupported codec 'numcodecs.lzfuture'), and it is in the 2022 draft layout, which this tool only reads"
+    same_cat "d.zr3::/gzip" c.zarr/gzip
 }
 
 case_undecodable_cp() {
@@ -694,20 +770,293 @@ case_undecodable_cp() {
     future m.zarr/sub/future
     run cp m.zarr c.zarr
     expect_rc 0
-    contains err "zarr: cp: skipped /sub/future: this build of libzarr cannot decode it (zarr_array_open: "
-    has_line err "zarr: cp: 1 array not copied (this build of libzarr cannot decode them): /sub/future"
-    [ -e c.zarr/sub/future ] && fail "the undecodable array was written"
+    has_line err "zarr: cp: note: 1 array not decodable here, copied as stored (metadata and chunk bytes unchanged): /sub/future"
+    same_file m.zarr/sub/future/zarr.json c.zarr/sub/future/zarr.json
+    same_file m.zarr/sub/future/c/0 c.zarr/sub/future/c/0
+    [ "$(find c.zarr/sub/future -type f | wc -l)" = 2 ] || fail "zarr.json and one chunk expected"
     for a in f32 sub/grid sub/sharded; do same_cat "m.zarr/$a" "c.zarr/$a"; done
-    # --strict: the same copy, but an error
-    run cp m.zarr d.zarr --strict --format 2
-    expect_rc 1
-    contains err "1 array not copied"
+    run tree c.zarr/sub
+    contains out "  future  float32 [4] (station) chunks [4] codecs bytes(endian=little) example.future_codec  (not decodable here: "
+    # --strict: a copy as stored is no skip
+    run cp m.zarr/sub s.zarr --strict
+    expect_rc 0
+    same_file m.zarr/sub/future/c/0 s.zarr/future/c/0
+    # a conversion cannot copy it as stored: skipped, said why, not an error without --strict
+    run cp m.zarr d.zarr --format 2
+    expect_rc 0
+    has_line err "zarr: cp: skipped /sub/future: not decodable here (zarr_array_open: unsupported codec 'example.future_codec'), and --format 2 asks for a conversion (a copy as stored needs the same format and no --chunks, --shards or --codec)"
+    has_line err "zarr: cp: 1 array not copied (not decodable here): /sub/future"
+    [ -e d.zarr/sub/future ] && fail "the undecodable array was written"
     same_cat m.zarr/sub/grid d.zarr/sub/grid
-    # the undecodable array itself
-    run cp m.zarr/sub/future e.zarr
+    run cp m.zarr e.zarr --strict --codec gzip
     expect_rc 1
-    contains err "cannot decode the array"
-    [ -e e.zarr ] && fail "nothing is written for an undecodable SRC"
+    contains err "skipped /sub/future: not decodable here (zarr_array_open: unsupported codec 'example.future_codec'), and --codec asks to recompress it"
+    run cp m.zarr/sub e2.zarr --chunks 5,5 --vars grid,future
+    contains err "and --chunks asks to rechunk it"
+    # the undecodable array itself, to a new store and to a node whose parents do not exist
+    run cp m.zarr/sub/future f.zarr
+    expect_rc 0
+    same_file m.zarr/sub/future/zarr.json f.zarr/zarr.json
+    same_file m.zarr/sub/future/c/0 f.zarr/c/0
+    run cp m.zarr/sub/future "c.zarr::/deep/er/fut"
+    expect_rc 0
+    same_file m.zarr/sub/future/c/0 c.zarr/deep/er/fut/c/0
+    run tree c.zarr/deep
+    has_line out "  er/"
+    contains out "    fut  float32 [4] (station)"
+    # never over an existing node
+    run cp m.zarr/sub/future "c.zarr::/sub/future"
+    expect_rc 1
+    has_line err "zarr: cp: cannot copy /sub/future: a node exists at /sub/future"
+    # Zarr v2: .zarray, .zattrs and the chunk, unchanged
+    run cp m.zarr/sub g2.zarr --format 2
+    expect_rc 0
+    future_v2 g2.zarr/future2
+    run cp g2.zarr g2c.zarr
+    expect_rc 0
+    contains err "copied as stored (metadata and chunk bytes unchanged): /future2"
+    for f in .zarray .zattrs 0; do same_file "g2.zarr/future2/$f" "g2c.zarr/future2/$f"; done
+    same_cat g2.zarr/grid g2c.zarr/grid
+    # from a zip store
+    zip_store m.zarr "$WORK/m.zip"
+    run cp m.zip z.zarr
+    expect_rc 0
+    same_file m.zarr/sub/future/c/0 z.zarr/sub/future/c/0
+    same_file m.zarr/sub/future/zarr.json z.zarr/sub/future/zarr.json
+    # a consolidated copy lists it
+    cf
+    future cf.zarr/fut
+    run cp cf.zarr cfc.zarr
+    expect_rc 0
+    json_check cfc.zarr/zarr.json "sorted(d['consolidated_metadata']['metadata']) == ['fut', 'lat', 'lon', 'pr', 'tas', 'time']"
+}
+
+# ---- stored size and compression ratio ------------------------------------------------------
+
+# stored_line ARRAY_DIR NCHUNKS_STORED NCHUNKS CHUNK_BYTES METHOD: the `stored:` line info must
+# print, worked out here from the chunk files on disk
+stored_line() {
+    bytes=$(find "$1" -type f ! -name zarr.json ! -name .zarray ! -name .zattrs -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+    ratio=$(awk -v n="$2" -v c="$4" -v b="$bytes" 'BEGIN {printf "%.2f", n * c / b}')
+    human=$(awk -v b="$bytes" 'BEGIN {if (b >= 1024) printf " (%.*f KiB)", (b / 1024 < 10 ? 2 : 1), b / 1024}')
+    echo "stored:             $bytes bytes$human in $2 of $3 chunks, ratio $ratio ($5)"
+}
+
+case_info_stored() {
+    "$FIXTURE" packed p.zarr || fail "fixture"
+    ok info p.zarr
+    has_line out "size:               8000 bytes (7.81 KiB) decoded"
+    has_line out "$(stored_line p.zarr 3 4 2000 'every chunk of the grid')"
+    # compressed: more than 10 : 1
+    awk '/^stored:/ {sub(/.*ratio /, ""); exit !($1 > 10)}' out || fail "ratio above 10 expected"
+    # large grids go by the store listing: the same figures
+    ZARR_INFO_GRID_LIMIT=2 "$ZARR" info p.zarr >out 2>err || fail "info"
+    has_line out "$(stored_line p.zarr 3 4 2000 'the store listing')"
+    ok info --json p.zarr
+    bytes=$(find p.zarr -type f ! -name zarr.json -printf '%s\n' | awk '{s += $1} END {print s}')
+    json_check out "d['stored'] == {'chunks': 3, 'nbytes': $bytes, 'method': 'every chunk of the grid', 'estimated': False}"
+    mixed
+    ok info m.zarr/sub/grid
+    has_line out "$(stored_line m.zarr/sub/grid 60 60 200 'every chunk of the grid')"
+    # shards: each shard's stored size
+    ok info m.zarr/sub/sharded
+    has_line out "$(stored_line m.zarr/sub/sharded 6 6 400 'every chunk of the grid')"
+    ZARR_INFO_GRID_LIMIT=1 "$ZARR" info m.zarr/sub/sharded >out 2>err || fail "info"
+    has_line out "$(stored_line m.zarr/sub/sharded 6 6 400 'the store listing')"
+    # v2 chunk keys, and stray files that are no chunk keys
+    ok cp m.zarr/sub/grid v2.zarr --format 2
+    printf 'x' >v2.zarr/stray
+    printf 'x' >v2.zarr/0.99
+    rm v2.zarr/0.0
+    ZARR_INFO_GRID_LIMIT=1 "$ZARR" info v2.zarr >out 2>err || fail "info"
+    rm v2.zarr/stray v2.zarr/0.99
+    has_line out "$(stored_line v2.zarr 59 60 200 'the store listing')"
+    # nothing written
+    "$FIXTURE" big big.zarr || fail "fixture"
+    ok info big.zarr
+    has_line out "stored:             0 bytes in 0 of 12 chunks (every chunk of the grid)"
+}
+
+# ---- data types beyond numbers -------------------------------------------------------------
+
+case_types_cat() {
+    "$FIXTURE" types t.zarr || fail "fixture"
+    ok cat t.zarr/dt
+    out_is "1970-01-01T00:00:00 NaT 2005-02-03T04:05:06 1969-12-31T23:59:59"
+    ok cat t.zarr/dt_ns
+    out_is "1970-01-01T00:00:00.000000001 1969-12-31T23:59:59.999999999"
+    ok cat t.zarr/td
+    out_is "2h -6h NaT"
+    ok cat t.zarr/str
+    out_is '"a\"b" "é\n" "\t\\\u0001" ""'
+    ok cat t.zarr/bytes
+    out_is 'b"ab" b"\x00\xff" b"q\"\\z"'
+    ok cat t.zarr/st
+    out_is '{x: -5, y: 0.5, name: b"ab"} {x: 7, y: -1.25, name: b"cd"}'
+    ok cat t.zarr/bf
+    out_is "1 0.1 0.334 -inf nan 9e-41"
+    ok cat t.zarr/f8
+    out_is "0 1 448 nan 0.002 -0"
+    ok cat t.zarr/f8b
+    out_is "inf -inf 1"
+    ok cat t.zarr/v2/days
+    out_is "1970-01-01 2005-02-03 1969-12-31"
+    ok cat t.zarr/v2/s3
+    out_is 'b"x" b"yzw"'
+    ok cat t.zarr/v2/rec
+    out_is "{id: 1, pos: [0.5, 1.5]} {id: 2, pos: [2.5, -1]}"
+    # peers' arrays: every unit numpy has, scale factors, big-endian UTF-32, nested structs
+    d="$CORPUS/zarrs/zarr_python_compat"
+    ok cat "$d/datetime64[10ms].zarr"
+    out_is "1970-01-01T00:00:00.000 NaT 2005-02-03T00:00:00.000 2005-02-03T04:05:00.000 2005-02-03T04:05:06.000 NaT"
+    ok cat "$d/datetime64[W].zarr"
+    out_is "1970-01-01 NaT 2005-02-03 2005-02-03 2005-02-03 NaT"
+    ok cat "$d/datetime64[Y].zarr"
+    out_is "1970 NaT 2005 2005 2005 NaT"
+    ok cat "$d/datetime64[m].zarr"
+    out_is "1970-01-01T00:00 NaT 2005-02-03T00:00 2005-02-03T04:05 2005-02-03T04:05 NaT"
+    ok cat "$d/datetime64[10us].zarr" --region 4
+    out_is "2005-02-03T04:05:06.000000"
+    ok cat "$d/timedelta64[10ms].zarr" --region 0:2
+    out_is "31536000000ms 1209600000ms"
+    ok cat "$d/fixed_length_utf32_v2_be.zarr"
+    out_is '"abc" "🎉" "hi" "te" ""'
+    ok cat "$CORPUS/gdal/compound_complex.zarr"
+    out_is '{a: 1, b: {b1: 2, b2: 3, b3: 1000, b5: 4}, c: b"AAA", d: -1} {a: 2, b: {b1: 255, b2: 254, b3: 65534, b5: 253}, c: b"ZZ", d: -2}'
+}
+
+# Variable-length strings and bytes: cat quotes and escapes them, the fill value where
+# nothing was written (v2 null as ""); cp converts them between formats, rechunks them,
+# and the copies print the same.
+case_vlen() {
+    "$FIXTURE" vlen t.zarr || fail "fixture"
+    strings='"plain" "a \"quote\"" "tab\tnew\nline" "été 東" "" "?" "?"'
+    ok cat t.zarr/s
+    out_is "$strings"
+    ok cat t.zarr/b
+    out_is 'b"a\x00\xff\"" b""'
+    ok cat t.zarr/v2/o
+    out_is '"x" "yz" ""'
+    ok cat t.zarr/s --region 1:3
+    out_is '"a \"quote\"" "tab\tnew\nline"'
+    ok info t.zarr/b
+    has_line out "  variable-length byte strings"
+    ok info t.zarr/v2/o
+    has_line out "  variable-length UTF-8 strings"
+    ok cp t.zarr c2.zarr --format 2 --chunks 2
+    json_check c2.zarr/s/.zarray "d['dtype'] == '|O' and d['filters'] == [{'id': 'vlen-utf8'}] and d['fill_value'] == '?' and d['chunks'] == [2]"
+    json_check c2.zarr/b/.zarray "d['filters'] == [{'id': 'vlen-bytes'}]"
+    ok cat c2.zarr/s
+    out_is "$strings"
+    ok cat c2.zarr/b
+    out_is 'b"a\x00\xff\"" b""'
+    ok cp c2.zarr c3.zarr --format 3
+    json_check c3.zarr/v2/o/zarr.json "d['data_type'] == 'string' and d['codecs'][0] == {'name': 'vlen-utf8'} and d['fill_value'] == ''"
+    ok cat c3.zarr/s
+    out_is "$strings"
+    ok cat c3.zarr/v2/o
+    out_is '"x" "yz" ""'
+}
+
+# A rectilinear chunk grid: tree and info say so and count its chunks; cat reads across
+# chunks of different shapes; cp writes a regular grid of the longest chunks (or --chunks).
+case_rectilinear() {
+    "$FIXTURE" rect r.zarr || fail "fixture"
+    ok tree r.zarr
+    has_line out "/  int32 [9, 4] chunks rectilinear, at most [3, 4] codecs bytes(endian=little) zstd(level=1,checksum=false)"
+    ok info r.zarr
+    has_line out "chunk_shape:        [3, 4] at most"
+    has_line out "chunk_grid:         rectilinear [[1,2,[3,2]],4]"
+    has_line out "chunks:             4 (grid 4 x 1)"
+    contains out " in 4 of 4 chunks, ratio 0.8" # 144 decoded bytes (not 4 chunks of 3 x 4) in 180
+    ok cat r.zarr --region 2:5,1:3
+    out_is "21 22
+31 32
+41 42"
+    run cp r.zarr c.zarr
+    expect_rc 0
+    contains err "the rectilinear chunk grid becomes a regular one of its longest chunks"
+    json_check c.zarr/zarr.json "d['chunk_grid'] == {'name': 'regular', 'configuration': {'chunk_shape': [3, 4]}}"
+    ok cat c.zarr --region 2:5,1:3
+    out_is "21 22
+31 32
+41 42"
+}
+
+case_types_info() {
+    "$FIXTURE" types t.zarr || fail "fixture"
+    ok tree t.zarr
+    has_line out "  dt  numpy.datetime64(unit=s,scale_factor=1) [4] chunks [4] codecs bytes(endian=little)"
+    has_line out "  st  struct(x:int16,y:float32,name:null_terminated_bytes(length_bytes=3)) [2] chunks [2] codecs bytes(endian=little)"
+    has_line out "    rec  struct(id:int32,pos:float32[2]) [2] chunks [2] v2 compressor none"
+    ok info t.zarr/dt
+    has_line out "data_type:          numpy.datetime64(unit=s,scale_factor=1)"
+    has_line out "  int64 counting seconds since 1970-01-01T00:00:00; NaT = -2^63"
+    has_line out "fill_value:         NaT"
+    ok info t.zarr/td
+    has_line out "  int64 counting 2 hours; NaT = -2^63"
+    ok info t.zarr/str
+    has_line out "  16 bytes: up to 4 characters as UTF-32, zero-padded"
+    has_line out 'fill_value:         "-"'
+    ok info t.zarr/st
+    has_line out "  9 bytes in 3 fields, packed"
+    has_line out "  x: int16 at byte 0"
+    has_line out "  y: float32 at byte 2"
+    has_line out "  name: null_terminated_bytes(length_bytes=3) at byte 6"
+    has_line out 'fill_value:         {x: -1, y: 0.5, name: b"ab"}'
+    ok info t.zarr/f8
+    has_line out "  4 exponent bits (bias 7), 3 mantissa bits, no infinities, NaN 0x7f/0xff"
+    ok info t.zarr/v2/days
+    has_line out "data_type:          numpy.datetime64(unit=D,scale_factor=1) (<M8[D])"
+    has_line out "fill_value:         1970-01-01"
+    ok info t.zarr/v2/rec
+    has_line out "  pos: float32 [2] at byte 4"
+    has_line out "fill_value:         null (no fill value: unwritten chunks read as zero bytes)"
+    ok info "$CORPUS/gdal/compound_complex.zarr"
+    has_line out "    b3: uint16 at byte 3"
+    # attributes of every JSON kind, through the typed accessors where they read them
+    ok info t.zarr
+    has_line out "attributes:         9"
+    has_line out '  title = "types"'
+    has_line out "  flag = true"
+    has_line out "  nothing = null"
+    has_line out '  names = "a", "b"'
+    has_line out "  ratio = 0.25"
+    has_line out "  big = 1e+300"
+    has_line out "  ints = 1, 2, 3"
+    has_line out "  floats = 0.5, 2"
+    has_line out '  nested = {"k":1}'
+}
+
+case_types_cp() {
+    "$FIXTURE" types t.zarr || fail "fixture"
+    # the same format: every type
+    ok cp t.zarr c.zarr
+    for a in dt dt_ns td str bytes st bf f8 f8b v2/days v2/s3 v2/rec; do same_cat "t.zarr/$a" "c.zarr/$a"; done
+    # to Zarr v2 and back to v3, with their fill values
+    ok cp t.zarr v2.zarr --format 2 --vars dt,dt_ns,td,str,bytes,st
+    json_check v2.zarr/dt/.zarray "d['dtype'] == '<M8[s]'"
+    json_check v2.zarr/st/.zarray "d['dtype'] == [['x', '<i2'], ['y', '<f4'], ['name', '|S3']]"
+    ok cp v2.zarr v3.zarr --format 3
+    for a in dt dt_ns td str bytes st; do
+        same_cat "t.zarr/$a" "v2.zarr/$a"
+        same_cat "t.zarr/$a" "v3.zarr/$a"
+        "$ZARR" info "t.zarr/$a" | grep '^fill_value:' >fill_a
+        "$ZARR" info "v3.zarr/$a" | grep '^fill_value:' >fill_b
+        cmp fill_a fill_b >/dev/null || fail "$a: the fill value changed: $(cat fill_a) / $(cat fill_b)"
+    done
+    ok cp t.zarr/v2 from2.zarr --format 3 --vars days,s3
+    json_check from2.zarr/days/zarr.json "d['data_type'] == {'name': 'numpy.datetime64', 'configuration': {'unit': 'D', 'scale_factor': 1}}"
+    same_cat t.zarr/v2/days from2.zarr/days
+    same_cat t.zarr/v2/s3 from2.zarr/s3
+    # what the other format cannot spell is refused before anything is written
+    run cp t.zarr/bf nobf.zarr --format 2
+    expect_rc 1
+    has_line err "zarr: cp: /bf: Zarr v2 has no spelling for the data type bfloat16"
+    run cp t.zarr/v2/rec norec.zarr --format 3
+    expect_rc 1
+    has_line err "zarr: cp: /v2/rec: Zarr v3 has no spelling for the data type struct(id:int32,pos:float32[2])"
+    [ -e nobf.zarr ] || [ -e norec.zarr ] && fail "nothing is written"
     return 0
 }
 
@@ -940,12 +1289,117 @@ case_zip_store() {
 }
 
 case_url_store() {
-    run info s3://bucket/data.zarr
+    mixed
+    # file:// URLs are the local store
+    ok tree m.zarr
+    cp out tree_dir
+    ok tree "file://$WORK/m.zarr"
+    cmp out tree_dir >/dev/null || fail "tree of the file:// URL differs"
+    ok cp "file://$WORK/m.zarr::/sub" "file://$WORK/copy.zarr"
+    same_cat m.zarr/sub/grid copy.zarr/grid
+    # schemes the library lacks, and options it refuses, are the library's message
+    run info gs://bucket/data.zarr
     expect_rc 1
-    has_line err "zarr: info: s3://bucket/data.zarr: URL stores are not supported by this build of libzarr (local directories and .zip files are)"
-    run cp "https://example.org/x.zarr::/a" y.zarr
+    contains err "zarr: info: cannot open the store gs://bucket/data.zarr: zarr_store_open_url: "
+    run tree s3://bucket/data.zarr --store-options '{"bogus": 1}'
     expect_rc 1
-    contains err "URL stores are not supported"
+    contains err "zarr: tree: cannot open the store s3://bucket/data.zarr: zarr_store_open_url: "
+    contains err "bogus"
+    ZARR_STORE_OPTIONS='{"bogus": 2}' "$ZARR" cat s3://bucket/data.zarr::/a >out 2>err && fail "bad options accepted"
+    contains err "bogus"
+    ZARR_STORE_OPTIONS='{"bogus": 2}' "$ZARR" info --store-options '{"region": "eu-west-1", "max_retries": 0, "timeout_ms": 200, "endpoint": "http://127.0.0.1:9"}' s3://bucket/data.zarr >out 2>err && fail "no server there"
+    grep -F bogus err >/dev/null && fail "--store-options replaces ZARR_STORE_OPTIONS"
+    contains err "zarr: info: cannot open node / in store s3://bucket/data.zarr"
+    run info s3://bucket/data.zarr --store-options
+    expect_rc 2
+    contains err "--store-options needs a JSON object"
+    # HTTP is read-only
+    run cp m.zarr "http://127.0.0.1:9/x.zarr"
+    expect_rc 1
+    has_line err "zarr: cp: http://127.0.0.1:9/x.zarr: HTTP stores are read-only; copy to a directory or an s3:// URL instead"
+}
+
+# servers: the addresses of the loopback servers (tests/servers, ctest fixture url_servers)
+servers() {
+    [ -n "${ZARR_TEST_SERVERS_ENV:-}" ] && [ -f "$ZARR_TEST_SERVERS_ENV" ] ||
+        fail "ZARR_TEST_SERVERS_ENV names no servers.env: run through ctest (fixture url_servers)"
+    . "$ZARR_TEST_SERVERS_ENV"
+    unique="cli-$CASE-$$-$(date +%s)"
+}
+
+# S3 (moto): a hierarchy up and back down, an array that cannot be decoded copied as stored,
+# S3 to S3, the stored size from the listing with a sample of the chunks' sizes.
+case_url_s3() {
+    servers
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$ZARR_TEST_MOTO\", \"access_key_id\": \"test\", \"secret_access_key\": \"test\", \"region\": \"us-east-1\"}"
+    url="s3://zarr-test/$unique/m.zarr"
+    mixed
+    future m.zarr/sub/future
+    run cp m.zarr "$url"
+    expect_rc 0
+    contains err "copied as stored (metadata and chunk bytes unchanged): /sub/future"
+    # as a local copy (cp gives shards a crc32c-checked index)
+    "$ZARR" cp m.zarr local.zarr 2>/dev/null && "$ZARR" tree local.zarr >tree_dir 2>/dev/null || fail "local copy"
+    run tree "$url"
+    expect_rc 0
+    cmp out tree_dir >/dev/null || { diff tree_dir out >&2; fail "tree of the S3 copy differs"; }
+    "$ZARR" info m.zarr/sub/grid | grep -v '^store:' >info_dir
+    ok info "$url::/sub/grid"
+    grep -v '^store:' out | cmp - info_dir >/dev/null || { grep -v '^store:' out | diff info_dir - >&2; fail "info of the S3 copy differs"; }
+    for a in f32 c64 r16 scalar sub/grid sub/sharded; do same_cat "m.zarr/$a" "$url::/$a"; done
+    # the stored size from the listing, sizes of a sample of the chunks
+    ZARR_INFO_GRID_LIMIT=1 ZARR_INFO_SAMPLE=6 "$ZARR" info "$url::/sub/grid" >out 2>err || fail "info"
+    grep -E '^stored: +~[0-9]+ bytes \([0-9.]+ KiB\) in 60 of 60 chunks, ratio ~[0-9.]+ \(the store listing; sizes of 6 chunks, extrapolated\)$' out \
+        >/dev/null || fail "a sampled stored size expected"
+    run info --json "$url::/sub/future"
+    expect_rc 0
+    json_check out "d['decodable'] is False and d['stored']['chunks'] == 1"
+    # S3 to S3 (the destination's own options), and back down
+    run cp "$url" "s3://zarr-test/$unique/again.zarr" --dst-store-options "$ZARR_STORE_OPTIONS"
+    expect_rc 0
+    run cp "s3://zarr-test/$unique/again.zarr" back.zarr --format 2
+    expect_rc 0
+    contains err "skipped /sub/future"
+    for a in f32 sub/grid sub/sharded; do same_cat "m.zarr/$a" "back.zarr/$a"; done
+    run cp "$url" down.zarr
+    expect_rc 0
+    same_file m.zarr/sub/future/c/0 down.zarr/sub/future/c/0
+    same_file m.zarr/sub/future/zarr.json down.zarr/sub/future/zarr.json
+    # without the options: the library's message (no credentials, the default endpoint)
+    unset ZARR_STORE_OPTIONS
+    run info "$url" --store-options '{"endpoint": "http://127.0.0.1:9", "anonymous": true, "max_retries": 0}'
+    expect_rc 1
+    contains err "zarr: info: cannot open node / in store $url"
+}
+
+# HTTP: a consolidated hierarchy read whole through its consolidated metadata, nodes of a
+# hierarchy without it opened by path, https with the test CA.
+case_url_http() {
+    servers
+    cf
+    mixed
+    mkdir -p "$ZARR_TEST_HTTP_ROOT/$unique" && cp -r cf.zarr m.zarr "$ZARR_TEST_HTTP_ROOT/$unique/" || fail "serve"
+    base="$ZARR_TEST_HTTP/$unique"
+    "$ZARR" tree cf.zarr >tree_dir 2>/dev/null
+    ok tree "$base/cf.zarr"
+    cmp out tree_dir >/dev/null || { diff tree_dir out >&2; fail "tree over HTTP differs"; }
+    ok info "$base/cf.zarr"
+    has_line out "consolidated:       yes"
+    ok info "$base/cf.zarr::/pr"
+    has_line out "variable:           int16 pr(time, lat, lon)"
+    grep -E '^stored: +[0-9]+ bytes in 1 of 1 chunks, ratio' out >/dev/null || fail "stored size over HTTP"
+    same_cat cf.zarr/tas "$base/cf.zarr::/tas"
+    ok cp "$base/cf.zarr" local.zarr
+    for a in time lat lon tas pr; do same_cat "cf.zarr/$a" "local.zarr/$a"; done
+    # no consolidated metadata: HTTP cannot list, nodes open by path
+    run tree "$base/m.zarr"
+    expect_rc 1
+    contains err "zarr: tree: cannot list the children of /: "
+    same_cat m.zarr/sub/grid "$base/m.zarr::/sub/grid"
+    ok info "$base/m.zarr::/sub/sharded"
+    has_line out "inner_chunk_shape:  [5, 5]"
+    SSL_CERT_FILE="$ZARR_TEST_CA_FILE" "$ZARR" cat "$ZARR_TEST_HTTPS/$unique/cf.zarr::/lat" >out 2>err || fail "https"
+    out_is "-10 0 10.5"
 }
 
 # ---- run the case named on the command line ---------------------------------------------
