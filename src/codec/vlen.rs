@@ -13,7 +13,9 @@ use super::bytes_to_bytes::{self, BytesToBytesCodec};
 use super::{CodecError, DecodedSize};
 use crate::data_type::DataType;
 use crate::metadata::NamedConfig;
+use byteorder::{LittleEndian, ReadBytesExt};
 use serde_json::Value;
+use std::io::Cursor;
 
 /// The most bytes one chunk of variable-length elements may decode to. Nothing in the
 /// format bounds it (elements are as long as they are), so a compressor's output is capped
@@ -330,16 +332,15 @@ pub fn decode(
     expected_count: u64,
 ) -> Result<VlenElements, CodecError> {
     let corrupt = |message: String| CodecError::corrupt(kind.name(), message);
-    let header: [u8; 4] = encoded
-        .get(..4)
-        .and_then(|h| h.try_into().ok())
-        .ok_or_else(|| {
-            corrupt(format!(
-                "{} bytes cannot hold the element count",
-                encoded.len()
-            ))
-        })?;
-    let count = u32::from_le_bytes(header) as u64;
+    // A cursor over the chunk: each u32le read fails, rather than reads past the end, when
+    // the input is cut short.
+    let mut input = Cursor::new(encoded);
+    let count = input.read_u32::<LittleEndian>().map_err(|_| {
+        corrupt(format!(
+            "{} bytes cannot hold the element count",
+            encoded.len()
+        ))
+    })? as u64;
     if count != expected_count {
         return Err(corrupt(format!(
             "the chunk holds {count} elements but {expected_count} are expected"
@@ -360,31 +361,30 @@ pub fn decode(
         .map_err(|_| CodecError::OutOfMemory((count as usize + 1) * 8))?;
     let mut data = super::try_vec_with_capacity(rest.len() - 4 * count as usize)?;
     offsets.push(0u64);
-    let mut at = 0usize;
     for i in 0..count {
-        let len_bytes: [u8; 4] = rest
-            .get(at..at + 4)
-            .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| corrupt(format!("element {i}: its length is cut off")))?;
-        at += 4;
-        let len = u32::from_le_bytes(len_bytes) as usize;
-        let bytes = rest.get(at..at.saturating_add(len)).ok_or_else(|| {
+        let len = input
+            .read_u32::<LittleEndian>()
+            .map_err(|_| corrupt(format!("element {i}: its length is cut off")))?
+            as usize;
+        let at = input.position() as usize;
+        let bytes = encoded.get(at..at.saturating_add(len)).ok_or_else(|| {
             corrupt(format!(
                 "element {i} claims {len} bytes but {} remain",
-                rest.len() - at
+                encoded.len() - at
             ))
         })?;
         if kind == VlenKind::Utf8 && std::str::from_utf8(bytes).is_err() {
             return Err(corrupt(format!("element {i} is not valid UTF-8")));
         }
-        at += len;
+        input.set_position((at + len) as u64);
         data.extend_from_slice(bytes);
         offsets.push(data.len() as u64);
     }
-    if at != rest.len() {
+    let at = input.position() as usize;
+    if at != encoded.len() {
         return Err(corrupt(format!(
             "{} bytes follow the last element",
-            rest.len() - at
+            encoded.len() - at
         )));
     }
     Ok(VlenElements { offsets, data })
