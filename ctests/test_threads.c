@@ -7,14 +7,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double seconds_since(const struct timespec *start) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
-}
 
 ZTEST(set_and_query) {
     size_t n = 0;
@@ -40,33 +33,28 @@ ZTEST(zero_restores_the_environment_default) {
     ZT_CHECK(n >= 1);
 }
 
-/* Absurd counts are refused at once (they used to start up to 65,535 threads, for
- * minutes) and leave the pool as it was. */
+/* Absurd counts are refused before any thread starts (they used to start up to 65,535
+ * threads, for minutes) and leave the pool as it was. */
 ZTEST(absurd_counts_are_refused) {
     static const size_t absurd[] = {ZARR_MAX_NUM_THREADS + 1, 1000000, SIZE_MAX};
-    struct timespec start;
     size_t n = 0, i;
     ZT_CHECK(ZARR_MAX_NUM_THREADS == 1024);
     ZT_OK(zarr_thread_pool_set_size(2));
-    clock_gettime(CLOCK_MONOTONIC, &start);
     for (i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
         ZT_STATUS(zarr_thread_pool_set_size(absurd[i]), ZARR_ERROR_INVALID_ARGUMENT);
         ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_thread_pool_set_size");
         ZT_STR_CONTAINS(zarr_last_error_message(), "the maximum is 1024");
     }
-    ZT_CHECK(seconds_since(&start) < 5.0);
     ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, 2);
     ZT_OK(zarr_thread_pool_set_size(0));
 }
 
 /* The environment variable cannot report an error: a value above the maximum is clamped
- * to it, and the pool starts in seconds, not minutes. */
+ * to it (ZARR_MAX_NUM_THREADS workers, not a million). */
 ZTEST(environment_count_is_clamped) {
-    struct timespec start;
     size_t n = 0;
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "1000000", 1) == 0);
-    clock_gettime(CLOCK_MONOTONIC, &start);
     ZT_OK(zarr_thread_pool_set_size(0));
     ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, ZARR_MAX_NUM_THREADS);
@@ -75,7 +63,6 @@ ZTEST(environment_count_is_clamped) {
     ZT_OK(zarr_thread_pool_set_size(0));
     ZT_OK(zarr_thread_pool_size(&n));
     ZT_EQ_U64(n, ZARR_MAX_NUM_THREADS);
-    ZT_CHECK(seconds_since(&start) < 120.0);
     ZT_CHECK(setenv("ZARR_NUM_THREADS", "1", 1) == 0);
     ZT_OK(zarr_thread_pool_set_size(0));
     ZT_OK(zarr_thread_pool_size(&n));
@@ -114,7 +101,7 @@ ZTEST(refused_threads_are_a_resource_error) {
 
 ZTEST(null_output) {
     ZT_STATUS(zarr_thread_pool_size(NULL), ZARR_ERROR_NULL_ARGUMENT);
-    ZT_STR_CONTAINS(zarr_last_error_message(), "num_threads_out");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "size_out");
 }
 
 ZTEST(same_result_with_one_or_many_workers) {

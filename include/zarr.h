@@ -121,7 +121,7 @@
 // `version` field.
 #define ZARR_STORE_CALLBACKS_VERSION 1
 
-// The largest number of worker threads `zarr_set_num_threads` accepts; a larger
+// The largest number of worker threads `zarr_thread_pool_set_size` accepts; a larger
 // `ZARR_NUM_THREADS` value or CPU count is clamped to it.
 #define ZARR_MAX_NUM_THREADS 1024
 
@@ -2559,52 +2559,40 @@ zarr_status zarr_store_node_metadata_json(const zarr_store *store,
 // `s` is NULL or a string returned by a libzarr function and not yet freed.
 void zarr_string_free(char *s);
 
-// Set the number of worker threads libzarr uses to decode and encode chunks in parallel
-// (the new name of `zarr_set_num_threads`, which it calls: semantics, statuses and thread
-// safety are that function's, and error messages name it).
+// Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
 //
-// `size` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if set
-// to a positive integer, otherwise the number of CPUs available to the process. The
-// setting is process-wide; calls already running finish with the previous pool.
+// `size` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if set to
+// a positive integer (clamped to `ZARR_MAX_NUM_THREADS`; other values are ignored),
+// otherwise the number of CPUs available to the process (also clamped). The setting is
+// process-wide; calls already running finish with the previous pool. Reads and writes of
+// a single chunk run on the calling thread whatever the setting.
 //
-// Returns `ZARR_OK`, or `ZARR_ERROR_OUT_OF_MEMORY` if the threads cannot be started.
+// Returns `ZARR_OK`; `ZARR_ERROR_INVALID_ARGUMENT` if `size` is larger than
+// `ZARR_MAX_NUM_THREADS` (1024; the pool is left as it was); `ZARR_ERROR_RESOURCE` if the
+// operating system refuses to start the threads.
 //
 // Thread safety: may be called from any thread at any time.
 ZARR_NODISCARD zarr_status zarr_thread_pool_set_size(size_t size);
 
-// The number of worker threads libzarr uses (the new name of `zarr_num_threads`, which
-// it calls: statuses and thread safety are that function's).
+// The number of worker threads libzarr uses (see `zarr_thread_pool_set_size`).
 //
 // - `size_out`: receives the number of threads.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `size_out` is NULL;
-// `ZARR_ERROR_OUT_OF_MEMORY` if the pool cannot be started.
+// `ZARR_ERROR_RESOURCE` if the pool cannot be started.
 //
 // # Safety
 // `size_out` is NULL or writable.
 ZARR_NODISCARD zarr_status zarr_thread_pool_size(size_t *size_out);
 
-// Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
-//
-// `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
-// set to a positive integer (clamped to `ZARR_MAX_NUM_THREADS`; other values are
-// ignored), otherwise the number of CPUs available to the process (also clamped). The
-// setting is process-wide; calls already running finish with the previous pool. Reads and
-// writes of a single chunk run on the calling thread whatever the setting.
-//
-// Returns `ZARR_OK`; `ZARR_ERROR_INVALID_ARGUMENT` if `num_threads` is larger than
-// `ZARR_MAX_NUM_THREADS` (1024; the pool is left as it was); `ZARR_ERROR_RESOURCE` if the
-// operating system refuses to start the threads.
-//
-// Thread safety: may be called from any thread at any time.
+// Deprecated name of `zarr_thread_pool_set_size`, which it calls: semantics, statuses,
+// error messages and thread safety are that function's.
 ZARR_NODISCARD
 ZARR_DEPRECATED("use zarr_thread_pool_set_size")
 zarr_status zarr_set_num_threads(size_t num_threads);
 
-// The number of worker threads libzarr uses (see `zarr_set_num_threads`).
-//
-// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
-// `ZARR_ERROR_RESOURCE` if the pool cannot be started.
+// Deprecated name of `zarr_thread_pool_size`, which it calls: statuses, error messages
+// and thread safety are that function's.
 //
 // # Safety
 // `num_threads_out` is NULL or writable.

