@@ -698,7 +698,7 @@ ZTEST(store_failures_become_statuses) {
     mapstore *m = NULL;
     zarr_store *store = open_map(&m);
     zarr_array *a = NULL, *made = NULL;
-    zarr_group *root = NULL, *fresh = NULL;
+    zarr_group *root = NULL, *fresh = NULL, *made_group = NULL;
     zarr_array_builder *b = NULL;
     uint64_t chunk[1] = {0}, nbytes = 0, shape[1] = {4};
     bool stored = false;
@@ -736,7 +736,8 @@ ZTEST(store_failures_become_statuses) {
     FAILS(zarr_group_child_name(fresh, 0, &name));
     FAILS(zarr_group_child_node_type(fresh, 0, &type));
     FAILS(zarr_array_builder_create(b, store, "/made", &made));
-    FAILS(zarr_group_create_with_format(store, "/g", NULL, 2, &fresh));
+    FAILS(zarr_group_create_with_format(store, "/g", NULL, 2, &made_group));
+    ZT_CHECK(made_group == NULL);
     FAILS(zarr_store_delete_node(store, "/a"));
     FAILS(zarr_array_set_attributes_json(a, "{}"));
     /* Failed setters changed nothing; with the fault lifted everything works. */

