@@ -2,7 +2,7 @@
 
 use crate::codec::CodecError;
 use crate::metadata::MetadataError;
-use crate::node::NodePathError;
+use crate::node_path::NodePathError;
 use crate::storage::StorageError;
 use thiserror::Error;
 

@@ -13,6 +13,7 @@ pub mod chunk_key_encoding;
 pub(crate) mod codec;
 pub mod consolidated;
 pub mod data_type;
+pub mod delete;
 pub mod error;
 #[allow(unsafe_code)]
 pub mod ffi;
@@ -22,6 +23,7 @@ pub mod group;
 pub mod layout;
 pub mod metadata;
 pub mod node;
+pub mod node_path;
 pub mod selection;
 pub mod storage;
 #[allow(unsafe_code)]

@@ -18,6 +18,7 @@ pub mod array_to_array;
 pub mod array_to_bytes;
 pub mod bytes_to_bytes;
 pub mod chain;
+pub(crate) mod configuration;
 pub mod vlen;
 
 use thiserror::Error;

@@ -63,7 +63,7 @@ pub unsafe extern "C" fn zarr_store_delete_node(
         let store = unsafe { handle(store, "store") }?;
         // SAFETY: per this function's contract.
         let path = unsafe { str_arg(path, "path") }?;
-        crate::node::delete_node(store.storage.as_ref(), path)?;
+        crate::delete::delete_node(store.storage.as_ref(), path)?;
         Ok(())
     })
 }

@@ -24,7 +24,7 @@ use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::array_to_bytes::bytes::Endian;
 use crate::data_type::DataType;
-use crate::node::NodePath;
+use crate::node_path::NodePath;
 use serde_json::{Map, Value};
 
 /// The `zarr_format` URI of the draft's entry point.

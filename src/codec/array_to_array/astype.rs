@@ -6,7 +6,7 @@
 
 use super::numeric::{check_len, check_matches, get_dtype, map_elements, map_fill, NumpyDtype};
 use super::ArrayToArrayCodec;
-use crate::codec::bytes_to_bytes::numcodecs::check_keys;
+use crate::codec::configuration::check_keys;
 use crate::codec::{ChunkRepresentation, CodecError};
 use crate::data_type::DataType;
 use serde_json::{Map, Value};

@@ -6,7 +6,7 @@
 
 use super::numeric::check_len;
 use super::ArrayToArrayCodec;
-use crate::codec::bytes_to_bytes::numcodecs::{check_keys, get_int};
+use crate::codec::configuration::{check_keys, get_int};
 use crate::codec::{ChunkRepresentation, CodecError};
 use crate::data_type::{DataType, FillValue};
 use serde_json::{Map, Value};

@@ -11,7 +11,7 @@ use super::numeric::{
     check_len, check_matches, get_dtype, map_fill, read, round_to, wrap, write, NumpyDtype, Scalar,
 };
 use super::ArrayToArrayCodec;
-use crate::codec::bytes_to_bytes::numcodecs::check_keys;
+use crate::codec::configuration::check_keys;
 use crate::codec::{try_vec_with_capacity, ChunkRepresentation, CodecError};
 use crate::data_type::DataType;
 use serde_json::{Map, Value};

@@ -16,7 +16,7 @@ use super::numeric::{
     NumpyDtype, Scalar,
 };
 use super::ArrayToArrayCodec;
-use crate::codec::bytes_to_bytes::numcodecs::check_keys;
+use crate::codec::configuration::check_keys;
 use crate::codec::{ChunkRepresentation, CodecError};
 use crate::data_type::DataType;
 use serde_json::{Map, Number, Value};

@@ -13,7 +13,7 @@ use super::numeric::{
     Scalar,
 };
 use super::ArrayToArrayCodec;
-use crate::codec::bytes_to_bytes::numcodecs::{check_keys, get_int};
+use crate::codec::configuration::{check_keys, get_int};
 use crate::codec::{ChunkRepresentation, CodecError};
 use crate::data_type::DataType;
 use serde_json::{Map, Value};

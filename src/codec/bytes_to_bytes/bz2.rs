@@ -4,8 +4,8 @@
 //! * Decoding: one or more concatenated streams; trailing bytes, truncation and bad CRCs
 //!   are [`CodecError::Corrupt`].
 
-use super::numcodecs::{check_keys, get_int, range_error};
 use super::{decode_stream, encode_stream, BytesToBytesCodec};
+use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use bzip2::bufread::MultiBzDecoder;
 use bzip2::write::BzEncoder;

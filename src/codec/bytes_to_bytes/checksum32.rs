@@ -14,8 +14,8 @@
 //! writes it only when it differs from the codec's default (older numcodecs versions take no
 //! `location`).
 
-use super::numcodecs::check_keys;
 use super::BytesToBytesCodec;
+use crate::codec::configuration::check_keys;
 use crate::codec::{CodecError, DecodedSize};
 use serde_json::{Map, Value};
 

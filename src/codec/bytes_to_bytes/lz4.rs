@@ -6,8 +6,8 @@
 //!   largest possible expansion before anything is allocated; the block must decode to
 //!   exactly that size and use all of the input.
 
-use super::numcodecs::{check_keys, get_int, range_error};
 use super::BytesToBytesCodec;
+use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use ::lz4::block::{self, CompressionMode};
 use serde_json::{Map, Value};

@@ -18,8 +18,8 @@
 //! [`CodecError::Corrupt`]. The decoder's memory limit is 1 GiB (a preset 9 stream needs
 //! 65 MiB); output never exceeds the expected size.
 
-use super::numcodecs::{check_keys, get_int, range_error};
 use super::{decode_stream, BytesToBytesCodec};
+use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{CodecError, DecodedSize};
 use liblzma::bufread::{XzDecoder, XzEncoder};
 use liblzma::stream::{

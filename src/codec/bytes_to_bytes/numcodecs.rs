@@ -24,6 +24,7 @@ use super::blosc::{BloscCodec, BloscCompressor, BloscShuffle};
 use super::gzip::GzipCodec;
 use super::zstd::ZstdCodec;
 use super::{bz2, checksum32, lz4, lzma, shuffle, zlib, BytesToBytesCodec};
+use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{CodecError, DecodedSize};
 use serde_json::{Map, Value};
 
@@ -200,39 +201,6 @@ impl<C: BytesToBytesCodec> BytesToBytesCodec for Renamed<C> {
     fn max_encoded_len(&self, decoded_len: usize) -> usize {
         self.inner.max_encoded_len(decoded_len)
     }
-}
-
-/// Reject keys other than `allowed` (numcodecs itself fails on unexpected arguments).
-pub(crate) fn check_keys(
-    config: &Map<String, Value>,
-    allowed: &[&str],
-    codec: &str,
-) -> Result<(), CodecError> {
-    match config.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(key) => Err(CodecError::config(
-            codec,
-            format!("unknown configuration key '{key}'"),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// An integer key: `None` when absent or null, an error when not an integer.
-pub(crate) fn get_int(
-    config: &Map<String, Value>,
-    key: &str,
-    codec: &str,
-) -> Result<Option<i64>, CodecError> {
-    match config.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v.as_i64().map(Some).ok_or_else(|| {
-            CodecError::config(codec, format!("'{key}' must be an integer, got {v}"))
-        }),
-    }
-}
-
-pub(crate) fn range_error(codec: &str, key: &str, range: &str, got: i64) -> CodecError {
-    CodecError::config(codec, format!("'{key}' must be {range}, got {got}"))
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 //! * Like numcodecs, a buffer that is not a whole number of elements is an error (it is not
 //!   a shuffled buffer: [`CodecError::Corrupt`] on decode).
 
-use super::numcodecs::{check_keys, get_int, range_error};
 use super::BytesToBytesCodec;
+use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use serde_json::{Map, Value};
 

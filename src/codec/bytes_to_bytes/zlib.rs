@@ -7,8 +7,8 @@
 //! * Decoding: exactly one stream; trailing bytes, a truncated stream or a bad Adler-32
 //!   trailer are [`CodecError::Corrupt`].
 
-use super::numcodecs::{check_keys, get_int, range_error};
 use super::{decode_stream, deflate_bound, encode_stream, BytesToBytesCodec};
+use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{try_vec_with_capacity, CodecError, DecodedSize};
 use flate2::bufread::ZlibDecoder;
 use flate2::write::ZlibEncoder;
