@@ -490,6 +490,40 @@ mod tests {
     }
 
     #[test]
+    fn a_compressor_after_sharding_is_bounded_by_what_a_shard_can_be() {
+        // [sharding_indexed, zstd] for 4 int32: the zstd frame may only decode to what a
+        // shard of two 2-element inner chunks can be (its index and both inner chunks). A
+        // frame holding a valid shard followed by 8 MiB of zeros is a decompression bomb,
+        // refused without being decoded to its end.
+        let chain = CodecChain::from_metadata(
+            &codecs(json!([
+                {"name": "sharding_indexed", "configuration": {
+                    "chunk_shape": [2],
+                    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+                    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}},
+                {"name": "zstd", "configuration": {"level": 1, "checksum": false}}
+            ])),
+            &repr(&[4], DataType::Int32),
+        )
+        .unwrap();
+        let data: Vec<u8> = (0..4i32).flat_map(|v| v.to_ne_bytes()).collect();
+        let encoded = chain.encode(data.clone()).unwrap();
+        assert_eq!(chain.decode(encoded.clone()).unwrap(), data);
+        let bound = chain.max_encoded_len().unwrap();
+        assert!(bound < 1 << 20, "{bound}");
+        let mut shard = ::zstd::bulk::decompress(&encoded, 1 << 20).unwrap();
+        shard.resize(shard.len() + (8 << 20), 0);
+        let bomb = ::zstd::bulk::compress(&shard, 1).unwrap();
+        assert!(bomb.len() < 4096);
+        match chain.decode(bomb) {
+            Err(CodecError::Corrupt { message, .. }) => {
+                assert!(message.contains("can produce"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn chain_shape_rules() {
         let r = repr(&[4], DataType::Int32);
         for bad in [

@@ -333,10 +333,13 @@ impl ShardingCodec {
             index.extend_from_slice(&offset.to_ne_bytes());
             index.extend_from_slice(&nbytes.to_ne_bytes());
         };
-        let mut shard: Vec<u8> = Vec::new();
-        if self.index_location == IndexLocation::Start {
-            shard.resize(self.index_len, 0); // rewritten below, once the offsets are known
-        }
+        // With the index at the start, its room comes first; it is rewritten below, once the
+        // offsets are known.
+        let mut shard: Vec<u8> = match self.index_location {
+            IndexLocation::Start => crate::sys::alloc::zeroed_vec(self.index_len)
+                .ok_or(CodecError::OutOfMemory(self.index_len))?,
+            IndexLocation::End => Vec::new(),
+        };
         let mut append = |piece: Piece| -> Result<(), CodecError> {
             let bytes: &[u8] = match &piece {
                 Piece::Absent => {
