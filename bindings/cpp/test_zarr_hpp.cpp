@@ -859,7 +859,8 @@ void strings_round_trip() {
     NO_THROW(blobs_back = zarr::Array::open(store, "/b").read_strings({0}, {5}));
     CHECK(blobs_back == blobs);
     CHECK(blobs_back[0].size() == 3 && blobs_back[4].size() == 1000);
-    CHECK((b.read_strings({2}, {2}) == std::vector<std::string>{std::string("\xff\xfe", 2), "plain"}));
+    CHECK((b.read_strings({2}, {2}) ==
+           std::vector<std::string>{std::string("\xff\xfe", 2), "plain"}));
 }
 
 // Empty strings, an empty selection, non-ASCII UTF-8; a v2 object array of str.

@@ -11,12 +11,15 @@
 // - Every failing C call becomes a `zarr::Error` (a `std::runtime_error`) carrying the
 //   status code and the text of `zarr_last_error_message()`, captured on the same thread
 //   right after the failing call. Checks made by this header itself (element type size,
-//   mismatched `start`/`count` lengths, NUL bytes inside strings, size overflow) throw
-//   `zarr::Error` too, with `ZARR_ERROR_INVALID_ARGUMENT` or `ZARR_ERROR_OUT_OF_MEMORY`.
+//   mismatched `start`/`count`/stride lengths, NUL bytes inside strings, size overflow)
+//   throw `zarr::Error` too, with `ZARR_ERROR_INVALID_ARGUMENT` or
+//   `ZARR_ERROR_OUT_OF_MEMORY` (`ZARR_ERROR_BUFFER_SIZE_MISMATCH` from `write_fortran`).
 //   Allocation failures in this header throw `std::bad_alloc`.
 // - Strings returned by the C API are copied into `std::string` and freed with
 //   `zarr_string_free`, also when the copy throws.
-// - Element buffers are dense, C (row-major) order, host byte order, exactly as in C.
+// - Element buffers are dense, C (row-major) order, host byte order, exactly as in C,
+//   except in the strided and Fortran-order members (`read_strided`, `read_fortran`, ...).
+//   Variable-length `string` and `bytes` elements are `std::string`s (`read_strings`).
 //   Typed overloads check that `sizeof(T)` equals the array's element size; use
 //   `uint8_t` for bool arrays (`std::vector<bool>` is packed and cannot be used),
 //   `std::complex<float>` for complex64, `uint16_t` for float16 bits.
@@ -627,7 +630,7 @@ class Group : public detail::Handle<zarr_group>, public detail::Attributes<Group
 //
 // Index vectors (`start`, `count`, chunk indices) hold one value per dimension; their
 // length is passed to C as `ndim` (an empty vector for a 0-d array). Element buffers are
-// dense, C order, host byte order.
+// dense, C order, host byte order, except where strides or Fortran order are named.
 class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array, zarr_array> {
   public:
     // An empty array object (get() is NULL).
@@ -863,9 +866,10 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
     void read_strided(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
                       T *data, size_t data_len, const std::vector<int64_t> &strides) const {
         static_assert(detail::is_element_type<T>(), "");
-        detail::check_element_size<T>(element_size(), "zarr::Array::read_strided");
-        read_strided(start, count, byte_strides<T>(strides, "zarr::Array::read_strided"), data,
-                     bytes_of<T>(data_len, "zarr::Array::read_strided"));
+        const char *function = "zarr::Array::read_strided";
+        detail::check_element_size<T>(element_size(), function);
+        read_strided(start, count, strides_in_bytes<T>(strides, function), data,
+                     bytes_of<T>(data_len, function));
     }
 
     // Writes the selection `start .. start + count` from the raw buffer `buf` of `buf_len`
@@ -891,9 +895,10 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
     void write_strided(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
                        const T *data, size_t data_len, const std::vector<int64_t> &strides) {
         static_assert(detail::is_element_type<T>(), "");
-        detail::check_element_size<T>(element_size(), "zarr::Array::write_strided");
-        write_strided(start, count, byte_strides<T>(strides, "zarr::Array::write_strided"), data,
-                      bytes_of<T>(data_len, "zarr::Array::write_strided"));
+        const char *function = "zarr::Array::write_strided";
+        detail::check_element_size<T>(element_size(), function);
+        write_strided(start, count, strides_in_bytes<T>(strides, function), data,
+                      bytes_of<T>(data_len, function));
     }
 
     // Reads the selection `start .. start + count` into a new vector of T in Fortran
@@ -910,7 +915,7 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
         check_ranks(start, count, function);
         size_t n = element_count(count, function);
         size_t nbytes = bytes_of<T>(n, function);
-        std::vector<int64_t> strides = fortran_byte_strides<T>(count, function);
+        std::vector<int64_t> strides = fortran_strides_in_bytes<T>(count, function);
         std::vector<T> values(n);
         read_strided(start, count, strides, values.data(), nbytes);
         return values;
@@ -934,7 +939,7 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
                         std::string(function) + ": " + std::to_string(values.size()) +
                             " values for a selection of " + std::to_string(n) + " elements");
         }
-        std::vector<int64_t> strides = fortran_byte_strides<T>(count, function);
+        std::vector<int64_t> strides = fortran_strides_in_bytes<T>(count, function);
         write_strided(start, count, strides, values.data(), bytes_of<T>(n, function));
     }
 
@@ -992,9 +997,9 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
         std::string data;
         for (;;) {
             data.resize(size);
-            zarr_status status =
-                zarr_array_read_vlen(get(), start.size(), start.data(), count.data(),
-                                     offsets.data(), offsets.size(), data.data(), data.size(), &size);
+            zarr_status status = zarr_array_read_vlen(get(), start.size(), start.data(),
+                                                      count.data(), offsets.data(), offsets.size(),
+                                                      data.data(), data.size(), &size);
             if (status == ZARR_ERROR_BUFFER_TOO_SMALL && size > data.size()) continue;
             detail::check(status);
             break;
@@ -1218,8 +1223,8 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
     // Strides in elements of T converted to bytes; throws INVALID_ARGUMENT when one
     // overflows int64_t (the C function refuses strides below 1 itself).
     template <typename T>
-    static std::vector<int64_t> byte_strides(const std::vector<int64_t> &strides,
-                                             const char *function) {
+    static std::vector<int64_t> strides_in_bytes(const std::vector<int64_t> &strides,
+                                                 const char *function) {
         const int64_t size = static_cast<int64_t>(sizeof(T));
         std::vector<int64_t> bytes;
         bytes.reserve(strides.size());
@@ -1239,8 +1244,8 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
     // taken as 1, so that the strides stay valid for an empty selection); throws
     // INVALID_ARGUMENT when one overflows int64_t.
     template <typename T>
-    static std::vector<int64_t> fortran_byte_strides(const std::vector<uint64_t> &count,
-                                                     const char *function) {
+    static std::vector<int64_t> fortran_strides_in_bytes(const std::vector<uint64_t> &count,
+                                                         const char *function) {
         const uint64_t max = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
         std::vector<int64_t> strides;
         strides.reserve(count.size());
