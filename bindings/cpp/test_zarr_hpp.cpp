@@ -21,6 +21,7 @@
 #include <optional>
 #include <stdexcept>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -652,6 +653,287 @@ void store_url_s3() {
     THROWS(zarr::Array::open(denied, "/data/t"), ZARR_ERROR_ACCESS_DENIED, "HTTP 403");
 }
 
+// A 5 x 7 int32 array in 2 x 3 chunks holding 100 * row + column, fill value -9.
+zarr::Array grid_5x7(zarr::Store &store, const std::string &path) {
+    zarr::Array a = zarr::Array::create(store, path, meta("[5, 7]", "[2, 3]", "int32", "-9"));
+    std::vector<int32_t> values(35);
+    for (int32_t i = 0; i < 5; ++i)
+        for (int32_t j = 0; j < 7; ++j) values[static_cast<size_t>(i * 7 + j)] = 100 * i + j;
+    a.write({0, 0}, {5, 7}, values);
+    return a;
+}
+
+// read_fortran and the strided reads against a plain (C order) read transposed by hand.
+void strided_read_fortran() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = grid_5x7(store, "/g");
+    std::vector<int32_t> plain = a.read<int32_t>({1, 2}, {3, 4}); // crosses chunk edges
+    CHECK(plain.size() == 12 && plain[0] == 102 && plain[11] == 305);
+    std::vector<int32_t> transposed(12);
+    for (size_t i = 0; i < 3; ++i)
+        for (size_t j = 0; j < 4; ++j) transposed[i + 3 * j] = plain[i * 4 + j];
+    std::vector<int32_t> f;
+    NO_THROW(f = a.read_fortran<int32_t>({1, 2}, {3, 4}));
+    CHECK(f == transposed);
+    CHECK(f != plain); // the orders differ: the check above can tell them apart
+    CHECK(f[1] == 202 && f[3] == 103);
+    // Typed strided read into a column-major buffer with leading dimension 5 (rows 3, 4
+    // of each column are padding, never written).
+    std::vector<int32_t> lead(5 * 4, 77);
+    NO_THROW(a.read_strided({1, 2}, {3, 4}, lead.data(), lead.size(), {1, 5}));
+    for (size_t i = 0; i < 5; ++i)
+        for (size_t j = 0; j < 4; ++j)
+            CHECK(lead[i + 5 * j] == (i < 3 ? plain[i * 4 + j] : 77));
+    // The raw form with byte strides: C order, so it equals the plain read.
+    std::vector<int32_t> raw(12, 0);
+    NO_THROW(a.read_strided({1, 2}, {3, 4}, {16, 4}, raw.data(), raw.size() * 4));
+    CHECK(raw == plain);
+    // 1-d and 3-d: Fortran order of a 1-d selection is the plain order.
+    zarr::Array c = zarr::Array::create(store, "/c", meta("[2, 3, 4]", "[1, 2, 3]", "uint16", "0"));
+    std::vector<uint16_t> cube(24);
+    for (size_t k = 0; k < cube.size(); ++k) cube[k] = static_cast<uint16_t>(k);
+    NO_THROW(c.write({0, 0, 0}, {2, 3, 4}, cube));
+    std::vector<uint16_t> cf = c.read_fortran<uint16_t>({0, 0, 0}, {2, 3, 4});
+    for (size_t i = 0; i < 2; ++i)
+        for (size_t j = 0; j < 3; ++j)
+            for (size_t k = 0; k < 4; ++k) CHECK(cf[i + 2 * j + 6 * k] == cube[i * 12 + j * 4 + k]);
+    // write_fortran is read_fortran's inverse.
+    std::vector<uint16_t> back(cf.rbegin(), cf.rend());
+    NO_THROW(c.write_fortran({0, 0, 0}, {2, 3, 4}, back));
+    CHECK(c.read_fortran<uint16_t>({0, 0, 0}, {2, 3, 4}) == back);
+    CHECK(c.read<uint16_t>({1, 2, 3}, {1, 1, 1})[0] == back[1 + 2 * 2 + 6 * 3]);
+    THROWS(c.write_fortran({0, 0, 0}, {2, 3, 4}, std::vector<uint16_t>(23)),
+           ZARR_ERROR_BUFFER_SIZE_MISMATCH, "23 values");
+    // An empty selection reads as an empty vector.
+    std::vector<int32_t> none{1};
+    NO_THROW(none = a.read_fortran<int32_t>({1, 2}, {0, 4}));
+    CHECK(none.empty());
+    // Errors: element type, rank, mismatched lengths, overlapping strides, short buffer.
+    THROWS(a.read_fortran<int64_t>({0, 0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT, "8 bytes");
+    THROWS(a.read_fortran<int32_t>({0}, {1}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.read_fortran<int32_t>({0, 0, 0}, {1, 1, 1}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.read_strided({0, 0}, {2, 2}, lead.data(), lead.size(), {1}),
+           ZARR_ERROR_INVALID_ARGUMENT, "strides 1");
+    THROWS(a.read_strided({0, 0}, {2, 2}, lead.data(), lead.size(), {1, 1}),
+           ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.read_strided({0, 0}, {2, 2}, lead.data(), 3, {1, 2}), ZARR_ERROR_BUFFER_TOO_SMALL, "");
+    THROWS(a.read_strided({0, 0}, {2, 2}, lead.data(), lead.size(),
+                          {1, std::numeric_limits<int64_t>::max() / 2}),
+           ZARR_ERROR_INVALID_ARGUMENT, "overflows in bytes");
+    THROWS(a.read_strided({4, 0}, {2, 1}, lead.data(), lead.size(), {1, 2}),
+           ZARR_ERROR_OUT_OF_BOUNDS, "");
+}
+
+// write_strided from a buffer of padded rows: the padding never reaches the array.
+void strided_write_padded() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/p", meta("[4, 6]", "[3, 4]", "int32", "0"));
+    // A 3 x 4 block in rows of 6 (2 padding elements each, holding -1).
+    std::vector<int32_t> padded(3 * 6, -1);
+    for (size_t i = 0; i < 3; ++i)
+        for (size_t j = 0; j < 4; ++j) padded[i * 6 + j] = static_cast<int32_t>(10 * i + j + 1);
+    // The span is 2 * 6 + 3 + 1 = 16 elements: the last row's padding is not needed.
+    NO_THROW(a.write_strided({1, 1}, {3, 4}, padded.data(), 16, {6, 1}));
+    std::vector<int32_t> all = a.read<int32_t>({0, 0}, {4, 6});
+    for (size_t i = 0; i < 4; ++i)
+        for (size_t j = 0; j < 6; ++j) {
+            bool inside = i >= 1 && j >= 1 && j <= 4;
+            int32_t expected = inside ? static_cast<int32_t>(10 * (i - 1) + (j - 1) + 1) : 0;
+            CHECK(all[i * 6 + j] == expected);
+        }
+    // The raw form: a column of the block, from every other int64 of a buffer (byte
+    // stride 16), into an int64 array.
+    zarr::Array b = zarr::Array::create(store, "/b", meta("[5]", "[2]", "int64", "0"));
+    int64_t sparse[10] = {1, -1, 2, -1, 3, -1, 4, -1, 5, -1};
+    NO_THROW(b.write_strided({0}, {5}, {16}, sparse, 9 * sizeof(int64_t)));
+    CHECK((b.read<int64_t>({0}, {5}) == std::vector<int64_t>{1, 2, 3, 4, 5}));
+    // Elements may share bytes when writing: stride 0 is refused, but a broadcast along a
+    // dimension of count 1 is fine; a short buffer and a wrong type are refused.
+    THROWS(b.write_strided({0}, {5}, {0}, sparse, sizeof sparse), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(b.write_strided({0}, {5}, {16}, sparse, 8 * sizeof(int64_t)),
+           ZARR_ERROR_BUFFER_TOO_SMALL, "");
+    THROWS(a.write_strided({0, 0}, {1, 1}, sparse, 10, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT,
+           "8 bytes");
+    THROWS(a.write_strided({0, 0}, {1, 1}, padded.data(), padded.size(), {1, 1, 1}),
+           ZARR_ERROR_INVALID_ARGUMENT, "strides 3");
+    CHECK((b.read<int64_t>({0}, {5}) == std::vector<int64_t>{1, 2, 3, 4, 5}));
+}
+
+// resize: shrink, then grow; elements past the old edge read as the fill value.
+void resize_grow_shrink() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/r", meta("[4, 4]", "[3, 3]", "int16", "9"));
+    std::vector<int16_t> values(16);
+    for (size_t k = 0; k < values.size(); ++k) values[k] = static_cast<int16_t>(k + 1);
+    a.write({0, 0}, {4, 4}, values);
+    NO_THROW(a.resize({2, 3}));
+    CHECK((a.shape() == std::vector<uint64_t>{2, 3}));
+    CHECK((a.read<int16_t>({0, 0}, {2, 3}) == std::vector<int16_t>{1, 2, 3, 5, 6, 7}));
+    THROWS(a.read<int16_t>({2, 0}, {1, 1}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    CHECK((zarr::Array::open(store, "/r").shape() == std::vector<uint64_t>{2, 3}));
+    // Grow past the original shape: rows 2.. and columns 3.. are fill, also inside chunk
+    // (0, 0), which held 9 .. 11 in row 2 before the shrink.
+    NO_THROW(a.resize({5, 5}));
+    CHECK((a.shape() == std::vector<uint64_t>{5, 5}));
+    std::vector<int16_t> all = a.read<int16_t>({0, 0}, {5, 5});
+    for (size_t i = 0; i < 5; ++i)
+        for (size_t j = 0; j < 5; ++j) {
+            int16_t expected = i < 2 && j < 3 ? static_cast<int16_t>(i * 4 + j + 1) : int16_t{9};
+            CHECK(all[i * 5 + j] == expected);
+        }
+    zarr::Array again = zarr::Array::open(store, "/r");
+    CHECK((again.shape() == std::vector<uint64_t>{5, 5}));
+    CHECK(again.read<int16_t>({0, 0}, {5, 5}) == all);
+    THROWS(a.resize({5}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    CHECK((a.shape() == std::vector<uint64_t>{5, 5}));
+}
+
+// append along either dimension; its argument checks.
+void append_blocks() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/t", meta("[2, 3]", "[2, 2]", "float64", "0.0"));
+    a.write<double>({0, 0}, {2, 3}, {1, 2, 3, 4, 5, 6});
+    NO_THROW(a.append<double>({1, 3}, 0, {7, 8, 9}));
+    CHECK((a.shape() == std::vector<uint64_t>{3, 3}));
+    NO_THROW(a.append<double>({3, 1}, 1, {-1, -2, -3}));
+    CHECK((a.shape() == std::vector<uint64_t>{3, 4}));
+    CHECK((a.read<double>({0, 0}, {3, 4}) ==
+           std::vector<double>{1, 2, 3, -1, 4, 5, 6, -2, 7, 8, 9, -3}));
+    double raw[4] = {10, 11, 12, 13};
+    NO_THROW(a.append({1, 4}, 0, raw, sizeof raw));
+    CHECK((zarr::Array::open(store, "/t").read<double>({3, 0}, {1, 4}) ==
+           std::vector<double>{10, 11, 12, 13}));
+    // count must match the shape elsewhere; dim below the rank; exact buffer size; type.
+    THROWS(a.append<double>({1, 3}, 0, {0, 0, 0}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.append<double>({1, 4}, 2, {0, 0, 0, 0}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(a.append<double>({1, 4}, 0, {0, 0, 0}), ZARR_ERROR_BUFFER_SIZE_MISMATCH, "");
+    THROWS(a.append<float>({1, 4}, 0, {0, 0, 0, 0}), ZARR_ERROR_INVALID_ARGUMENT, "4 bytes");
+    CHECK((a.shape() == std::vector<uint64_t>{4, 4}));
+}
+
+const char *const strings_v3 =
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [3, 4],"
+    " \"data_type\": \"string\", \"chunk_grid\": {\"name\": \"regular\","
+    " \"configuration\": {\"chunk_shape\": [2, 2]}},"
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","
+    " \"codecs\": [{\"name\": \"vlen-utf8\"}, {\"name\": \"zstd\","
+    " \"configuration\": {\"level\": 3, \"checksum\": false}}]}";
+
+const char *const bytes_v3 =
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [5],"
+    " \"data_type\": \"bytes\", \"chunk_grid\": {\"name\": \"regular\","
+    " \"configuration\": {\"chunk_shape\": [2]}},"
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","
+    " \"codecs\": [{\"name\": \"vlen-bytes\"}]}";
+
+// write_strings / read_strings on a v3 string array and a v3 bytes array.
+void strings_round_trip() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/s", strings_v3);
+    CHECK(a.data_type() == ZARR_DATA_TYPE_STRING);
+    CHECK(a.element_size() == 0);
+    std::vector<std::string> values;
+    for (int k = 0; k < 12; ++k) values.push_back("s" + std::string(static_cast<size_t>(k), 'x'));
+    NO_THROW(a.write_strings({0, 0}, {3, 4}, values));
+    CHECK(zarr::Array::open(store, "/s").read_strings({0, 0}, {3, 4}) == values);
+    // A part across chunk edges: rows 1..2, columns 1..3.
+    std::vector<std::string> part;
+    NO_THROW(part = a.read_strings({1, 1}, {2, 3}));
+    CHECK((part == std::vector<std::string>{values[5], values[6], values[7], values[9],
+                                            values[10], values[11]}));
+    NO_THROW(a.write_strings({1, 1}, {1, 2}, {"a much longer string than before", "b"}));
+    part = a.read_strings({1, 0}, {1, 4});
+    CHECK((part == std::vector<std::string>{values[4], "a much longer string than before", "b",
+                                            values[7]}));
+    // Never written: the fill value "".
+    zarr::Array fresh = zarr::Array::create(store, "/fresh", strings_v3);
+    CHECK((fresh.read_strings({2, 2}, {1, 2}) == std::vector<std::string>{"", ""}));
+
+    // bytes: any byte, NUL and 0xff included (no UTF-8 rule).
+    zarr::Array b = zarr::Array::create(store, "/b", bytes_v3);
+    CHECK(b.data_type() == ZARR_DATA_TYPE_BYTES);
+    std::vector<std::string> blobs = {std::string("\0\1\2", 3), "", std::string("\xff\xfe", 2),
+                                      "plain", std::string(1000, '\0')};
+    NO_THROW(b.write_strings({0}, {5}, blobs));
+    std::vector<std::string> blobs_back;
+    NO_THROW(blobs_back = zarr::Array::open(store, "/b").read_strings({0}, {5}));
+    CHECK(blobs_back == blobs);
+    CHECK(blobs_back[0].size() == 3 && blobs_back[4].size() == 1000);
+    CHECK((b.read_strings({2}, {2}) ==
+           std::vector<std::string>{std::string("\xff\xfe", 2), "plain"}));
+}
+
+// Empty strings, an empty selection, non-ASCII UTF-8; a v2 object array of str.
+void strings_empty_and_utf8() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/s", strings_v3);
+    std::vector<std::string> empties(12, "");
+    NO_THROW(a.write_strings({0, 0}, {3, 4}, empties));
+    CHECK(a.read_strings({0, 0}, {3, 4}) == empties);
+    CHECK(a.read_strings({0, 0}, {0, 4}).empty());
+    NO_THROW(a.write_strings({0, 0}, {0, 4}, {}));
+    std::vector<std::string> text = {"Gr\xc3\xb6\xc3\x9f" "e",        // Größe
+                                     "\xe6\x97\xa5\xe6\x9c\xac",      // 日本
+                                     "",
+                                     "\xf0\x9f\x99\x82 ok"};          // 🙂 ok
+    NO_THROW(a.write_strings({1, 0}, {1, 4}, text));
+    std::vector<std::string> back = zarr::Array::open(store, "/s").read_strings({1, 0}, {1, 4});
+    CHECK(back == text);
+    CHECK(back[0].size() == 7 && back[1].size() == 6 && back[2].empty() && back[3].size() == 7);
+    CHECK((a.read_strings({0, 3}, {3, 1}) == std::vector<std::string>{"", text[3], ""}));
+
+    zarr::Array v2 = zarr::Array::create(
+        store, "/v2",
+        R"({"zarr_format": 2, "shape": [4], "chunks": [2], "dtype": "|O", "compressor": null,
+            "fill_value": 0, "order": "C", "filters": [{"id": "vlen-utf8"}]})");
+    CHECK(v2.data_type() == ZARR_DATA_TYPE_STRING);
+    NO_THROW(v2.write_strings({1}, {2}, {text[1], ""}));
+    CHECK((v2.read_strings({0}, {4}) == std::vector<std::string>{"", text[1], "", ""}));
+}
+
+// The errors of the strings pair and of size arithmetic.
+void strings_errors() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array s = zarr::Array::create(store, "/s", strings_v3);
+    NO_THROW(s.write_strings({0, 0}, {1, 2}, {"keep", "me"}));
+    // Wrong rank (the C library's check) and mismatched lengths (the header's).
+    THROWS(s.read_strings({0}, {1}), ZARR_ERROR_INVALID_ARGUMENT, "zarr_array_read_vlen");
+    THROWS(s.write_strings({0}, {1}, {"x"}), ZARR_ERROR_INVALID_ARGUMENT, "zarr_array_write_vlen");
+    THROWS(s.read_strings({0, 0}, {1}), ZARR_ERROR_INVALID_ARGUMENT, "start has 2");
+    // Strings on a numeric array.
+    zarr::Array n = zarr::Array::create(store, "/n", meta("[4]", "[2]", "int32", "0"));
+    THROWS(n.read_strings({0}, {4}), ZARR_ERROR_UNSUPPORTED, "zarr_array_read_vlen");
+    THROWS(n.write_strings({0}, {1}, {"1"}), ZARR_ERROR_UNSUPPORTED, "zarr_array_write_vlen");
+    // Fixed-size reads on a string array.
+    THROWS(s.read<uint8_t>({0, 0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT, "0");
+    THROWS(s.read_fortran<uint8_t>({0, 0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT, "0");
+    // Invalid UTF-8 (a lone continuation byte, a truncated sequence): nothing is written.
+    THROWS(s.write_strings({0, 0}, {1, 2}, {"fine", "bad \x80"}), ZARR_ERROR_INVALID_ARGUMENT,
+           "UTF-8");
+    THROWS(s.write_strings({0, 0}, {1, 1}, {"\xe6\x97"}), ZARR_ERROR_INVALID_ARGUMENT, "UTF-8");
+    CHECK((s.read_strings({0, 0}, {1, 2}) == std::vector<std::string>{"keep", "me"}));
+    // The wrong number of values; out of bounds.
+    THROWS(s.write_strings({0, 0}, {1, 2}, {"one"}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(s.read_strings({2, 3}, {2, 1}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    THROWS(s.write_strings({3, 0}, {1, 1}, {"x"}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    // Element counts (and sizes in bytes) that overflow size_t are refused before anything
+    // is allocated or the C library is asked.
+    zarr::Array huge = zarr::Array::create(
+        store, "/h", meta("[1099511627776, 1048576]", "[1024, 1024]", "uint64", "7"));
+    const uint64_t big = uint64_t{1} << 40;
+    THROWS(huge.read_fortran<uint64_t>({0, 0}, {big, big}), ZARR_ERROR_INVALID_ARGUMENT,
+           "element count (product of count) overflows");
+    THROWS(huge.read_fortran<uint64_t>({0, 0}, {big, big >> 19}), ZARR_ERROR_INVALID_ARGUMENT,
+           "overflow the size in bytes");
+    THROWS(s.read_strings({0, 0}, {big, big}), ZARR_ERROR_INVALID_ARGUMENT,
+           "element count (product of count) overflows");
+    // A count of 0 makes the product 0 however large the others are; the bounds are still
+    // checked.
+    CHECK(huge.read_fortran<uint64_t>({0, 0}, {0, 1048576}).empty());
+    THROWS(huge.read_fortran<uint64_t>({0, 0}, {0, big}), ZARR_ERROR_OUT_OF_BOUNDS, "");
+    CHECK(huge.read_fortran<uint64_t>({big - 1, 0}, {1, 2}) == std::vector<uint64_t>(2, 7));
+}
+
 struct Case {
     const char *name;
     void (*fn)();
@@ -679,6 +961,13 @@ const Case cases[] = {
     TCASE(callback_store),
     TCASE(store_url_file),
     TCASE(store_url_s3),
+    TCASE(strided_read_fortran),
+    TCASE(strided_write_padded),
+    TCASE(resize_grow_shrink),
+    TCASE(append_blocks),
+    TCASE(strings_round_trip),
+    TCASE(strings_empty_and_utf8),
+    TCASE(strings_errors),
 };
 
 bool run(const Case &c) {

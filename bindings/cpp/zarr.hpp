@@ -11,12 +11,15 @@
 // - Every failing C call becomes a `zarr::Error` (a `std::runtime_error`) carrying the
 //   status code and the text of `zarr_last_error_message()`, captured on the same thread
 //   right after the failing call. Checks made by this header itself (element type size,
-//   mismatched `start`/`count` lengths, NUL bytes inside strings, size overflow) throw
-//   `zarr::Error` too, with `ZARR_ERROR_INVALID_ARGUMENT` or `ZARR_ERROR_OUT_OF_MEMORY`.
+//   mismatched `start`/`count`/stride lengths, NUL bytes inside strings, size overflow)
+//   throw `zarr::Error` too, with `ZARR_ERROR_INVALID_ARGUMENT` or
+//   `ZARR_ERROR_OUT_OF_MEMORY` (`ZARR_ERROR_BUFFER_SIZE_MISMATCH` from `write_fortran`).
 //   Allocation failures in this header throw `std::bad_alloc`.
 // - Strings returned by the C API are copied into `std::string` and freed with
 //   `zarr_string_free`, also when the copy throws.
-// - Element buffers are dense, C (row-major) order, host byte order, exactly as in C.
+// - Element buffers are dense, C (row-major) order, host byte order, exactly as in C,
+//   except in the strided and Fortran-order members (`read_strided`, `read_fortran`, ...).
+//   Variable-length `string` and `bytes` elements are `std::string`s (`read_strings`).
 //   Typed overloads check that `sizeof(T)` equals the array's element size; use
 //   `uint8_t` for bool arrays (`std::vector<bool>` is packed and cannot be used),
 //   `std::complex<float>` for complex64, `uint16_t` for float16 bits.
@@ -627,7 +630,7 @@ class Group : public detail::Handle<zarr_group>, public detail::Attributes<Group
 //
 // Index vectors (`start`, `count`, chunk indices) hold one value per dimension; their
 // length is passed to C as `ndim` (an empty vector for a 0-d array). Element buffers are
-// dense, C order, host byte order.
+// dense, C order, host byte order, except where strides or Fortran order are named.
 class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array, zarr_array> {
   public:
     // An empty array object (get() is NULL).
@@ -835,6 +838,213 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
         write(start, count, values.data(), values.size() * sizeof(T));
     }
 
+    // Reads the selection `start .. start + count` into the raw buffer `buf` of `buf_len`
+    // bytes laid out by `byte_strides` (wraps `zarr_array_read_strided`): element `i` of
+    // the selection goes to byte `sum(i[d] * byte_strides[d])` of `buf`. Strides are in
+    // bytes, one per dimension, each at least 1, and must not make elements overlap;
+    // `buf_len` is at least the span, element size + sum((count[d] - 1) *
+    // byte_strides[d]). Bytes between the elements are never written. Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, `start`, `count` and `byte_strides` of
+    // different lengths, a stride below 1, overlapping elements), OUT_OF_BOUNDS,
+    // BUFFER_TOO_SMALL, CORRUPT_DATA, OUT_OF_MEMORY, IO, UNSUPPORTED (variable-length
+    // elements: use `read_strings`).
+    void read_strided(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                      const std::vector<int64_t> &byte_strides, void *buf, size_t buf_len) const {
+        check_strided_ranks(start, count, byte_strides, "zarr::Array::read_strided");
+        detail::check(zarr_array_read_strided(get(), start.size(), start.data(), count.data(),
+                                              byte_strides.data(), buf, buf_len));
+    }
+
+    // Reads the selection into the `data_len` elements at `data`, element `i` of the
+    // selection going to `data[sum(i[d] * strides[d])]` (wraps `zarr_array_read_strided`):
+    // `strides` counts elements, not bytes, and `data_len` is at least 1 + sum((count[d] -
+    // 1) * strides[d]). For example, a 3 x 4 selection in Fortran order has strides {1, 3};
+    // into rows of a C-order buffer 10 elements wide, {10, 1}. Throws zarr::Error:
+    // INVALID_ARGUMENT when sizeof(T) differs from the element size or a stride or
+    // `data_len` times sizeof(T) overflows, and as the raw overload.
+    template <typename T>
+    void read_strided(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                      T *data, size_t data_len, const std::vector<int64_t> &strides) const {
+        static_assert(detail::is_element_type<T>(), "");
+        const char *function = "zarr::Array::read_strided";
+        detail::check_element_size<T>(element_size(), function);
+        read_strided(start, count, strides_in_bytes<T>(strides, function), data,
+                     bytes_of<T>(data_len, function));
+    }
+
+    // Writes the selection `start .. start + count` from the raw buffer `buf` of `buf_len`
+    // bytes laid out by `byte_strides` (wraps `zarr_array_write_strided`; see
+    // `read_strided`, except that elements may share bytes here, and bytes past the span
+    // are ignored). Throws zarr::Error: NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank,
+    // lengths of `start`, `count` and `byte_strides` differ, a stride below 1),
+    // OUT_OF_BOUNDS, BUFFER_TOO_SMALL, CORRUPT_DATA, OUT_OF_MEMORY, READ_ONLY, IO,
+    // UNSUPPORTED (variable-length elements: use `write_strings`).
+    void write_strided(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                       const std::vector<int64_t> &byte_strides, const void *buf, size_t buf_len) {
+        check_strided_ranks(start, count, byte_strides, "zarr::Array::write_strided");
+        detail::check(zarr_array_write_strided(get(), start.size(), start.data(), count.data(),
+                                               byte_strides.data(), buf, buf_len));
+    }
+
+    // Writes the selection from the `data_len` elements at `data`, element `i` of the
+    // selection taken from `data[sum(i[d] * strides[d])]` (`strides` in elements, as the
+    // typed `read_strided`; wraps `zarr_array_write_strided`). Throws zarr::Error:
+    // INVALID_ARGUMENT when sizeof(T) differs from the element size or a stride or
+    // `data_len` times sizeof(T) overflows, and as the raw overload.
+    template <typename T>
+    void write_strided(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                       const T *data, size_t data_len, const std::vector<int64_t> &strides) {
+        static_assert(detail::is_element_type<T>(), "");
+        const char *function = "zarr::Array::write_strided";
+        detail::check_element_size<T>(element_size(), function);
+        write_strided(start, count, strides_in_bytes<T>(strides, function), data,
+                      bytes_of<T>(data_len, function));
+    }
+
+    // Reads the selection `start .. start + count` into a new vector of T in Fortran
+    // (column-major) order: the first dimension varies fastest (wraps
+    // `zarr_array_read_strided`; chunks decode straight into the vector, no temporary
+    // copy). Throws zarr::Error: INVALID_ARGUMENT when sizeof(T) differs from the element
+    // size or the element count or its size in bytes overflows, and as `read_strided`.
+    template <typename T>
+    std::vector<T> read_fortran(const std::vector<uint64_t> &start,
+                                const std::vector<uint64_t> &count) const {
+        static_assert(detail::is_element_type<T>(), "");
+        const char *function = "zarr::Array::read_fortran";
+        detail::check_element_size<T>(element_size(), function);
+        check_ranks(start, count, function);
+        size_t n = element_count(count, function);
+        size_t nbytes = bytes_of<T>(n, function);
+        std::vector<int64_t> strides = fortran_strides_in_bytes<T>(count, function);
+        std::vector<T> values(n);
+        read_strided(start, count, strides, values.data(), nbytes);
+        return values;
+    }
+
+    // Writes `values`, the selection `start .. start + count` in Fortran (column-major)
+    // order, the first dimension varying fastest (wraps `zarr_array_write_strided`).
+    // Throws zarr::Error: INVALID_ARGUMENT when sizeof(T) differs from the element size or
+    // the element count overflows, BUFFER_SIZE_MISMATCH when `values.size()` differs from
+    // the selection's element count, and as `write_strided`.
+    template <typename T>
+    void write_fortran(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                       const std::vector<T> &values) {
+        static_assert(detail::is_element_type<T>(), "");
+        const char *function = "zarr::Array::write_fortran";
+        detail::check_element_size<T>(element_size(), function);
+        check_ranks(start, count, function);
+        size_t n = element_count(count, function);
+        if (values.size() != n) {
+            throw Error(ZARR_ERROR_BUFFER_SIZE_MISMATCH,
+                        std::string(function) + ": " + std::to_string(values.size()) +
+                            " values for a selection of " + std::to_string(n) + " elements");
+        }
+        std::vector<int64_t> strides = fortran_strides_in_bytes<T>(count, function);
+        write_strided(start, count, strides, values.data(), bytes_of<T>(n, function));
+    }
+
+    // Changes the shape to `shape` (one extent per dimension; the rank and chunk shape
+    // stay): chunks wholly outside the new shape are deleted, and elements between an old
+    // edge and a grown one read as the fill value (wraps `zarr_array_resize`). Consolidated
+    // metadata is not updated. Do not read or write through this object while it resizes.
+    // Throws zarr::Error: NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, more than 2^64
+    // elements), UNSUPPORTED (2022 draft layout), CORRUPT_DATA, READ_ONLY, IO.
+    void resize(const std::vector<uint64_t> &shape) {
+        detail::check(zarr_array_resize(get(), shape.size(), shape.data()));
+    }
+
+    // Grows dimension `dim` by `count[dim]` and writes the raw buffer `buf` of `buf_len`
+    // bytes (dense, C order, the block's exact size) into the new part; `count` equals the
+    // shape on every other dimension (wraps `zarr_array_append`). If the write fails, the
+    // array keeps its new shape. Throws zarr::Error: NULL_ARGUMENT, INVALID_ARGUMENT (wrong
+    // rank, `dim` not below the rank, `count` not matching the shape elsewhere),
+    // OUT_OF_BOUNDS (the extent passes 2^64 - 1), BUFFER_SIZE_MISMATCH, UNSUPPORTED,
+    // OUT_OF_MEMORY, READ_ONLY, IO.
+    void append(const std::vector<uint64_t> &count, size_t dim, const void *buf, size_t buf_len) {
+        detail::check(zarr_array_append(get(), count.size(), count.data(), dim, buf, buf_len));
+    }
+
+    // Grows dimension `dim` by `count[dim]` and writes `values` (dense, C order) into the
+    // new part (wraps `zarr_array_append`). Throws zarr::Error: INVALID_ARGUMENT when
+    // sizeof(T) differs from the element size, BUFFER_SIZE_MISMATCH when `values.size()`
+    // differs from the block's element count, and as the raw overload.
+    template <typename T>
+    void append(const std::vector<uint64_t> &count, size_t dim, const std::vector<T> &values) {
+        static_assert(detail::is_element_type<T>(), "");
+        detail::check_element_size<T>(element_size(), "zarr::Array::append");
+        append(count, dim, values.data(), values.size() * sizeof(T));
+    }
+
+    // Reads the variable-length elements of the selection `start .. start + count`, C
+    // order, of a `string` array (UTF-8 text) or a `bytes` array (any bytes, NUL included)
+    // (wraps `zarr_array_read_vlen`: a size query, then the read, repeated if the array
+    // grew in between). Elements never written are the fill value (usually ""). Throws
+    // zarr::Error: NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, mismatched lengths, an
+    // element count that overflows), UNSUPPORTED (an array of fixed-size elements: use
+    // `read`), OUT_OF_BOUNDS, CORRUPT_DATA, OUT_OF_MEMORY, IO.
+    std::vector<std::string> read_strings(const std::vector<uint64_t> &start,
+                                          const std::vector<uint64_t> &count) const {
+        const char *function = "zarr::Array::read_strings";
+        check_ranks(start, count, function);
+        size_t n = element_count(count, function);
+        if (n > std::numeric_limits<size_t>::max() / sizeof(uint64_t) - 1) {
+            detail::invalid_argument(std::string(function) + ": too many elements");
+        }
+        std::vector<uint64_t> offsets(n + 1);
+        size_t size = 0;
+        detail::check(zarr_array_read_vlen(get(), start.size(), start.data(), count.data(),
+                                           offsets.data(), offsets.size(), nullptr, 0, &size));
+        std::string data;
+        for (;;) {
+            data.resize(size);
+            zarr_status status = zarr_array_read_vlen(get(), start.size(), start.data(),
+                                                      count.data(), offsets.data(), offsets.size(),
+                                                      data.data(), data.size(), &size);
+            if (status == ZARR_ERROR_BUFFER_TOO_SMALL && size > data.size()) continue;
+            detail::check(status);
+            break;
+        }
+        std::vector<std::string> values;
+        values.reserve(n);
+        for (size_t i = 0; i < n; ++i) {
+            // substr throws std::out_of_range rather than reading past `data`.
+            values.push_back(data.substr(static_cast<size_t>(offsets[i]),
+                                         static_cast<size_t>(offsets[i + 1] - offsets[i])));
+        }
+        return values;
+    }
+
+    // Writes `values`, the selection `start .. start + count` in C order, to a `string`
+    // array (each value valid UTF-8) or a `bytes` array (any bytes) (wraps
+    // `zarr_array_write_vlen` with the values concatenated and their offsets). Everything
+    // is checked before anything is written. Throws zarr::Error: NULL_ARGUMENT,
+    // INVALID_ARGUMENT (wrong rank, mismatched lengths, `values.size()` not the selection's
+    // element count, text that is not UTF-8, a total size that overflows), UNSUPPORTED
+    // (fixed-size elements: use `write`; the read-only `json2` codec), OUT_OF_BOUNDS,
+    // CORRUPT_DATA, OUT_OF_MEMORY, READ_ONLY, IO.
+    void write_strings(const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                       const std::vector<std::string> &values) {
+        const char *function = "zarr::Array::write_strings";
+        check_ranks(start, count, function);
+        std::vector<uint64_t> offsets;
+        offsets.reserve(values.size() + 1);
+        offsets.push_back(0);
+        size_t total = 0;
+        for (const std::string &v : values) {
+            if (v.size() > std::numeric_limits<size_t>::max() - total) {
+                detail::invalid_argument(std::string(function) + ": total size overflows");
+            }
+            total += v.size();
+            offsets.push_back(total);
+        }
+        std::string data;
+        data.reserve(total);
+        for (const std::string &v : values) data += v;
+        detail::check(zarr_array_write_vlen(get(), start.size(), start.data(), count.data(),
+                                            offsets.data(), offsets.size(), data.data(),
+                                            data.size()));
+    }
+
     // Reads the whole chunk at grid coordinates `chunk_indices` into the raw buffer `buf`
     // (wraps `zarr_array_read_chunk`). Throws zarr::Error: NULL_ARGUMENT,
     // INVALID_ARGUMENT (wrong rank), OUT_OF_BOUNDS (no such chunk), BUFFER_TOO_SMALL,
@@ -969,6 +1179,87 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
                                      std::to_string(start.size()) + " values but count has " +
                                      std::to_string(count.size()));
         }
+    }
+
+    // Throws INVALID_ARGUMENT unless `start`, `count` and `strides` have the same length
+    // (the C function reads that many values from each).
+    static void check_strided_ranks(const std::vector<uint64_t> &start,
+                                    const std::vector<uint64_t> &count,
+                                    const std::vector<int64_t> &strides, const char *function) {
+        check_ranks(start, count, function);
+        if (strides.size() != start.size()) {
+            detail::invalid_argument(std::string(function) + ": start has " +
+                                     std::to_string(start.size()) + " values but the strides " +
+                                     std::to_string(strides.size()));
+        }
+    }
+
+    // The number of elements of a selection, the product of `count` (0 when any count is
+    // 0); throws INVALID_ARGUMENT when it does not fit in size_t.
+    static size_t element_count(const std::vector<uint64_t> &count, const char *function) {
+        for (uint64_t c : count) {
+            if (c == 0) return 0;
+        }
+        uint64_t n = 1;
+        for (uint64_t c : count) {
+            if (n > std::numeric_limits<size_t>::max() / c) {
+                detail::invalid_argument(std::string(function) +
+                                         ": the element count (product of count) overflows");
+            }
+            n *= c;
+        }
+        return static_cast<size_t>(n);
+    }
+
+    // `n` elements of T in bytes; throws INVALID_ARGUMENT when that overflows size_t.
+    template <typename T> static size_t bytes_of(size_t n, const char *function) {
+        if (n > std::numeric_limits<size_t>::max() / sizeof(T)) {
+            detail::invalid_argument(std::string(function) + ": " + std::to_string(n) +
+                                     " elements overflow the size in bytes");
+        }
+        return n * sizeof(T);
+    }
+
+    // Strides in elements of T converted to bytes; throws INVALID_ARGUMENT when one
+    // overflows int64_t (the C function refuses strides below 1 itself).
+    template <typename T>
+    static std::vector<int64_t> strides_in_bytes(const std::vector<int64_t> &strides,
+                                                 const char *function) {
+        const int64_t size = static_cast<int64_t>(sizeof(T));
+        std::vector<int64_t> bytes;
+        bytes.reserve(strides.size());
+        for (int64_t s : strides) {
+            if (s > std::numeric_limits<int64_t>::max() / size ||
+                s < std::numeric_limits<int64_t>::min() / size) {
+                detail::invalid_argument(std::string(function) + ": the stride " +
+                                         std::to_string(s) + " overflows in bytes");
+            }
+            bytes.push_back(s * size);
+        }
+        return bytes;
+    }
+
+    // The byte strides of a dense Fortran-order (column-major) buffer of T for a selection
+    // of `count`: sizeof(T), then each the previous times the previous count (a count of 0
+    // taken as 1, so that the strides stay valid for an empty selection); throws
+    // INVALID_ARGUMENT when one overflows int64_t.
+    template <typename T>
+    static std::vector<int64_t> fortran_strides_in_bytes(const std::vector<uint64_t> &count,
+                                                         const char *function) {
+        const uint64_t max = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+        std::vector<int64_t> strides;
+        strides.reserve(count.size());
+        uint64_t stride = sizeof(T);
+        for (size_t d = 0; d < count.size(); ++d) {
+            strides.push_back(static_cast<int64_t>(stride));
+            uint64_t c = count[d] == 0 ? 1 : count[d];
+            if (d + 1 < count.size() && stride > max / c) {
+                detail::invalid_argument(std::string(function) +
+                                         ": the Fortran-order strides overflow int64_t");
+            }
+            stride *= c;
+        }
+        return strides;
     }
 };
 
