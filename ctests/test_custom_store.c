@@ -858,6 +858,8 @@ static void sweep_sharded_write(uint64_t r0, uint64_t c0, uint64_t rows, uint64_
     }
     ZT_CHECK(k < 1000);
     ZT_CHECK(failures >= 4);
+    printf("  %ld faults injected (store calls 1 to %ld of the write), each a clean status\n",
+           failures, k - 1);
     ZT_OK(zarr_array_read(a, 2, all_start, all, got, sizeof got));
     ZT_EQ_MEM(got, new_, sizeof got);
     ZT_OK(zarr_thread_pool_set_size(0));
@@ -909,6 +911,8 @@ ZTEST(faults_during_consolidate) {
         if (k % 2) ZT_STR_CONTAINS(zarr_last_error_message(), "Input/output error");
     }
     ZT_CHECK(k < 1000 && failures >= 3);
+    printf("  %ld faults injected (store calls 1 to %ld of consolidate), each a clean status\n",
+           failures, k - 1);
     ZT_OK(zarr_group_consolidate(root));
     ZT_OK(zarr_store_open_consolidated(store, &view));
     ZT_OK(zarr_array_open(view, "/g/late", &a));
@@ -959,6 +963,8 @@ ZTEST(faults_during_delete) {
         ZT_STATUS(zarr_array_open(store, "/g/x", &a), ZARR_ERROR_NOT_FOUND);
     }
     ZT_CHECK(k < 1000 && failures >= 4);
+    printf("  %ld faults injected (store calls 1 to %ld of the delete), each a clean status\n",
+           failures, k - 1);
     zarr_group_free(root);
     zarr_store_free(store);
 }
