@@ -36,6 +36,9 @@ program test_zarr_fortran
   integer(c_int8_t) :: sbytes(3, 2)
   integer(c_int64_t), allocatable :: shp(:)
   character(len=:), allocatable :: json, msg
+  ! Strings read by zarr_read_vlen (here rather than in the subroutine: gfortran 12 warns
+  ! about deferred-length character arrays local to an internal procedure).
+  character(len=:), allocatable :: texts(:), raw
   integer :: i, j, k, ndim, failures
   integer(c_int32_t) :: status, dt
   integer(c_size_t) :: nbytes
@@ -399,6 +402,7 @@ program test_zarr_fortran
               'zarr_read_strings on a freed handle')
   call zarr_free(smem)
   call accessors_attributes_builder(mem)
+  call sections_resize_strings(mem)
 
   ! Handles may be freed in any order.
   call zarr_free(mem)
@@ -546,6 +550,202 @@ contains
     call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'the root cannot be deleted')
     call zarr_free(top)
   end subroutine accessors_attributes_builder
+
+  ! Array sections straight through the strided calls, resizing, appending and
+  ! variable-length strings. Uses /a2d (a(i, j) = 10*i + j) and /g/i3d of the file store.
+  subroutine sections_resize_strings(st)
+    type(zarr_store), intent(in) :: st
+    type(zarr_array) :: t, s
+    real(c_float) :: wide(9, 5), plain(3, 3), col(3, 1)
+    real(c_float), allocatable :: back(:, :)
+    integer(c_int32_t) :: cube(8, 3, 3), grid4(6, 4), first(4, 3)
+    real(c_double) :: src(8, 6), dense(4, 3)
+    character(len=12) :: words(4, 3)
+    integer(c_int64_t), allocatable :: offs(:), shp2(:)
+    character(len=*), parameter :: e_acute = char(195) // char(169)        ! U+00E9, 2 bytes
+    character(len=*), parameter :: smiley = char(240) // char(159) // char(152) // char(128)
+    integer :: ii, jj
+
+    ! ---- reads into sections: Fortran wide(i, j) <-> Zarr [j-1, i-1] of the selection
+    plain = -1
+    call ok(zarr_read(a2d, plain, start=[1, 1], count=[3, 3]), 'zarr_read plain 3x3')
+    wide = -1
+    call ok(zarr_read_section(a2d, wide(1:5:2, 2:4), start=[1, 1], count=[3, 3]), &
+            'zarr_read_section into wide(1:5:2, 2:4)')
+    call check(all(wide(1:5:2, 2:4) == plain), 'section read == plain read')
+    call check(all(wide(2:4:2, :) == -1) .and. all(wide(6:, :) == -1) .and. &
+               all(wide(:, 1) == -1) .and. all(wide(:, 5) == -1), &
+               'elements between and around the section are untouched')
+    wide = -1
+    call ok(zarr_read_section(a2d, wide(2:6:2, 1:5:2), start=[3, 1]), &
+            'zarr_read_section, count from the section, start [3, 1]')
+    call check(all(wide(2:6:2, 1:5:2) == a(3:5, 1:3)) .and. count(wide /= -1) == 9, &
+               'section read of a(3:5, 1:3) with strides 2 and 2')
+    ! A 2-D slice of a 3-D buffer receives a slab of the 3-D array (count's 1 skipped).
+    cube = 0
+    call ok(zarr_read_section(i3d, cube(1:8:2, 2, :), start=[1, 1, 2], count=[4, 3, 1]), &
+            'zarr_read_section slab into cube(1:8:2, 2, :)')
+    call check(all(cube(1:8:2, 2, :) == v(:, :, 2)) .and. count(cube /= 0) == 12, &
+               'slab v(:, :, 2) into a 2-D slice of a 3-D array')
+    cube = 0
+    call ok(zarr_read_section(i3d, cube(1:8:2, :, 1:3:2)), 'zarr_read_section rank 3')
+    call check(all(cube(1:8:2, :, 1:3:2) == v) .and. count(cube /= 0) == 24, &
+               'whole v into cube(1:8:2, :, 1:3:2)')
+    ! A whole contiguous array works too.
+    b = -1
+    call ok(zarr_read_section(a2d, b), 'zarr_read_section whole array')
+    call check(all(b == a), 'zarr_read_section of a contiguous array')
+
+    ! ---- writes from sections
+    src = reshape([(real(ii, c_double), ii = 1, 48)], [8, 6])
+    call ok(zarr_array_create(st, '/sec', [4, 3], [3, 2], ZARR_DATA_TYPE_FLOAT64, t, &
+                              fill_value='-1'), 'create /sec')
+    call ok(zarr_write_section(t, src(1:8:2, 1:6:2)), 'zarr_write_section src(1:8:2, 1:6:2)')
+    dense = 0
+    call ok(zarr_read(t, dense), 'zarr_read /sec')
+    call check(all(dense == src(1:8:2, 1:6:2)), 'section write round trip')
+    call ok(zarr_write_section(t, src(8:8, 2:6:2), start=[4, 1], count=[1, 3]), &
+            'zarr_write_section one row, start [4, 1]')
+    call ok(zarr_read(t, dense), 'zarr_read /sec again')
+    call check(all(dense(4, :) == src(8, 2:6:2)) .and. all(dense(1:3, :) == src(1:6:2, 1:6:2)), &
+               'partial section write')
+
+    ! ---- section errors
+    status = zarr_read_section(a2d, wide(1:5:2, 1:3), start=[1, 1, 1], count=[3, 3, 1])
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_read_section with the wrong rank')
+    status = zarr_read_section(a2d, cube(1:8:2, 1, :))
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_read_section int32 from float32')
+    status = zarr_read_section(a2d, wide(1:5:2, 1:2), count=[2, 3])
+    call expect(status, ZARR_ERROR_BUFFER_SIZE_MISMATCH, 'zarr_read_section count /= shape')
+    status = zarr_read_section(a2d, wide(5:1:-2, 1:3))
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_read_section into a reversed section')
+    call check(index(zarr_last_error_message(), 'reversed') > 0, &
+               'message names the reversed section: ' // zarr_last_error_message())
+    wide = -1
+    status = zarr_read_section(a2d, wide(1:9:2, 1:3), start=[2, 1])
+    call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_read_section past the edge')
+    call check(all(wide == -1), 'failed section reads leave the buffer unchanged')
+
+    ! ---- resize: grow, shrink, grow again (the fill value beyond the old edge)
+    first = reshape([(ii, ii = 1, 12)], [4, 3])
+    call ok(zarr_array_create(st, '/grow', [4, 3], [2, 2], ZARR_DATA_TYPE_INT32, s, &
+                              fill_value='-1'), 'create /grow')
+    call ok(zarr_write(s, first), 'zarr_write /grow')
+    call ok(zarr_array_resize(s, [6, 4]), 'zarr_array_resize grow to (6, 4)')
+    call ok(zarr_array_shape(s, shp2), 'shape after growing')
+    call check(all(shp2 == [6, 4]), 'grown shape in Fortran order')
+    grid4 = 0
+    call ok(zarr_read(s, grid4), 'zarr_read grown array')
+    call check(all(grid4(1:4, 1:3) == first) .and. all(grid4(5:6, :) == -1) .and. &
+               all(grid4(:, 4) == -1), 'old data kept, the new part is the fill value')
+    call ok(zarr_array_resize(s, [3_c_int64_t, 2_c_int64_t]), 'zarr_array_resize shrink (int64)')
+    call ok(zarr_array_shape(s, shp2), 'shape after shrinking')
+    call check(all(shp2 == [3, 2]), 'shrunk shape')
+    call ok(zarr_array_resize(s, [6, 4]), 'zarr_array_resize grow again')
+    grid4 = 0
+    call ok(zarr_read(s, grid4), 'zarr_read regrown array')
+    call check(all(grid4(1:3, 1:2) == first(1:3, 1:2)) .and. all(grid4(4:6, :) == -1) .and. &
+               all(grid4(:, 3:4) == -1), 'beyond the shrunk edge: the fill value, not old data')
+    status = zarr_array_resize(s, [6, 4, 1])
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_resize with the wrong rank')
+    status = zarr_array_resize(s, [6, -4])
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_resize negative extent')
+    call zarr_free(s)
+
+    ! ---- append along either Fortran dimension
+    call ok(zarr_array_create(st, '/app', [3, 2], [2, 2], ZARR_DATA_TYPE_FLOAT32, s, &
+                              fill_value='0'), 'create /app')
+    call ok(zarr_write(s, plain(:, 1:2)), 'zarr_write /app')
+    col(:, 1) = [7.0_c_float, 8.0_c_float, 9.0_c_float]
+    call ok(zarr_array_append(s, 2, col), 'zarr_array_append a column along dimension 2')
+    call ok(zarr_array_shape(s, shp2), 'shape after appending')
+    call check(all(shp2 == [3, 3]), 'appended shape (3, 3)')
+    call ok(zarr_array_append(s, 1, plain(1:2, :)), 'zarr_array_append two rows along dimension 1')
+    call ok(zarr_array_shape(s, shp2), 'shape after the second append')
+    call check(all(shp2 == [5, 3]), 'appended shape (5, 3)')
+    allocate (back(5, 3))
+    back = -1
+    call ok(zarr_read(s, back), 'zarr_read appended array')
+    call check(all(back(1:3, 1:2) == plain(:, 1:2)) .and. all(back(1:3, 3) == col(:, 1)) .and. &
+               all(back(4:5, :) == plain(1:2, :)), 'appended data in place')
+    status = zarr_array_append(s, 3, col)
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_append along dimension 3 of 2')
+    status = zarr_array_append(s, 2, plain(1:2, 1:1))
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_append a block of the wrong height')
+    status = zarr_array_append(s, 2, grid4(1:5, 1:1))
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_append int32 to float32')
+    call ok(zarr_array_shape(s, shp2), 'shape after failed appends')
+    call check(all(shp2 == [5, 3]), 'failed appends leave the shape')
+    ! A 1-D block along dimension 2 of a 2-D array: count says where it goes.
+    call ok(zarr_array_append(s, 2, back(:, 1), count=[5, 1]), 'zarr_array_append 1-D with count')
+    call ok(zarr_array_shape(s, shp2), 'shape after the 1-D append')
+    call check(all(shp2 == [5, 4]), 'appended shape (5, 4)')
+    col = 0
+    call ok(zarr_read(s, col(:, 1), start=[3, 4], count=[3, 1]), 'zarr_read column 4')
+    call check(all(col(:, 1) == back(3:5, 1)), 'the 1-D block is column 4 (rows 3:5)')
+    call zarr_free(s)
+
+    ! ---- variable-length strings: Fortran words(4, 3) is the Zarr string array of shape (3, 4)
+    call ok(zarr_array_create(st, '/str', '{"zarr_format": 3, "node_type": "array", ' // &
+            '"shape": [3, 4], "data_type": "string", "chunk_grid": {"name": "regular", ' // &
+            '"configuration": {"chunk_shape": [2, 2]}}, "chunk_key_encoding": {"name": ' // &
+            '"default"}, "fill_value": "", "codecs": [{"name": "vlen-utf8"}, {"name": ' // &
+            '"zstd", "configuration": {"level": 3, "checksum": false}}]}', s), &
+            'zarr_array_create string (vlen-utf8)')
+    call ok(zarr_array_data_type(s, dt), 'zarr_array_data_type string')
+    call check(dt == ZARR_DATA_TYPE_STRING .and. zarr_data_type_name(dt) == 'string', &
+               'data type string')
+    do jj = 1, 3
+      do ii = 1, 4
+        words(ii, jj) = achar(iachar('a') + ii - 1) // achar(iachar('0') + jj)
+      end do
+    end do
+    words(2, 1) = ''                                     ! an empty string
+    words(3, 2) = 'h' // e_acute // 'llo ' // smiley     ! 11 bytes of UTF-8
+    words(4, 3) = 'trailing   '                          ! trailing blanks are trimmed
+    call ok(zarr_write_vlen(s, words), 'zarr_write_vlen words(4, 3)')
+    call ok(zarr_read_vlen(s, texts, offsets=offs, data=raw), 'zarr_read_vlen whole array')
+    call check(size(texts) == 12 .and. len(texts) == 11, 'twelve strings, padded to 11 bytes')
+    call check(all(texts == reshape(words, [12])), 'strings round trip in Fortran order')
+    call check(texts(2) == '' .and. offs(3) == offs(2), 'the empty string')
+    call check(texts(7) == 'h' // e_acute // 'llo ' // smiley .and. offs(8) - offs(7) == 11, &
+               'non-ASCII UTF-8 string: ' // texts(7))
+    call check(size(offs) == 13 .and. offs(1) == 0 .and. offs(13) == len(raw), &
+               'offsets: n + 1 values from 0 to the data size')
+    call check(raw(offs(12) + 1:offs(13)) == 'trailing' .and. len(raw) == offs(13), &
+               'trailing blanks trimmed on write')
+    call ok(zarr_read_vlen(s, texts, start=[3, 2], count=[2, 1]), 'zarr_read_vlen a selection')
+    call check(size(texts) == 2 .and. texts(1) == words(3, 2) .and. texts(2) == 'd2', &
+               'selection words(3:4, 2)')
+    call ok(zarr_read_vlen(s, texts, start=[4, 3]), 'zarr_read_vlen, count to the end')
+    call check(size(texts) == 1 .and. texts(1) == 'trailing', 'last element')
+    ! Offsets and bytes as given: the trailing blank stays.
+    call ok(zarr_write_vlen(s, [0_c_int64_t, 3_c_int64_t, 3_c_int64_t], 'ab ', start=[1, 3], &
+                            count=[2, 1]), 'zarr_write_vlen offsets and data')
+    call ok(zarr_read_vlen(s, texts, start=[1, 3], count=[2, 1], offsets=offs, data=raw), &
+            'zarr_read_vlen raw')
+    call check(raw == 'ab ' .and. all(offs == [0, 3, 3]) .and. texts(2) == '', &
+               'raw write keeps the trailing blank; an empty element')
+    ! Errors.
+    status = zarr_read_vlen(a2d, texts)
+    call expect(status, ZARR_ERROR_UNSUPPORTED, 'zarr_read_vlen of a float32 array')
+    status = zarr_write_vlen(a2d, ['x'], start=[1, 1], count=[1, 1])
+    call expect(status, ZARR_ERROR_UNSUPPORTED, 'zarr_write_vlen into a float32 array')
+    status = zarr_read(s, plain)
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_read of a string array (type check)')
+    status = zarr_read_vlen(s, texts, start=[1], count=[1])
+    call expect(status, ZARR_ERROR_INVALID_ARGUMENT, 'zarr_read_vlen with the wrong rank')
+    status = zarr_read_vlen(s, texts, start=[1, 5])
+    call expect(status, ZARR_ERROR_OUT_OF_BOUNDS, 'zarr_read_vlen past the edge')
+    status = zarr_write_vlen(s, words(:, 1:2))
+    call check(status == ZARR_OK, 'zarr_write_vlen two columns, count from the shape')
+    status = zarr_write_vlen(s, words(:, 1), count=[4, 2])
+    call expect(status, ZARR_ERROR_BUFFER_SIZE_MISMATCH, 'zarr_write_vlen 4 strings for 8')
+    call zarr_free(s)
+    status = zarr_read_vlen(s, texts)
+    call expect(status, ZARR_ERROR_NULL_ARGUMENT, 'zarr_read_vlen on a freed handle')
+    call zarr_free(t)
+  end subroutine sections_resize_strings
 
   subroutine check(condition, what)
     logical, intent(in) :: condition

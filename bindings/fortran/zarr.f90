@@ -61,6 +61,35 @@
 !   start and count are default integers; byte lengths are computed here from the buffer.
 !   Non-contiguous actual arguments (array sections with strides) work: the compiler passes
 !   a contiguous copy.
+! - Array sections without a copy: zarr_read_section / zarr_write_section(array, values
+!   [, start, count]) take the same arguments and types as zarr_read / zarr_write, but
+!   `values` may be any array section of rank 0 to 7 (b(1:5:2, :), a 2-D slice
+!   c(1:8:2, 2, :) of a 3-D array, or a whole array): the elements go straight into (come
+!   straight from) their places through zarr_array_read_strided / zarr_array_write_strided,
+!   with byte strides taken from the addresses of neighbouring elements; the elements
+!   between them are never touched. The mapping is that of zarr_read: with start = [1, 1],
+!   values(i, j) is zarr-python's z[j-1, i-1]; in general values(i, j) <-> z[start(2)+j-2,
+!   start(1)+i-2]. `count` (default shape(values)) must have the extents of `values` once
+!   the extents of 1 are left out of both (so count = [nx, 1, nt] fits values(nx, nt)),
+!   otherwise ZARR_ERROR_BUFFER_SIZE_MISMATCH; a reversed section (negative stride) is
+!   ZARR_ERROR_INVALID_ARGUMENT.
+! - Growing and shrinking: zarr_array_resize(array, shape) (Fortran order; elements
+!   between the old edge and a grown one read as the fill value) and
+!   zarr_array_append(array, dim, values [, count]): grow Fortran dimension `dim` by
+!   count(dim) (default shape(values)) and write `values` (any type of zarr_write) there,
+!   e.g. the next time step of a(nx, ny, nt): dim = 3, values(nx, ny), count = [nx, ny, 1].
+! - Variable-length strings (data types `string` and `bytes`, ZARR_DATA_TYPE_STRING /
+!   _BYTES): zarr_read_vlen(array, values [, start, count, offsets, data]) reads the
+!   selection (count defaults to the rest of the array from start) into a
+!   `character(len=:), allocatable` rank-1 array in Fortran element order (reshape it to
+!   count), each element blank-padded to the longest one's length in bytes (UTF-8 is kept
+!   as bytes: U+00E9 takes two characters); optionally also the raw form: `offsets`
+!   (integer(c_int64_t), n + 1 values from 0) and `data` (all bytes), element k being
+!   data(offsets(k)+1 : offsets(k+1)). zarr_write_vlen(array, values [, start, count])
+!   writes a character array of rank 1 or 2 with each element's trailing blanks removed
+!   (an all-blank element is the empty string); zarr_write_vlen(array, offsets, data
+!   [, start, count]) writes the raw form, keeping trailing blanks. zarr_read_vlen on an
+!   array of fixed-size elements returns ZARR_ERROR_UNSUPPORTED.
 ! - zarr_array_create is generic: with a metadata JSON document (as in C), or from a Fortran
 !   shape, chunk shape (Fortran order), data type and optional codec ("none", "zstd", "gzip"),
 !   compression level, fill value, dimension names and attributes, building the v3 metadata.
@@ -128,6 +157,8 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_DATETIME64 = 28
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_TIMEDELTA64 = 29
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_STRUCT = 30
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_STRING = 31
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BYTES = 32
 
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_ARRAY = 1
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_GROUP = 2
@@ -218,6 +249,8 @@ module zarr
   public :: c_zarr_group_set_attribute_string, c_zarr_sink_extend, c_zarr_sink_write
   public :: c_zarr_store_callback_set_error, c_zarr_store_delete_node
   public :: c_zarr_store_open_callbacks, c_zarr_thread_pool_set_size, c_zarr_thread_pool_size
+  public :: c_zarr_array_read_strided, c_zarr_array_write_strided, c_zarr_array_resize
+  public :: c_zarr_array_append, c_zarr_array_read_vlen, c_zarr_array_write_vlen
 
   interface
     function c_zarr_store_open_zip(path, out) result(status) bind(C, name="zarr_store_open_zip")
@@ -1110,6 +1143,81 @@ module zarr
 
   end interface
 
+  ! Strided transfers, resizing, appending and variable-length elements. Unsigned C values
+  ! (uint64_t) are integer(c_int64_t) here.
+  interface
+    function c_zarr_array_read_strided(array, ndim, start, count, byte_strides, buf, buf_len) &
+        result(status) bind(C, name="zarr_array_read_strided")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*), byte_strides(*)
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_read_strided
+
+    function c_zarr_array_write_strided(array, ndim, start, count, byte_strides, buf, buf_len) &
+        result(status) bind(C, name="zarr_array_write_strided")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*), byte_strides(*)
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_write_strided
+
+    function c_zarr_array_resize(array, ndim, shape) result(status) &
+        bind(C, name="zarr_array_resize")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: shape(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_resize
+
+    function c_zarr_array_append(array, ndim, count, dim, buf, buf_len) result(status) &
+        bind(C, name="zarr_array_append")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: count(*)
+      integer(c_size_t), value :: dim
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_append
+
+    ! `data` may be C_NULL_PTR to learn `data_size` (the offsets are filled too).
+    function c_zarr_array_read_vlen(array, ndim, start, count, offsets, offsets_len, data, &
+                                    data_capacity, data_size) result(status) &
+        bind(C, name="zarr_array_read_vlen")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      integer(c_int64_t), intent(inout) :: offsets(*)
+      integer(c_size_t), value :: offsets_len
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: data_capacity
+      integer(c_size_t), intent(out) :: data_size
+      integer(c_int32_t) :: status
+    end function c_zarr_array_read_vlen
+
+    function c_zarr_array_write_vlen(array, ndim, start, count, offsets, offsets_len, data, &
+                                     data_size) result(status) bind(C, name="zarr_array_write_vlen")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*), offsets(*)
+      integer(c_size_t), value :: offsets_len
+      type(c_ptr), value :: data
+      integer(c_size_t), value :: data_size
+      integer(c_int32_t) :: status
+    end function c_zarr_array_write_vlen
+  end interface
+
   ! ---------------------------------------------------------------------------------------
   ! The Fortran layer
   ! ---------------------------------------------------------------------------------------
@@ -1129,6 +1237,8 @@ module zarr
   public :: zarr_array_set_attributes_json
   public :: zarr_read, zarr_write, zarr_read_chunk, zarr_write_chunk, zarr_read_inner_chunk
   public :: zarr_read_strings
+  public :: zarr_read_section, zarr_write_section, zarr_array_resize, zarr_array_append
+  public :: zarr_read_vlen, zarr_write_vlen
 
   !> status = zarr_read_strings(array, values [, start, count]): fixed-length strings into
   !> character(len=*) arrays of rank 1 or 2.
@@ -1247,6 +1357,45 @@ module zarr
       zarr_read_inner_chunk_l1
   end interface zarr_read_inner_chunk
 
+  !> status = zarr_read_section(array, values [, start, count]): as zarr_read, but straight
+  !> into `values` when it is a non-contiguous array section (b(1:5:2, :), a slice of a
+  !> larger array): no contiguous temporary is made.
+  interface zarr_read_section
+    module procedure zarr_read_section_i1, zarr_read_section_i2, zarr_read_section_i4, &
+      zarr_read_section_i8, zarr_read_section_r4, zarr_read_section_r8, zarr_read_section_c4, &
+      zarr_read_section_c8, zarr_read_section_l1
+  end interface zarr_read_section
+
+  !> status = zarr_write_section(array, values [, start, count]): as zarr_write, straight
+  !> from a non-contiguous `values`.
+  interface zarr_write_section
+    module procedure zarr_write_section_i1, zarr_write_section_i2, zarr_write_section_i4, &
+      zarr_write_section_i8, zarr_write_section_r4, zarr_write_section_r8, &
+      zarr_write_section_c4, zarr_write_section_c8, zarr_write_section_l1
+  end interface zarr_write_section
+
+  !> status = zarr_array_resize(array, shape): shape in Fortran order, integer(c_int32_t) or
+  !> integer(c_int64_t).
+  interface zarr_array_resize
+    module procedure zarr_array_resize_i4, zarr_array_resize_i8
+  end interface zarr_array_resize
+
+  !> status = zarr_array_append(array, dim, values [, count]): grow Fortran dimension `dim`
+  !> by count(dim) and write `values` there.
+  interface zarr_array_append
+    module procedure zarr_array_append_i1, zarr_array_append_i2, zarr_array_append_i4, &
+      zarr_array_append_i8, zarr_array_append_r4, zarr_array_append_r8, zarr_array_append_c4, &
+      zarr_array_append_c8, zarr_array_append_l1
+  end interface zarr_array_append
+
+  !> status = zarr_write_vlen(array, values [, start, count]): variable-length strings from a
+  !> character array of rank 1 or 2 (trailing blanks trimmed), or
+  !> status = zarr_write_vlen(array, offsets, data [, start, count]): element k is
+  !> data(offsets(k) + 1 : offsets(k + 1)) (trailing blanks kept).
+  interface zarr_write_vlen
+    module procedure write_vlen_1d, write_vlen_2d, write_vlen_raw
+  end interface zarr_write_vlen
+
   ! Fortran element types of the generic data procedures.
   ! Which kind of node an attribute procedure works on.
   integer, parameter :: NODE_ARRAY = 1, NODE_GROUP = 2, NODE_BUILDER = 3
@@ -1255,7 +1404,9 @@ module zarr
     FK_C4 = 7, FK_C8 = 8, FK_L1 = 9
   ! Operations.
   integer, parameter :: OP_READ = 1, OP_WRITE = 2, OP_READ_CHUNK = 3, OP_WRITE_CHUNK = 4, &
-    OP_READ_INNER_CHUNK = 5
+    OP_READ_INNER_CHUNK = 5, OP_READ_SECTION = 6, OP_WRITE_SECTION = 7
+  ! The highest rank of zarr_read_section / zarr_write_section.
+  integer, parameter :: MAX_SECTION_RANK = 7
 
   ! The message of the most recent failure detected by this module rather than by libzarr
   ! (unallocated after a libzarr failure, whose message libzarr keeps).
@@ -1325,6 +1476,13 @@ contains
     write (buf, '(i0)') i
     s = trim(buf)
   end function itoa
+
+  ! The address `p` holds, as an integer (for byte distances between elements).
+  pure function address(p) result(a)
+    type(c_ptr), intent(in) :: p
+    integer(c_int64_t) :: a
+    a = int(transfer(p, 0_c_intptr_t), c_int64_t)
+  end function address
 
   ! A JSON list of integers, e.g. "[3, 5]".
   pure function json_int_list(values) result(s)
@@ -1411,6 +1569,8 @@ contains
     case (ZARR_DATA_TYPE_DATETIME64); name = 'numpy.datetime64'
     case (ZARR_DATA_TYPE_TIMEDELTA64); name = 'numpy.timedelta64'
     case (ZARR_DATA_TYPE_STRUCT); name = 'struct'
+    case (ZARR_DATA_TYPE_STRING); name = 'string'
+    case (ZARR_DATA_TYPE_BYTES); name = 'bytes'
     case default; name = ''
     end select
   end function zarr_data_type_name
@@ -1467,6 +1627,8 @@ contains
     case (OP_WRITE); name = 'zarr_write'
     case (OP_READ_CHUNK); name = 'zarr_read_chunk'
     case (OP_WRITE_CHUNK); name = 'zarr_write_chunk'
+    case (OP_READ_SECTION); name = 'zarr_read_section'
+    case (OP_WRITE_SECTION); name = 'zarr_write_section'
     case default; name = 'zarr_read_inner_chunk'
     end select
   end function op_name
@@ -1563,6 +1725,130 @@ contains
                                         ccount, buf, nbytes))
     end if
   end function region_io
+
+  ! Strided transfer for zarr_read_section / zarr_write_section: `base` is the address of the
+  ! first element of `values`, `steps` its byte strides (Fortran order, one per dimension of
+  ! `values`), `esize` the element size. The selection's extents other than 1 must be those
+  ! of `values` other than 1, in order; the elements go straight to (come straight from)
+  ! their places in the caller's array.
+  function section_io(op, array, fk, base, esize, vshape, steps, start, count) result(status)
+    integer, intent(in) :: op, fk
+    type(zarr_array), intent(in) :: array
+    type(c_ptr), intent(in) :: base
+    integer(c_int64_t), intent(in) :: esize, vshape(:), steps(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: cstart(:), ccount(:), fcount(:), fstrides(:)
+    integer(c_int64_t) :: span
+    integer :: n, d, j
+    allocate (cstart(0), ccount(0)) ! see region_io
+    if (size(vshape) > MAX_SECTION_RANK) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, op_name(op) // ': values has rank ' &
+                    // itoa(int(size(vshape), c_int64_t)) // '; at most ' &
+                    // itoa(int(MAX_SECTION_RANK, c_int64_t)) // ' are supported')
+      return
+    end if
+    status = check_buffer_type(op_name(op), array, fk)
+    if (status /= ZARR_OK) return
+    status = c_selection(op_name(op), vshape, start, count, cstart, ccount)
+    if (status /= ZARR_OK) return
+    n = size(ccount)
+    allocate (fcount(n), fstrides(n))
+    fcount = ccount(n:1:-1)
+    fstrides = esize ! the stride along an extent of 1 is never used; the C API wants >= 1
+    span = 0
+    if (product(fcount) /= product(vshape)) then
+      status = mismatch()
+      return
+    end if
+    if (product(fcount) > 0) then
+      ! Match the selection's dimensions of extent above 1 with those of values, in order.
+      j = 0
+      do d = 1, n
+        if (fcount(d) == 1) cycle
+        j = next_dim(j)
+        if (j > size(vshape)) then
+          status = mismatch()
+          return
+        end if
+        if (vshape(j) /= fcount(d)) then
+          status = mismatch()
+          return
+        end if
+        if (steps(j) < 1) then
+          status = fail(ZARR_ERROR_INVALID_ARGUMENT, op_name(op) // ': values is a reversed ' &
+                        // 'section (negative stride along dimension ' &
+                        // itoa(int(j, c_int64_t)) // '); use ' &
+                        // op_name(merge(OP_READ, OP_WRITE, op == OP_READ_SECTION)) // ' instead')
+          return
+        end if
+        fstrides(d) = steps(j)
+      end do
+      span = esize + sum((fcount - 1) * fstrides)
+    end if
+    if (op == OP_READ_SECTION) then
+      status = track(c_zarr_array_read_strided(array%ptr, int(n, c_size_t), cstart, ccount, &
+                                               fstrides(n:1:-1), base, int(span, c_size_t)))
+    else
+      status = track(c_zarr_array_write_strided(array%ptr, int(n, c_size_t), cstart, ccount, &
+                                                fstrides(n:1:-1), base, int(span, c_size_t)))
+    end if
+  contains
+    ! The next dimension of values after `k` whose extent is not 1 (size(vshape) + 1 if none).
+    integer function next_dim(k)
+      integer, intent(in) :: k
+      next_dim = k + 1
+      do while (next_dim <= size(vshape))
+        if (vshape(next_dim) /= 1) exit
+        next_dim = next_dim + 1
+      end do
+    end function next_dim
+
+    integer(c_int32_t) function mismatch()
+      mismatch = fail(ZARR_ERROR_BUFFER_SIZE_MISMATCH, op_name(op) // ': the selection''s ' &
+                      // 'extents ' // json_int_list(fcount) // ' do not match the shape ' &
+                      // json_int_list(vshape) // ' of values (extents of 1 aside)')
+    end function mismatch
+  end function section_io
+
+  ! zarr_array_append: grow Fortran dimension `dim` by count(dim) (count defaults to
+  ! `vshape`) and write the dense buffer `buf` of `nbytes` bytes into the new part.
+  function append_io(array, fk, buf, nbytes, vshape, dim, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: fk
+    type(c_ptr), intent(in) :: buf
+    integer(c_size_t), intent(in) :: nbytes
+    integer(c_int64_t), intent(in) :: vshape(:)
+    integer, intent(in) :: dim
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: fcount(:)
+    integer :: n
+    character(len=*), parameter :: procname = 'zarr_array_append'
+    status = check_buffer_type(procname, array, fk)
+    if (status /= ZARR_OK) return
+    if (present(count)) then
+      n = size(count)
+      allocate (fcount(n))
+      fcount = int(count, c_int64_t)
+    else
+      n = size(vshape)
+      allocate (fcount(n))
+      fcount = vshape
+    end if
+    if (dim < 1 .or. dim > n) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // ': dimension ' &
+                    // itoa(int(dim, c_int64_t)) // ' of ' // itoa(int(n, c_int64_t)))
+      return
+    end if
+    if (any(fcount < 0)) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // ': negative count: ' &
+                    // json_int_list(fcount))
+      return
+    end if
+    status = track(c_zarr_array_append(array%ptr, int(n, c_size_t), fcount(n:1:-1), &
+                                       int(n - dim, c_size_t), buf, nbytes))
+  end function append_io
 
   ! Fixed-length strings: read the selection's elements (`n` of them, each `esize` stored
   ! bytes) as code units (4 bytes for fixed_length_utf32, 1 for byte strings) into `units`,
@@ -1685,6 +1971,156 @@ contains
     ! Fortran's column-major order is the reversed C order of the stored array.
     values = reshape(out, shape(values))
   end function zarr_read_strings_2d
+
+  !> Read the variable-length elements (`string`: UTF-8 text; `bytes`) of the selection
+  !> `start` (1-based, default all 1), `count` (default: from start to the array's end), in
+  !> Fortran order, into `values`: one element per selected element in Fortran (column-major)
+  !> order, so reshape(values, count) has the selection's shape; `len(values)` is the longest
+  !> element's length in bytes and shorter elements are padded with blanks (trailing blanks
+  !> of an element are thus indistinguishable from the padding: `offsets` and `data` keep
+  !> them). A UTF-8 character of several bytes takes several Fortran characters.
+  !> Optionally `offsets` (n + 1 values from 0) and `data` (all elements' bytes one after
+  !> the other): element k is data(offsets(k) + 1 : offsets(k + 1)).
+  !> Statuses as zarr_array_read_vlen in zarr.h: ZARR_ERROR_UNSUPPORTED for an array of
+  !> fixed-size elements (read those with zarr_read or zarr_read_strings).
+  function zarr_read_vlen(array, values, start, count, offsets, data) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=:), allocatable, intent(inout) :: values(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int64_t), allocatable, intent(inout), optional :: offsets(:)
+    character(len=:), allocatable, intent(inout), optional :: data
+    integer(c_int32_t) :: status
+    character(len=*), parameter :: procname = 'zarr_read_vlen'
+    integer(c_int64_t), allocatable :: shp(:), cstart(:), ccount(:), offs(:)
+    integer(c_int64_t) :: n, k, longest
+    integer(c_size_t) :: nbytes
+    character(kind=c_char, len=:), allocatable, target :: bytes
+    integer :: attempt
+    if (.not. c_associated(array%ptr)) then
+      status = fail(ZARR_ERROR_NULL_ARGUMENT, procname // ': the array handle is not open')
+      return
+    end if
+    allocate (cstart(0), ccount(0)) ! see region_io
+    if (present(count)) then
+      status = c_selection(procname, [integer(c_int64_t) ::], start, count, cstart, ccount)
+    else
+      ! Default count: from start to the end of the array.
+      status = extents(array, 1, shp)
+      if (status /= ZARR_OK) return
+      if (present(start)) then
+        if (size(start) == size(shp)) shp = max(0_c_int64_t, shp - int(start, c_int64_t) + 1)
+      end if
+      status = c_selection(procname, shp, start, cstart=cstart, ccount=ccount)
+    end if
+    if (status /= ZARR_OK) return
+    n = product(ccount)
+    allocate (offs(n + 1))
+    ! First the size, then the elements; the array may change in between, so retry.
+    status = track(c_zarr_array_read_vlen(array%ptr, size(ccount, kind=c_size_t), cstart, &
+                                          ccount, offs, int(n + 1, c_size_t), c_null_ptr, &
+                                          0_c_size_t, nbytes))
+    if (status /= ZARR_OK) return
+    do attempt = 1, 3
+      if (allocated(bytes)) deallocate (bytes)
+      allocate (character(kind=c_char, len=max(1_c_size_t, nbytes)) :: bytes)
+      status = track(c_zarr_array_read_vlen(array%ptr, size(ccount, kind=c_size_t), cstart, &
+                                            ccount, offs, int(n + 1, c_size_t), c_loc(bytes), &
+                                            int(len(bytes), c_size_t), nbytes))
+      if (status /= ZARR_ERROR_BUFFER_TOO_SMALL) exit
+    end do
+    if (status /= ZARR_OK) return
+    longest = 0
+    if (n > 0) longest = maxval(offs(2:n + 1) - offs(1:n))
+    if (allocated(values)) deallocate (values)
+    allocate (character(len=longest) :: values(n))
+    do k = 1, n
+      values(k) = bytes(offs(k) + 1:offs(k + 1))
+    end do
+    if (present(offsets)) offsets = offs
+    if (present(data)) data = bytes(1:nbytes)
+  end function zarr_read_vlen
+
+  ! zarr_write_vlen's common part: element k is data(offsets(k) + 1 : offsets(k + 1)).
+  function write_vlen(array, offsets, data, vshape, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), intent(in) :: offsets(:)
+    character(kind=c_char, len=*), intent(in), target :: data
+    integer(c_int64_t), intent(in) :: vshape(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    character(len=*), parameter :: procname = 'zarr_write_vlen'
+    integer(c_int64_t), allocatable :: cstart(:), ccount(:)
+    type(c_ptr) :: p
+    if (.not. c_associated(array%ptr)) then
+      status = fail(ZARR_ERROR_NULL_ARGUMENT, procname // ': the array handle is not open')
+      return
+    end if
+    allocate (cstart(0), ccount(0)) ! see region_io
+    status = c_selection(procname, vshape, start, count, cstart, ccount)
+    if (status /= ZARR_OK) return
+    if (product(ccount) + 1 /= size(offsets, kind=c_int64_t)) then
+      status = fail(ZARR_ERROR_BUFFER_SIZE_MISMATCH, procname // ': the selection has ' &
+                    // itoa(product(ccount)) // ' elements but values has ' &
+                    // itoa(size(offsets, kind=c_int64_t) - 1))
+      return
+    end if
+    p = c_null_ptr
+    if (len(data) > 0) p = c_loc(data)
+    status = track(c_zarr_array_write_vlen(array%ptr, size(ccount, kind=c_size_t), cstart, &
+                                           ccount, offsets, size(offsets, kind=c_size_t), p, &
+                                           len(data, kind=c_size_t)))
+  end function write_vlen
+
+  ! Offsets and bytes of `values` with their trailing blanks removed.
+  subroutine pack_vlen(values, offsets, data)
+    character(len=*), intent(in) :: values(:)
+    integer(c_int64_t), allocatable, intent(inout) :: offsets(:)
+    character(kind=c_char, len=:), allocatable, intent(inout) :: data
+    integer :: k
+    if (allocated(offsets)) deallocate (offsets)
+    allocate (offsets(size(values) + 1))
+    offsets(1) = 0
+    do k = 1, size(values)
+      offsets(k + 1) = offsets(k) + len_trim(values(k))
+    end do
+    if (allocated(data)) deallocate (data)
+    allocate (character(kind=c_char, len=offsets(size(values) + 1)) :: data)
+    do k = 1, size(values)
+      data(offsets(k) + 1:offsets(k + 1)) = values(k)(1:len_trim(values(k)))
+    end do
+  end subroutine pack_vlen
+
+  function write_vlen_1d(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: values(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: offsets(:)
+    character(kind=c_char, len=:), allocatable :: data
+    call pack_vlen(values, offsets, data)
+    status = write_vlen(array, offsets, data, shape(values, kind=c_int64_t), start, count)
+  end function write_vlen_1d
+
+  function write_vlen_2d(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: values(:, :)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: offsets(:)
+    character(kind=c_char, len=:), allocatable :: data
+    ! Fortran's column-major order is the reversed C order of the stored array.
+    call pack_vlen(reshape(values, [size(values)]), offsets, data)
+    status = write_vlen(array, offsets, data, shape(values, kind=c_int64_t), start, count)
+  end function write_vlen_2d
+
+  function write_vlen_raw(array, offsets, data, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), intent(in) :: offsets(:)
+    character(len=*), intent(in) :: data
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    status = write_vlen(array, offsets, data, [size(offsets, kind=c_int64_t) - 1], start, count)
+  end function write_vlen_raw
 
   ! Whole-chunk transfer; `chunk_index` is 1-based, in Fortran order.
   function chunk_io(op, array, fk, buf, nbytes, chunk_index) result(status)
@@ -2196,6 +2632,32 @@ contains
                                                  cstart, ccount, n))
     if (status == ZARR_OK) nbytes = n
   end function zarr_array_selection_nbytes
+
+  !> Change the array's shape to `shape` (Fortran order, same rank; grow or shrink any
+  !> dimension). Elements between the old edge and a grown one read as the fill value.
+  !> Statuses as zarr_array_resize in zarr.h (ZARR_ERROR_INVALID_ARGUMENT for the wrong rank
+  !> or, checked here, a negative extent).
+  function zarr_array_resize_i8(array, shape) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), intent(in) :: shape(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    if (any(shape < 0)) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_resize: negative extent: ' &
+                    // json_int_list(shape))
+      return
+    end if
+    allocate (c(size(shape)))
+    c = shape(size(shape):1:-1)
+    status = track(c_zarr_array_resize(array%ptr, size(c, kind=c_size_t), c))
+  end function zarr_array_resize_i8
+
+  function zarr_array_resize_i4(array, shape) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), intent(in) :: shape(:)
+    integer(c_int32_t) :: status
+    status = zarr_array_resize_i8(array, int(shape, c_int64_t))
+  end function zarr_array_resize_i4
 
   !> The array's zarr.json document as JSON text (shapes in Zarr order).
   function zarr_array_metadata_json(array, json) result(status)
@@ -2740,6 +3202,860 @@ contains
     if (size(values) > 0) p = c_loc(values)
     status = chunk_io(OP_READ_INNER_CHUNK, array, FK_L1, p, c_sizeof(values), inner_chunk_index)
   end function zarr_read_inner_chunk_l1
+
+  ! ---------------------------------------------------------------------------------------
+  ! Array sections (strided transfers) and appending, one per Fortran element type (all alike).
+  ! ---------------------------------------------------------------------------------------
+
+  ! section_layout_*: the address of the first element of `values` (an array section or a
+  ! whole array) and the byte distance from it to the next element along each dimension,
+  ! taken from the addresses of neighbouring elements (0 along extents of 1; negative
+  ! along a reversed section). Ranks 0 to MAX_SECTION_RANK.
+  subroutine section_layout_i1(values, base, steps)
+    integer(c_int8_t), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_i1
+
+  subroutine section_layout_i2(values, base, steps)
+    integer(c_int16_t), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_i2
+
+  subroutine section_layout_i4(values, base, steps)
+    integer(c_int32_t), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_i4
+
+  subroutine section_layout_i8(values, base, steps)
+    integer(c_int64_t), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_i8
+
+  subroutine section_layout_r4(values, base, steps)
+    real(c_float), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_r4
+
+  subroutine section_layout_r8(values, base, steps)
+    real(c_double), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_r8
+
+  subroutine section_layout_c4(values, base, steps)
+    complex(c_float_complex), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_c4
+
+  subroutine section_layout_c8(values, base, steps)
+    complex(c_double_complex), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_c8
+
+  subroutine section_layout_l1(values, base, steps)
+    logical(c_bool), dimension(..), intent(in), target :: values
+    type(c_ptr), intent(out) :: base
+    integer(c_int64_t), intent(out) :: steps(:)
+    integer :: i(MAX_SECTION_RANK)
+    base = c_null_ptr
+    steps = 0
+    if (size(values) == 0 .or. rank(values) > MAX_SECTION_RANK) return
+    i = 1
+    i(1:rank(values)) = min(2, shape(values))
+    select rank (v => values)
+    rank (0)
+      base = c_loc(v)
+    rank (1)
+      base = c_loc(v(1))
+      steps = [address(c_loc(v(i(1))))] - address(base)
+    rank (2)
+      base = c_loc(v(1, 1))
+      steps = [address(c_loc(v(i(1), 1))), address(c_loc(v(1, i(2))))] - address(base)
+    rank (3)
+      base = c_loc(v(1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1))), &
+               address(c_loc(v(1, i(2), 1))), &
+               address(c_loc(v(1, 1, i(3))))] - address(base)
+    rank (4)
+      base = c_loc(v(1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1))), &
+               address(c_loc(v(1, 1, 1, i(4))))] - address(base)
+    rank (5)
+      base = c_loc(v(1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5))))] - address(base)
+    rank (6)
+      base = c_loc(v(1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6))))] - address(base)
+    rank (7)
+      base = c_loc(v(1, 1, 1, 1, 1, 1, 1))
+      steps = [address(c_loc(v(i(1), 1, 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, i(2), 1, 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, i(3), 1, 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, i(4), 1, 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, i(5), 1, 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, i(6), 1))), &
+               address(c_loc(v(1, 1, 1, 1, 1, 1, i(7))))] - address(base)
+    end select
+  end subroutine section_layout_l1
+
+  function zarr_read_section_i1(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i1(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_I1, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_i1
+
+  function zarr_read_section_i2(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i2(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_I2, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_i2
+
+  function zarr_read_section_i4(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i4(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_I4, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_i4
+
+  function zarr_read_section_i8(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i8(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_I8, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_i8
+
+  function zarr_read_section_r4(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_float), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_r4(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_R4, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_r4
+
+  function zarr_read_section_r8(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_double), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_r8(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_R8, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_r8
+
+  function zarr_read_section_c4(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    complex(c_float_complex), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_c4(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_C4, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_c4
+
+  function zarr_read_section_c8(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    complex(c_double_complex), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_c8(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_C8, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_c8
+
+  function zarr_read_section_l1(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    logical(c_bool), dimension(..), intent(inout), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_l1(values, base, steps)
+    status = section_io(OP_READ_SECTION, array, FK_L1, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_read_section_l1
+
+  function zarr_write_section_i1(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i1(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_I1, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_i1
+
+  function zarr_write_section_i2(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i2(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_I2, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_i2
+
+  function zarr_write_section_i4(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i4(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_I4, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_i4
+
+  function zarr_write_section_i8(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_i8(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_I8, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_i8
+
+  function zarr_write_section_r4(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_float), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_r4(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_R4, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_r4
+
+  function zarr_write_section_r8(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_double), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_r8(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_R8, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_r8
+
+  function zarr_write_section_c4(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    complex(c_float_complex), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_c4(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_C4, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_c4
+
+  function zarr_write_section_c8(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    complex(c_double_complex), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_c8(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_C8, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_c8
+
+  function zarr_write_section_l1(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    logical(c_bool), dimension(..), intent(in), target :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: base
+    integer(c_int64_t) :: steps(rank(values))
+    call section_layout_l1(values, base, steps)
+    status = section_io(OP_WRITE_SECTION, array, FK_L1, base, storage_size(values, c_int64_t) / 8, &
+                        shape(values, kind=c_int64_t), steps, start, count)
+  end function zarr_write_section_l1
+
+  function zarr_array_append_i1(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int8_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_I1, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_i1
+
+  function zarr_array_append_i2(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int16_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_I2, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_i2
+
+  function zarr_array_append_i4(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int32_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_I4, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_i4
+
+  function zarr_array_append_i8(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int64_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_I8, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_i8
+
+  function zarr_array_append_r4(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    real(c_float), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_R4, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_r4
+
+  function zarr_array_append_r8(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    real(c_double), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_R8, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_r8
+
+  function zarr_array_append_c4(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    complex(c_float_complex), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_C4, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_c4
+
+  function zarr_array_append_c8(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    complex(c_double_complex), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_C8, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_c8
+
+  function zarr_array_append_l1(array, dim, values, count) result(status)
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    logical(c_bool), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = append_io(array, FK_L1, p, c_sizeof(values), shape(values, kind=c_int64_t), &
+                       dim, count)
+  end function zarr_array_append_l1
 
   ! ---------------------------------------------------------------------------------------
   ! New names (zarr_<noun>_<verb>); the old ones above stay for one release
