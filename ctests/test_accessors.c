@@ -392,7 +392,15 @@ ZTEST(array_attributes_typed) {
     ZT_STATUS(zarr_array_attribute_int64_array(a, NULL, ints, 3, &n), ZARR_ERROR_NULL_ARGUMENT);
     ZT_STATUS(zarr_array_attribute_int64_array(a, "ints", ints, 3, NULL),
               ZARR_ERROR_NULL_ARGUMENT);
+    /* A key that is not UTF-8, for every getter. */
     ZT_STATUS(zarr_array_attribute_string(a, "\xff", &text), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_array_attribute_double(a, "\xff", &d), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "UTF-8");
+    ZT_STATUS(zarr_array_attribute_int64(a, "\xff", &i), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_array_attribute_double_array(a, "\xc3", list, 4, &n),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_array_attribute_int64_array(a, "\xc3", ints, 3, &n),
+              ZARR_ERROR_INVALID_ARGUMENT);
     zarr_array_free(a);
     zarr_store_free(store);
 }

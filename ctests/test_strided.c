@@ -159,11 +159,75 @@ ZTEST(errors) {
     zarr_store_free(store);
 }
 
+/* The statuses that come from the stored data or the store: a corrupt chunk, a value that
+ * is not a regular file, a read-only store, variable-length elements, a span that does not
+ * fit in memory. */
+ZTEST(store_and_data_errors) {
+    const char *root = ztest_tmp_dir();
+    const char *strings =
+        "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [4], \"data_type\": \"string\","
+        " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [4]}},"
+        " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","
+        " \"codecs\": [{\"name\": \"vlen-utf8\"}]}";
+    zarr_store *store = NULL, *read_only = NULL;
+    zarr_array *array = NULL, *text = NULL, *ro = NULL;
+    double buf[64];
+    uint64_t start[2] = {0, 0}, count[2] = {2, 3}, three[2] = {3, 3}, one[1] = {0}, four[1] = {4};
+    int64_t good[2] = {24, 8}, huge[2] = {INT64_MAX, 8}, dense[1] = {8};
+    static const char junk[] = "not a zstd frame";
+    int i;
+    for (i = 0; i < 64; i++) buf[i] = (double)i;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    array = make_array(store, codec_lists[1]);
+    ZT_CHECK(array != NULL);
+    ZT_OK(zarr_array_write_strided(array, 2, start, count, good, buf, sizeof buf));
+    /* A span that does not fit in memory: 2 * (2^63 - 1) + 2 * 8 + 8 bytes. */
+    ZT_STATUS(zarr_array_read_strided(array, 2, start, three, huge, buf, sizeof buf),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "span");
+    ZT_STATUS(zarr_array_write_strided(array, 2, start, three, huge, buf, sizeof buf),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    /* A corrupt chunk: reading it, and merging a partial write into it. */
+    ZT_CHECK(ztest_write_file(ztest_path(root, "a/c/0/0"), junk, sizeof junk) == 0);
+    ZT_STATUS(zarr_array_read_strided(array, 2, start, count, good, buf, sizeof buf),
+              ZARR_ERROR_CORRUPT_DATA);
+    ZT_STATUS(zarr_array_write_strided(array, 2, start, count, good, buf, sizeof buf),
+              ZARR_ERROR_CORRUPT_DATA);
+    /* A value that is not a regular file: an I/O error, without blocking. */
+    ZT_CHECK(remove(ztest_path(root, "a/c/0/0")) == 0);
+    ZT_CHECK(mkfifo(ztest_path(root, "a/c/0/0"), 0644) == 0);
+    ZT_STATUS(zarr_array_read_strided(array, 2, start, count, good, buf, sizeof buf),
+              ZARR_ERROR_IO);
+    ZT_STATUS(zarr_array_write_strided(array, 2, start, count, good, buf, sizeof buf),
+              ZARR_ERROR_IO);
+    /* A read-only store reads and refuses writes. */
+    ZT_CHECK(remove(ztest_path(root, "a/c/0/0")) == 0);
+    ZT_OK(zarr_store_open_url(root, "{\"read_only\": true}", &read_only));
+    ZT_OK(zarr_array_open(read_only, "/a", &ro));
+    ZT_OK(zarr_array_read_strided(ro, 2, start, count, good, buf, sizeof buf));
+    ZT_STATUS(zarr_array_write_strided(ro, 2, start, count, good, buf, sizeof buf),
+              ZARR_ERROR_READ_ONLY);
+    /* Variable-length elements have their own functions. */
+    ZT_OK(zarr_array_create(store, "/s", strings, &text));
+    ZT_STATUS(zarr_array_read_strided(text, 1, one, four, dense, buf, sizeof buf),
+              ZARR_ERROR_UNSUPPORTED);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_read_vlen");
+    ZT_STATUS(zarr_array_write_strided(text, 1, one, four, dense, buf, sizeof buf),
+              ZARR_ERROR_UNSUPPORTED);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_write_vlen");
+    zarr_array_free(ro);
+    zarr_array_free(text);
+    zarr_array_free(array);
+    zarr_store_free(read_only);
+    zarr_store_free(store);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(read_fortran_order),
     ZCASE(slice_of_a_larger_buffer_and_fortran_write),
     ZCASE(c_strides_equal_the_dense_read),
     ZCASE(errors),
+    ZCASE(store_and_data_errors),
 };
 
 ZTEST_MAIN()
