@@ -17,7 +17,7 @@
 //! And every byte written lies inside the buffer: a block lies inside the layout's shape,
 //! whose span fits in the buffer.
 
-use crate::layout::{for_each_run, CellWalk, GridCuts, Layout, LayoutError};
+use crate::layout::{for_each_line, for_each_run, CellWalk, GridCuts, Layout, LayoutError, Line};
 use std::marker::PhantomData;
 
 /// A caller's buffer with the layout of a selection's elements in it.
@@ -121,13 +121,13 @@ impl<'b> OutBlock<'b> {
     /// as `src_layout`.
     pub(crate) fn copy_from(&mut self, src: &[u8], src_layout: &Layout, src_offset: &[u64]) {
         let (base, len) = (self.base, self.len);
-        for_each_run(
+        for_each_line(
             src_layout,
             src_offset,
             self.layout,
             &self.offset,
             &self.extent,
-            |s, t, n| write(base, len, t, &src[s..s + n]),
+            |line| write_line(base, len, src, line),
         );
     }
 
@@ -153,6 +153,68 @@ fn write(base: *mut u8, len: usize, at: usize, bytes: &[u8]) {
     // writing block's elements, which no other live block writes (module comment), and
     // cannot overlap `bytes`, which is borrowed immutably from elsewhere (a decoded chunk).
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), base.add(at), bytes.len()) };
+}
+
+/// Copy the runs of `line` from `src` to the buffer at `base` of `len` bytes. Both ends are
+/// checked once per line (steps are positive, so the last run lies furthest out); the runs
+/// are then copied without per-run checks, with a fixed-size copy for the common element
+/// sizes, since a line of one-element runs (C order into Fortran order) is copied element
+/// by element.
+fn write_line(base: *mut u8, len: usize, src: &[u8], line: Line) {
+    if line.count == 0 {
+        return;
+    }
+    let last = line.count - 1;
+    let end = |start: usize, step: usize| {
+        last.checked_mul(step)
+            .and_then(|o| o.checked_add(start))
+            .and_then(|o| o.checked_add(line.run_len))
+    };
+    assert!(
+        end(line.dst, line.dst_step).is_some_and(|e| e <= len),
+        "write outside the output buffer"
+    );
+    assert!(
+        end(line.src, line.src_step).is_some_and(|e| e <= src.len()),
+        "read outside the source block"
+    );
+    /// `count` copies of `N` bytes.
+    ///
+    /// # Safety
+    /// As for the caller's block below.
+    unsafe fn copy_runs<const N: usize>(s: *const u8, t: *mut u8, line: Line) {
+        for k in 0..line.count {
+            // SAFETY: per the caller.
+            unsafe {
+                std::ptr::copy_nonoverlapping(s.add(k * line.src_step), t.add(k * line.dst_step), N)
+            };
+        }
+    }
+    let s = src.as_ptr().wrapping_add(line.src);
+    let t = base.wrapping_add(line.dst);
+    // SAFETY: every run lies inside `src` and inside the output buffer (the last one, the
+    // furthest out, was checked above; all offsets are below it); the destination bytes
+    // belong to the writing block's elements, which no other live block writes (module
+    // comment), and cannot overlap `src`, which is borrowed immutably from elsewhere (a
+    // decoded chunk).
+    unsafe {
+        match line.run_len {
+            1 => copy_runs::<1>(s, t, line),
+            2 => copy_runs::<2>(s, t, line),
+            4 => copy_runs::<4>(s, t, line),
+            8 => copy_runs::<8>(s, t, line),
+            16 => copy_runs::<16>(s, t, line),
+            n => {
+                for k in 0..line.count {
+                    std::ptr::copy_nonoverlapping(
+                        s.add(k * line.src_step),
+                        t.add(k * line.dst_step),
+                        n,
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// The cells of a block cut by a grid (see [`OutBlock::cells`]).
