@@ -203,6 +203,42 @@ ZTEST(directory_link_leaving_the_root_is_refused) {
     zarr_store_free(store);
 }
 
+/* The file system options of zarr_store_open_url: follow_symlinks follows the link the
+ * default refuses; fsync writes as usual (durability itself is the Rust test
+ * fsync_option_syncs_files_and_directories); both apply to local paths only. */
+ZTEST(store_options_follow_symlinks_and_fsync) {
+    const char *base = ztest_tmp_dir();
+    const char *outside = outside_dir(base);
+    const char *root = ztest_path(base, "store");
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    uint8_t data[4] = {1, 2, 3, 4}, back[4] = {0};
+    uint64_t start = 0, count = 4;
+    ZT_CHECK(mkdir(root, 0777) == 0);
+    ZT_CHECK(symlink(outside, ztest_path(root, "linked")) == 0);
+    ZT_OK(zarr_store_open_url(root, "{\"follow_symlinks\": false}", &store));
+    ZT_STATUS(zarr_array_create(store, "/linked/a", small_array, &array), ZARR_ERROR_INVALID_PATH);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(root, "{\"follow_symlinks\": true, \"fsync\": true}", &store));
+    ZT_OK(zarr_array_create(store, "/linked/a", small_array, &array));
+    ZT_OK(zarr_array_write(array, 1, &start, &count, data, sizeof data));
+    ZT_OK(zarr_array_read(array, 1, &start, &count, back, sizeof back));
+    ZT_EQ_MEM(back, data, sizeof data);
+    ZT_CHECK(ztest_is_file(ztest_path(outside, "a/c/0")));
+    zarr_array_free(array);
+    zarr_store_free(store);
+    /* Wrong types, and the options on a URL they do not apply to. */
+    ZT_STATUS(zarr_store_open_url(root, "{\"fsync\": 1}", &store), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "'fsync' must be true or false");
+    ZT_CHECK(store == NULL);
+    ZT_STATUS(zarr_store_open_url("http://127.0.0.1:9/x", "{\"follow_symlinks\": true}", &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "'follow_symlinks' does not apply");
+    ZT_STATUS(zarr_store_open_url("s3://bucket/x", "{\"fsync\": true}", &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "'fsync' does not apply");
+}
+
 /* A chunk that is a link to another file (here one holding valid chunk bytes) is not
  * read: it would serve any readable file of the machine as chunk data. */
 ZTEST(chunk_link_is_not_read) {
@@ -400,6 +436,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(many_handles_write_disjoint_chunks),
     ZCASE(stale_temporary_files_do_not_block_writes),
     ZCASE(directory_link_leaving_the_root_is_refused),
+    ZCASE(store_options_follow_symlinks_and_fsync),
     ZCASE(chunk_link_is_not_read),
     ZCASE(dev_zero_link_is_refused),
     ZCASE(fifo_is_refused_without_blocking),

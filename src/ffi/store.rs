@@ -24,13 +24,15 @@ use std::sync::Arc;
 /// deleted when no writer is running.
 ///
 /// Crashes: if the process dies, every chunk and metadata file holds its old or its new
-/// value. Nothing is fsync'ed, so after a power loss or kernel crash the writes of about
+/// value. Nothing is fsync'ed (`zarr_store_open_url` with the option `fsync` does that),
+/// so after a power loss or kernel crash the writes of about
 /// the last half minute may be lost, and on some file systems a file written in that
 /// window may be left empty or partly written (reads of it then fail with
 /// `ZARR_ERROR_CORRUPT_DATA` for compressed or checksummed chunks).
 ///
 /// Links and special files: keys resolve beneath the root. Symbolic links below the root
-/// are not followed, wherever they point; a key whose path crosses one fails with
+/// are not followed, wherever they point (`zarr_store_open_url` with the option
+/// `follow_symlinks` follows them); a key whose path crosses one fails with
 /// `ZARR_ERROR_INVALID_PATH` naming the link, and listings (`zarr_group_children_json`...)
 /// leave links out. The root `path` itself, and the directories above it, may be links.
 /// Only regular files hold values: a FIFO, socket or device at a key fails with
@@ -274,6 +276,16 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 ///   not retried.
 /// - `read_only` (bool, every scheme): refuse writes with `ZARR_ERROR_READ_ONLY`
 ///   (HTTP stores are always read-only: `false` is an error there).
+/// - `fsync` (bool, local paths; default false): make every write durable before it
+///   returns: the temporary file is fsync'ed before its rename, then its directory (and
+///   every directory the write created). After a power loss or kernel crash a write that
+///   returned `ZARR_OK` is then on disk; without it, see `zarr_store_open_filesystem`.
+///   Small writes take several times as long (see docs/filesystem.md).
+/// - `follow_symlinks` (bool, local paths; default false): follow symbolic links below
+///   the root wherever they lead, as a plain path lookup does, instead of refusing keys
+///   that cross one (`ZARR_ERROR_INVALID_PATH`). For trees whose directories are linked
+///   in from elsewhere on purpose; it gives up the guarantee that keys stay beneath the
+///   root.
 ///
 /// An unknown key, a key that does not apply to the URL's scheme, a value of the wrong
 /// JSON type or out of range, and contradicting keys are `ZARR_ERROR_INVALID_ARGUMENT`

@@ -18,7 +18,7 @@ pub use http_store::HttpStore;
 pub use options::{Scheme, UrlOptions};
 pub use s3::S3Store;
 
-use super::{FilesystemStore, ReadOnlyStore, Storage, StorageError};
+use super::{FilesystemOptions, FilesystemStore, ReadOnlyStore, Storage, StorageError};
 use crate::error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -178,7 +178,11 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
         Target::File(path) => {
             let root = std::path::absolute(&path)
                 .map_err(|e| invalid(format!("cannot resolve path '{}': {e}", path.display())))?;
-            let store: Arc<dyn Storage> = Arc::new(FilesystemStore::new(root)?);
+            let settings = FilesystemOptions {
+                fsync: options.fsync.unwrap_or(false),
+                follow_external_symlinks: options.follow_symlinks.unwrap_or(false),
+            };
+            let store: Arc<dyn Storage> = Arc::new(FilesystemStore::with_options(root, settings)?);
             Ok(if options.read_only == Some(true) {
                 Arc::new(ReadOnlyStore::new(store))
             } else {

@@ -54,6 +54,10 @@ pub struct UrlOptions {
     pub timeout_ms: Option<u64>,
     pub max_retries: Option<u32>,
     pub read_only: Option<bool>,
+    /// File system stores: fsync every write and its directory before returning.
+    pub fsync: Option<bool>,
+    /// File system stores: follow symbolic links below the root wherever they lead.
+    pub follow_symlinks: Option<bool>,
 }
 
 #[derive(Clone, Copy)]
@@ -94,6 +98,8 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
         Kind::Bool,
         &[Scheme::S3, Scheme::Http, Scheme::File],
     ),
+    ("fsync", Kind::Bool, &[Scheme::File]),
+    ("follow_symlinks", Kind::Bool, &[Scheme::File]),
 ];
 
 impl UrlOptions {
@@ -147,6 +153,8 @@ impl UrlOptions {
                         "anonymous" => options.anonymous = flag,
                         "force_path_style" => options.force_path_style = flag,
                         "read_only" => options.read_only = flag,
+                        "fsync" => options.fsync = flag,
+                        "follow_symlinks" => options.follow_symlinks = flag,
                         _ => unreachable!("every boolean option is listed"),
                     }
                 }
