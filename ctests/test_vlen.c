@@ -1,6 +1,7 @@
 /* Variable-length elements (`string`, `bytes`; v2 `|O`): zarr_array_read_vlen and
  * zarr_array_write_vlen, Arrow-style offsets, the size query, the exact bytes stored, and
- * every documented error, including chunks that lie about their contents. */
+ * every documented error, including chunks that lie about their contents; the same inside
+ * `sharding_indexed` shards (as zarr-python 3 writes with `shards=`). */
 #include "ztest.h"
 
 #define STRINGS_V3                                                                         \
@@ -28,6 +29,41 @@
     "{\"zarr_format\": 2, \"shape\": [2, 2], \"chunks\": [2, 2], \"dtype\": \"|O\","        \
     " \"compressor\": null, \"fill_value\": null, \"order\": \"C\","                        \
     " \"filters\": [{\"id\": \"json2\", \"encoding\": \"utf-8\"}]}"
+
+/* zarr-python 3's layout for `shards=(4, 4), chunks=(2, 2)`: index with crc32c at the end. */
+#define STRINGS_SHARDED                                                                    \
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [7, 5],"                    \
+    " \"data_type\": \"string\", \"chunk_grid\": {\"name\": \"regular\","                  \
+    " \"configuration\": {\"chunk_shape\": [4, 4]}},"                                      \
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","               \
+    " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {"                  \
+    " \"chunk_shape\": [2, 2], \"codecs\": [{\"name\": \"vlen-utf8\"},"                    \
+    " {\"name\": \"zstd\", \"configuration\": {\"level\": 0, \"checksum\": false}}],"        \
+    " \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"\
+    " {\"name\": \"crc32c\"}], \"index_location\": \"end\"}}]}"
+
+/* Bytes in shards of two inner chunks, the index (no checksum) at the start. */
+#define BYTES_SHARDED                                                                      \
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [5],"                       \
+    " \"data_type\": \"bytes\", \"chunk_grid\": {\"name\": \"regular\","                   \
+    " \"configuration\": {\"chunk_shape\": [4]}},"                                         \
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","               \
+    " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {"                  \
+    " \"chunk_shape\": [2], \"codecs\": [{\"name\": \"vlen-bytes\"}],"                     \
+    " \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}],"\
+    " \"index_location\": \"start\"}}]}"
+
+/* Shards inside shards: not supported for variable-length elements. */
+#define STRINGS_NESTED                                                                     \
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [4],"                       \
+    " \"data_type\": \"string\", \"chunk_grid\": {\"name\": \"regular\","                  \
+    " \"configuration\": {\"chunk_shape\": [4]}},"                                         \
+    " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","               \
+    " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {"                  \
+    " \"chunk_shape\": [2], \"codecs\": [{\"name\": \"sharding_indexed\","                 \
+    " \"configuration\": {\"chunk_shape\": [1], \"codecs\": [{\"name\": \"vlen-utf8\"}],"     \
+    " \"index_codecs\": [{\"name\": \"bytes\"}]}}],"                                       \
+    " \"index_codecs\": [{\"name\": \"bytes\"}]}}]}"
 
 #define INTS_V3                                                                            \
     "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [4],"                       \
@@ -454,6 +490,200 @@ ZTEST(read_only_store) {
     zarr_store_free(store);
 }
 
+/* ---- inside sharding_indexed --------------------------------------------------------- */
+
+/* Read the whole [7, 5] array and compare with `expected` (35 strings, row-major). */
+static int sharded_matches(const zarr_array *a, const char *const *expected) {
+    uint64_t start[2] = {0, 0}, count[2] = {7, 5}, offsets[36];
+    char back[1024];
+    size_t size = 0, i;
+    if (zarr_array_read_vlen(a, 2, start, count, offsets, 36, back, sizeof back, &size) !=
+        ZARR_OK) {
+        fprintf(stderr, "read: %s\n", zarr_last_error_message());
+        return 0;
+    }
+    for (i = 0; i < 35; i++)
+        if (strcmp(element(offsets, back, i), expected[i]) != 0) {
+            fprintf(stderr, "element %zu is '%s', not '%s'\n", i, element(offsets, back, i),
+                    expected[i]);
+            return 0;
+        }
+    return 1;
+}
+
+ZTEST(sharded_strings_round_trip) {
+    zarr_store *store = NULL;
+    zarr_array *a = make(&store, STRINGS_SHARDED), *again = NULL;
+    /* Rows 1..6, columns 0..4: shards (0, 1) and (1, 1) (columns 4..8) are never written,
+     * and the inner chunk of rows 2..4, columns 0..2 gets only "" (not stored). */
+    static const char *const items[20] = {
+        "a", "\xc3\xa9t\xc3\xa9", "", "b",               /* row 1 */
+        "", "", "\xe6\x97\xa5\xe6\x9c\xac", "c",       /* row 2 */
+        "", "", "d", "",                             /* row 3 */
+        "\xf0\x9f\x98\x80 grin", "e", "f", "g",          /* row 4 */
+        "h", "", "i", "a longer string than the others"}; /* row 5 */
+    const char *expected[35];
+    uint64_t start[2] = {1, 0}, count[2] = {5, 4}, offsets[21], inner[2] = {0, 0};
+    char data[256];
+    size_t used, size = 0, i;
+    ZT_CHECK(a != NULL);
+    ZT_OK(zarr_array_inner_chunk_shape(a, 2, inner));
+    ZT_EQ_U64(inner[0], 2);
+    ZT_EQ_U64(inner[1], 2);
+    used = arrow(items, 20, offsets, data);
+    ZT_OK(zarr_array_write_vlen(a, 2, start, count, offsets, 21, data, used));
+    for (i = 0; i < 35; i++) expected[i] = "";
+    for (i = 0; i < 20; i++) expected[(1 + i / 4) * 5 + i % 4] = items[i];
+    ZT_CHECK(sharded_matches(a, expected));
+    ZT_OK(zarr_store_get(store, "s/c/0/0", NULL, 0, &size));
+    ZT_OK(zarr_store_get(store, "s/c/1/0", NULL, 0, &size));
+    ZT_STATUS(zarr_store_get(store, "s/c/0/1", NULL, 0, &size), ZARR_ERROR_NOT_FOUND);
+    ZT_STATUS(zarr_store_get(store, "s/c/1/1", NULL, 0, &size), ZARR_ERROR_NOT_FOUND);
+    /* A sub-region across the four shards. */
+    {
+        uint64_t s[2] = {3, 2}, c[2] = {2, 3}, o[7];
+        char d[64];
+        ZT_OK(zarr_array_read_vlen(a, 2, s, c, o, 7, d, sizeof d, &size));
+        ZT_CHECK(strcmp(element(o, d, 0), "d") == 0);
+        ZT_CHECK(strcmp(element(o, d, 2), "") == 0);
+        ZT_CHECK(strcmp(element(o, d, 3), "f") == 0);
+        ZT_CHECK(strcmp(element(o, d, 4), "g") == 0);
+    }
+    /* A partial rewrite across the shard edge and into the never-written shard (0, 1). */
+    {
+        static const char *const more[4] = {"X", "Y\xc3\xa9", "", "Z"};
+        uint64_t s[2] = {3, 3}, c[2] = {2, 2}, o[5];
+        char d[16];
+        size_t n = arrow(more, 4, o, d);
+        ZT_OK(zarr_array_write_vlen(a, 2, s, c, o, 5, d, n));
+        expected[3 * 5 + 3] = "X";
+        expected[3 * 5 + 4] = "Y\xc3\xa9";
+        expected[4 * 5 + 3] = "";
+        expected[4 * 5 + 4] = "Z";
+    }
+    ZT_OK(zarr_store_get(store, "s/c/0/1", NULL, 0, &size));
+    ZT_OK(zarr_array_open(store, "/s", &again));
+    ZT_CHECK(sharded_matches(again, expected));
+    /* "" over all of shard (1, 0) erases it. */
+    {
+        uint64_t s[2] = {4, 0}, c[2] = {3, 4}, o[13] = {0};
+        ZT_OK(zarr_array_write_vlen(a, 2, s, c, o, 13, "", 0));
+        ZT_STATUS(zarr_store_get(store, "s/c/1/0", NULL, 0, &size), ZARR_ERROR_NOT_FOUND);
+        for (i = 20; i < 35; i++)
+            if (i % 5 < 4) expected[i] = "";
+        ZT_CHECK(sharded_matches(a, expected));
+    }
+    zarr_array_free(again);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+ZTEST(sharded_bytes_store_the_shard_format) {
+    /* The index first: (offset, nbytes) u64le per inner chunk, then each inner chunk in
+     * the vlen-bytes format; an inner chunk or shard of fill values only is not stored. */
+    zarr_store *store = NULL;
+    zarr_array *a = make(&store, BYTES_SHARDED);
+    uint64_t start[1] = {1}, count[1] = {3}, offsets[4] = {0, 3, 4, 4};
+    const unsigned char data[4] = {0x00, 0xff, 0x41, 0x80};
+    static const unsigned char expected[] = {
+        32, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0, /* inner chunk 0: 15 bytes at 32 */
+        47, 0, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, /* inner chunk 1: 13 bytes at 47 */
+        2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0x00, 0xff, 0x41, /* "" and 00 ff 41 */
+        2, 0, 0, 0, 1, 0, 0, 0, 0x80, 0, 0, 0, 0};            /* 80 and "" */
+    unsigned char stored[128], back[8];
+    uint64_t all_start[1] = {0}, all_count[1] = {5}, back_offsets[6];
+    size_t size = 0;
+    ZT_CHECK(a != NULL);
+    ZT_OK(zarr_array_write_vlen(a, 1, start, count, offsets, 4, data, sizeof data));
+    ZT_OK(zarr_store_get(store, "s/c/0", stored, sizeof stored, &size));
+    ZT_EQ_U64(size, sizeof expected);
+    ZT_EQ_MEM(stored, expected, sizeof expected);
+    ZT_STATUS(zarr_store_get(store, "s/c/1", NULL, 0, &size), ZARR_ERROR_NOT_FOUND);
+    ZT_OK(zarr_array_read_vlen(a, 1, all_start, all_count, back_offsets, 6, back, sizeof back,
+                               &size));
+    ZT_EQ_U64(size, 4);
+    ZT_EQ_MEM(back, data, 4);
+    ZT_EQ_U64(back_offsets[1], 0);
+    ZT_EQ_U64(back_offsets[2], 3);
+    ZT_EQ_U64(back_offsets[3], 4);
+    ZT_EQ_U64(back_offsets[5], 4);
+    /* Element 0 written: only inner chunk 0 is re-encoded, inner chunk 1 is kept. */
+    {
+        uint64_t one[1] = {1}, o[2] = {0, 1};
+        ZT_OK(zarr_array_write_vlen(a, 1, all_start, one, o, 2, "\x07", 1));
+        ZT_OK(zarr_store_get(store, "s/c/0", stored, sizeof stored, &size));
+        ZT_EQ_U64(size, sizeof expected + 1);
+        ZT_EQ_MEM(stored + 32 + 16, expected + 32 + 15, 13);
+    }
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* Shards that lie: CORRUPT_DATA naming the shard, the outputs and the shard left alone. */
+ZTEST(corrupt_shards_are_corrupt_data) {
+    zarr_store *store = NULL, *other = NULL;
+    zarr_array *a = make(&store, STRINGS_SHARDED), *b = make(&other, BYTES_SHARDED);
+    zarr_array *nested = NULL;
+    static const char *const items[4] = {"ab", "cd", "ef", "gh"};
+    uint64_t start[2] = {0, 0}, count[2] = {2, 2}, offsets[5], one[2] = {1, 1};
+    unsigned char shard[256], bad[256];
+    char data[16], back[16];
+    size_t used, size = 0, n = 0;
+    ZT_CHECK(a != NULL && b != NULL);
+    used = arrow(items, 4, offsets, data);
+    ZT_OK(zarr_array_write_vlen(a, 2, start, count, offsets, 5, data, used));
+    ZT_OK(zarr_store_get(store, "s/c/0/0", shard, sizeof shard, &n));
+    ZT_CHECK(n > 68);
+    /* A flipped bit in the index fails its crc32c. */
+    memcpy(bad, shard, n);
+    bad[n - 68 + 2] ^= 1;
+    ZT_OK(zarr_store_set(store, "s/c/0/0", bad, n));
+    offsets[0] = 99;
+    size = 12345;
+    ZT_STATUS(zarr_array_read_vlen(a, 2, start, one, offsets, 2, back, sizeof back, &size),
+              ZARR_ERROR_CORRUPT_DATA);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "s/c/0/0");
+    ZT_EQ_U64(offsets[0], 99);
+    ZT_EQ_U64(size, 12345);
+    /* A partial write must merge with the shard: it refuses too, and leaves it alone. */
+    {
+        uint64_t o[2] = {0, 1};
+        unsigned char now[256];
+        ZT_STATUS(zarr_array_write_vlen(a, 2, start, one, o, 2, "z", 1),
+                  ZARR_ERROR_CORRUPT_DATA);
+        ZT_OK(zarr_store_get(store, "s/c/0/0", now, sizeof now, &size));
+        ZT_EQ_U64(size, n);
+        ZT_EQ_MEM(now, bad, n);
+    }
+    /* Shorter than its index. */
+    ZT_OK(zarr_store_set(store, "s/c/0/0", shard, 10));
+    ZT_STATUS(zarr_array_read_vlen(a, 2, start, one, offsets, 2, back, sizeof back, &size),
+              ZARR_ERROR_CORRUPT_DATA);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "s/c/0/0");
+    /* An index (without a checksum) pointing past the shard's end. */
+    {
+        uint64_t s1[1] = {0}, c1[1] = {2}, o[3] = {0, 1, 2};
+        ZT_OK(zarr_array_write_vlen(b, 1, s1, c1, o, 3, "xy", 2));
+        ZT_OK(zarr_store_get(other, "s/c/0", shard, sizeof shard, &n));
+        shard[0] = 0xe8; /* offset 1000 */
+        shard[1] = 0x03;
+        ZT_OK(zarr_store_set(other, "s/c/0", shard, n));
+        ZT_STATUS(zarr_array_read_vlen(b, 1, s1, c1, o, 3, back, sizeof back, &size),
+                  ZARR_ERROR_CORRUPT_DATA);
+        ZT_STR_CONTAINS(zarr_last_error_message(), "s/c/0");
+        ZT_STR_CONTAINS(zarr_last_error_message(), "outside");
+    }
+    /* Shards of shards of strings: refused, saying so. */
+    ZT_STATUS(zarr_array_create(store, "/nested", STRINGS_NESTED, &nested),
+              ZARR_ERROR_UNSUPPORTED);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "nested sharding_indexed");
+    ZT_CHECK(nested == NULL);
+    zarr_array_free(a);
+    zarr_array_free(b);
+    zarr_store_free(store);
+    zarr_store_free(other);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(strings_round_trip_with_the_size_query),
     ZCASE(stored_bytes_are_the_vlen_format),
@@ -466,6 +696,9 @@ static const ztest_case ztest_cases[] = {
     ZCASE(lying_chunks_are_corrupt_data),
     ZCASE(invalid_utf8_in_a_stored_chunk_is_corrupt_data),
     ZCASE(read_only_store),
+    ZCASE(sharded_strings_round_trip),
+    ZCASE(sharded_bytes_store_the_shard_format),
+    ZCASE(corrupt_shards_are_corrupt_data),
 };
 
 ZTEST_MAIN()

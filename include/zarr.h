@@ -834,7 +834,9 @@ zarr_status zarr_array_write(zarr_array *array,
 // `start .. start + count`, Arrow-style: element `i` (C order) is
 // `data[offsets[i] .. offsets[i + 1])`; `offsets` gets `n + 1` entries from 0, where `n`
 // is the product of `count`. Strings are UTF-8, not NUL-terminated. Elements of chunks
-// never written are the fill value (usually empty).
+// never written are the fill value (usually empty). In a sharded array (`sharding_indexed`
+// with `vlen-utf8` / `vlen-bytes` inside) only each shard's index and the inner chunks the
+// selection touches are read.
 //
 // Call with `data` NULL to learn `*data_size` (`data_capacity` is then ignored): the
 // offsets are filled too. Then call again with a buffer of at least that many bytes (the
@@ -850,7 +852,8 @@ zarr_status zarr_array_write(zarr_array *array,
 // `zarr_array_read`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`offsets_len`
 // below `n + 1`, or `data_capacity` below the elements' size: `*data_size` says how much,
 // nothing else is written); `ZARR_ERROR_CORRUPT_DATA` (a chunk whose count or lengths
-// lie, text that is not UTF-8); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`. After any
+// lie, text that is not UTF-8, a shard whose index is truncated, fails its checksum or
+// points outside the shard); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`. After any
 // other error `offsets` and `data` are unchanged.
 //
 // Thread safety: concurrent reads of one handle are safe.
@@ -877,14 +880,16 @@ zarr_status zarr_array_read_vlen(const zarr_array *array,
 // Everything is checked before anything is written; then as `zarr_array_write`: chunks
 // covered whole are encoded from the elements, others read, merged and rewritten (under a
 // lock per chunk within the process), each replaced atomically; a chunk left all fill
-// value is erased.
+// value is erased. In a sharded array a shard is the chunk: the inner chunks the write
+// touches are re-encoded, the others kept as stored, inner chunks left all fill value are
+// left out, and a shard left with none is erased.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, `offsets`, or
 // `data` with a non-zero size); `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, `offsets_len`
 // not `n + 1`, offsets decreasing or past `data_size`, text that is not UTF-8);
 // `ZARR_ERROR_UNSUPPORTED` (fixed-size elements: use `zarr_array_write`; or the read-only
 // `json2` codec); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_CORRUPT_DATA` (an existing chunk
-// to merge with is corrupt); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_READ_ONLY`;
+// or shard to merge with is corrupt); `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_READ_ONLY`;
 // `ZARR_ERROR_IO`.
 //
 // Thread safety: as `zarr_array_write`.

@@ -5,7 +5,9 @@ Usage: python_write_vlen.py OUT_DIR
 
 Zarr v3 `string` (vlen-utf8, with and without zstd, a non-empty fill value, 2-d with ragged
 edge chunks) and zarr-python's `variable_length_bytes` (vlen-bytes); Zarr v2 `|O` with the
-vlen-utf8 and vlen-bytes object codecs. Every array has chunks that were never written.
+vlen-utf8 and vlen-bytes object codecs; v3 `string` and `bytes` in shards (`shards=`: a
+`sharding_indexed` codec with the vlen codec inside, its index at the end or the start).
+Every array has chunks (or shards, or inner chunks) that were never written.
 (The zarrs codec pipeline, `zarrs` 0.2.3, refuses both data types: UnsupportedDataTypeError.)
 
 OUT_DIR gets store/, expected/<n>.arrow and manifest.txt (`<node path> <string|bytes>
@@ -78,6 +80,14 @@ def main(out_dir):
     add("v3/strings_zstd", "string", (10,), (4,), "", np.s_[0:8],
         compressors=[ZstdCodec(level=5, checksum=True)], seed=3)
     add("v3/bytes", "bytes", (9,), (4,), b"", np.s_[0:6], seed=4)
+    # Sharded (zarr-python 3 puts vlen-utf8 / vlen-bytes and the compressors inside
+    # sharding_indexed): shards partly written, edge shards, inner chunks never written.
+    add("v3/strings_sharded", "string", (7, 5), (2, 2), "", np.s_[1:6, 0:4], seed=5,
+        shards=(4, 4))
+    add("v3/strings_sharded_start", "string", (9, 6), (2, 3), "", np.s_[0:9, 3:6], seed=6,
+        shards={"shape": (4, 6), "index_location": "start"},
+        compressors=[ZstdCodec(level=3, checksum=True)])
+    add("v3/bytes_sharded", "bytes", (9,), (2,), b"", np.s_[1:7], seed=7, shards=(4,))
     # Zarr v2 `|O`.
     add("v2/strings", "string", (6, 3), (4, 2), "", np.s_[0:4, :], zarr_format=2, seed=21)
     add("v2/bytes", "bytes", (7,), (3,), b"", np.s_[0:5], zarr_format=2, compressors=None,

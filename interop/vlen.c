@@ -10,7 +10,9 @@
  * read: for each array, the data type, the whole array (size query, then the read) and an
  * interior sub-region, each compared element by element with the expectation.
  * write: v3 `string` (vlen-utf8 + zstd, a non-empty fill value, 2-d with edge chunks), v3
- * `bytes` (vlen-bytes), v2 `|O` with vlen-utf8 and with vlen-bytes; regions written with
+ * `bytes` (vlen-bytes), both also in `sharding_indexed` shards (index with crc32c at the
+ * end as zarr-python writes it; at the start), v2 `|O` with vlen-utf8 and with vlen-bytes;
+ * regions written with
  * zarr_array_write_vlen, some chunks never written, one element overwritten by a second
  * partial write; the expectation is the intended content (fill value where not written).
  */
@@ -282,6 +284,34 @@ static const array_spec SPECS[] = {
      " \"codecs\": [{\"name\": \"vlen-bytes\"}, {\"name\": \"gzip\", \"configuration\":"
      " {\"level\": 1}}]}",
      1, {9, 0}, {0, 0}, {6, 0}, "", 1},
+    {"/v3/strings_sharded",
+     "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [7, 5], \"data_type\": \"string\","
+     " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [4, 4]}},"
+     " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","
+     " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [2, 2],"
+     " \"codecs\": [{\"name\": \"vlen-utf8\"}, {\"name\": \"zstd\", \"configuration\":"
+     " {\"level\": 3, \"checksum\": false}}], \"index_codecs\": [{\"name\": \"bytes\","
+     " \"configuration\": {\"endian\": \"little\"}}, {\"name\": \"crc32c\"}],"
+     " \"index_location\": \"end\"}}]}",
+     2, {7, 5}, {1, 0}, {5, 4}, "", 0},
+    {"/v3/strings_sharded_start",
+     "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [6, 7], \"data_type\": \"string\","
+     " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [4, 6]}},"
+     " \"chunk_key_encoding\": {\"name\": \"default\", \"configuration\": {\"separator\": \".\"}},"
+     " \"fill_value\": \"-\", \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\":"
+     " {\"chunk_shape\": [2, 3], \"codecs\": [{\"name\": \"vlen-utf8\"}],"
+     " \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"
+     " {\"name\": \"crc32c\"}], \"index_location\": \"start\"}}]}",
+     2, {6, 7}, {2, 1}, {4, 5}, "-", 0},
+    {"/v3/bytes_sharded",
+     "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [9], \"data_type\": \"bytes\","
+     " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [4]}},"
+     " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": \"\","
+     " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [2],"
+     " \"codecs\": [{\"name\": \"vlen-bytes\"}, {\"name\": \"gzip\", \"configuration\":"
+     " {\"level\": 1}}], \"index_codecs\": [{\"name\": \"bytes\", \"configuration\":"
+     " {\"endian\": \"little\"}}, {\"name\": \"crc32c\"}], \"index_location\": \"end\"}}]}",
+     1, {9, 0}, {1, 0}, {5, 0}, "", 1},
     {"/v2/strings",
      "{\"zarr_format\": 2, \"shape\": [6, 3], \"chunks\": [4, 2], \"dtype\": \"|O\","
      " \"compressor\": {\"id\": \"zstd\", \"level\": 1}, \"fill_value\": \"\", \"order\": \"C\","

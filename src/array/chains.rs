@@ -93,7 +93,11 @@ impl Chains {
 
 /// With a rectilinear grid of shards, every shard length along each dimension must be a
 /// multiple of the inner chunk length there (each shard is tiled by whole inner chunks).
-fn check_shards_tile(grid: &ChunkGrid, shape: &[u64], inner: &[u64]) -> Result<(), CodecError> {
+pub(super) fn check_shards_tile(
+    grid: &ChunkGrid,
+    shape: &[u64],
+    inner: &[u64],
+) -> Result<(), CodecError> {
     for (d, (lengths, &inner)) in grid.chunk_lengths(shape).iter().zip(inner).enumerate() {
         if let Some(length) = lengths.iter().find(|&&l| l % inner != 0) {
             return Err(CodecError::InvalidChain(format!(

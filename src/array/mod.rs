@@ -12,10 +12,11 @@ mod planner;
 mod resize;
 mod stored;
 mod vlen;
+mod vlen_shards;
 
 use crate::chunk_grid::ChunkGrid;
 use crate::codec::chain::CodecChain;
-use crate::codec::vlen::VlenChain;
+use crate::codec::vlen::VlenCodecs;
 pub use crate::codec::vlen::VlenElements;
 use crate::codec::ChunkRepresentation;
 use crate::data_type::{DataType, FillValue};
@@ -70,7 +71,7 @@ struct ArrayState {
 #[derive(Clone, Debug)]
 enum Codecs {
     Fixed(Arc<Chains>),
-    Variable(Arc<VlenChain>),
+    Variable(Arc<VlenCodecs>),
 }
 
 /// How an array's metadata is stored. Reads use the v3 model whatever the layout; the
@@ -381,7 +382,10 @@ impl Array {
                 Some(inner) => inner.to_vec(),
                 None => largest(),
             },
-            Codecs::Variable(_) => largest(),
+            Codecs::Variable(codecs) => match codecs.inner_chunk_shape() {
+                Some(inner) => inner.to_vec(),
+                None => largest(),
+            },
         }
     }
 
@@ -677,10 +681,18 @@ impl ArrayState {
             )
         })?;
         let codecs = if metadata.data_type.is_variable_length() {
-            Codecs::Variable(Arc::new(VlenChain::from_metadata(
+            let codecs = VlenCodecs::from_metadata(
                 &metadata.codecs,
                 &metadata.data_type,
-            )?))
+                &representation.shape,
+            )?;
+            if let (None, Some(inner)) = (
+                metadata.chunk_grid.regular_chunk_shape(),
+                codecs.inner_chunk_shape(),
+            ) {
+                chains::check_shards_tile(&metadata.chunk_grid, &metadata.shape, inner)?;
+            }
+            Codecs::Variable(Arc::new(codecs))
         } else {
             Codecs::Fixed(Arc::new(Chains::new(
                 &metadata.codecs,
@@ -724,8 +736,8 @@ impl ArrayState {
         Ok(self.metadata.data_type.size())
     }
 
-    /// The chain of variable-length elements; for fixed-size ones an `Unsupported` error.
-    fn vlen_chain(&self) -> Result<&VlenChain, Error> {
+    /// The codecs of variable-length elements; for fixed-size ones an `Unsupported` error.
+    fn vlen_codecs(&self) -> Result<&VlenCodecs, Error> {
         match &self.codecs {
             Codecs::Variable(chain) => Ok(chain),
             Codecs::Fixed(_) => Err(Error::Unsupported(format!(

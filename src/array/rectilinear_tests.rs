@@ -194,3 +194,56 @@ fn variable_length_elements_on_a_rectilinear_grid() {
     let texts: Vec<&[u8]> = (0..6).map(|i| back.get(i).unwrap()).collect();
     assert_eq!(texts, [&b""[..], b"a", b"bb", b"ccc", b"dddd", b"e"]);
 }
+
+#[test]
+fn sharded_variable_length_elements_on_a_rectilinear_grid() {
+    let s = store();
+    let shards = json!([{"name": "sharding_indexed", "configuration": {
+        "chunk_shape": [2], "codecs": [{"name": "vlen-utf8"}],
+        "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+    }}]);
+    // Shards of 2, 4 and 2 elements: each has its own number of inner chunks.
+    let a = Array::create(
+        s.clone(),
+        "/w",
+        &document(
+            &[8],
+            json!([[2, 4, 2]]),
+            "string",
+            json!(""),
+            shards.clone(),
+        ),
+    )
+    .unwrap();
+    let words = ["a", "bb", "", "dddd", "\u{e9}", "f"];
+    let mut offsets = vec![0u64];
+    let mut data = Vec::new();
+    for w in words {
+        data.extend_from_slice(w.as_bytes());
+        offsets.push(data.len() as u64);
+    }
+    a.write_vlen(&[1], &[6], &offsets, &data).unwrap();
+    let back = a.read_vlen(&[0], &[8]).unwrap();
+    let texts: Vec<&[u8]> = (0..8).map(|i| back.get(i).unwrap()).collect();
+    let expected: [&[u8]; 8] = [
+        b"",
+        b"a",
+        b"bb",
+        b"",
+        b"dddd",
+        "\u{e9}".as_bytes(),
+        b"f",
+        b"",
+    ];
+    assert_eq!(texts, expected);
+    // The middle shard's index has two entries (of 16 bytes), plus the checksum.
+    let middle = s.get("w/c/1").unwrap().unwrap();
+    assert_eq!(middle.len(), (4 + 4 + 2 + 4) + (4 + 4 + 4 + 4 + 2) + 32 + 4);
+    // Shards must be whole inner chunks.
+    assert!(Array::create(
+        s,
+        "/bad",
+        &document(&[8], json!([[3, 5]]), "string", json!(""), shards),
+    )
+    .is_err());
+}

@@ -6,11 +6,13 @@
 //! puts the selected elements in selection order; a write encodes the chunks it covers from
 //! the caller's elements and updates the others under their chunk lock (read, merge,
 //! store), as writes of fixed-size elements do. A chunk whose elements all equal the fill
-//! value is not stored (an existing one is erased).
+//! value is not stored (an existing one is erased). Sharded arrays read and write their
+//! shards' inner chunks the same way (`vlen_shards`).
 
 use super::locks::lock_chunk;
+use super::vlen_shards::ShardElements;
 use super::{Array, ArrayState};
-use crate::codec::vlen::{VlenChain, VlenElements};
+use crate::codec::vlen::{VlenChain, VlenCodecs, VlenElements};
 use crate::error::Error;
 use crate::layout::CellWalk;
 use crate::selection::{checked_product, for_each_index, Selection};
@@ -24,7 +26,7 @@ impl Array {
     /// from 0) and `data`. Elements of chunks never written are the fill value.
     pub fn read_vlen(&self, start: &[u64], count: &[u64]) -> Result<VlenElements, Error> {
         let state = self.state();
-        let chain = state.vlen_chain()?;
+        let codecs = state.vlen_codecs()?;
         let selection = Selection::new(start, count, &state.metadata.shape)?;
         let n = element_count(&selection)?;
         if n == 0 {
@@ -46,10 +48,28 @@ impl Array {
             if batch.is_empty() {
                 break;
             }
-            let decoded: Vec<Option<VlenElements>> = pool.install(|| {
+            let decoded: Vec<Option<Decoded>> = pool.install(|| {
                 batch
                     .par_iter()
-                    .map(|cell| self.read_vlen_chunk(&state, chain, &cuts.grid_index(&cell.coords)))
+                    .map(|cell| {
+                        let chunk = cuts.grid_index(&cell.coords);
+                        Ok(match codecs {
+                            VlenCodecs::Chunks(chain) => self
+                                .read_vlen_chunk(&state, chain, &chunk)?
+                                .map(Decoded::Chunk),
+                            VlenCodecs::Shards(shards) => {
+                                let in_chunk = cuts.offset_in_cell(&chunk, &cell.offset);
+                                self.read_vlen_shard(
+                                    &state,
+                                    shards,
+                                    &chunk,
+                                    &in_chunk,
+                                    &cell.extent,
+                                )?
+                                .map(Decoded::Shard)
+                            }
+                        })
+                    })
                     .collect::<Result<_, Error>>()
             })?;
             for (cell, chunk) in batch.iter().zip(&decoded) {
@@ -59,10 +79,11 @@ impl Array {
                 let mut failed = None;
                 for_each_element(&cell.extent, |local| {
                     let element = match chunk {
-                        Some(elements) => {
+                        Some(Decoded::Chunk(elements)) => {
                             let at = linear(&chunk_shape, &in_chunk, local) as usize;
                             elements.get(at).unwrap_or(fill)
                         }
+                        Some(Decoded::Shard(shard)) => shard.get(&in_chunk, local).unwrap_or(fill),
                         None => fill,
                     };
                     if bytes.try_reserve(element.len()).is_err() {
@@ -101,7 +122,7 @@ impl Array {
         data: &[u8],
     ) -> Result<(), Error> {
         let state = self.state();
-        let chain = state.vlen_chain()?;
+        let chain = state.vlen_codecs()?.chain();
         chain.check_writable()?;
         let selection = Selection::new(start, count, &state.metadata.shape)?;
         let n = element_count(&selection)?;
@@ -122,10 +143,9 @@ impl Array {
         offsets: &[u64],
         data: &[u8],
     ) -> Result<(), Error> {
-        let chain = state.vlen_chain()?;
-        chain.check_writable()?;
+        let codecs = state.vlen_codecs()?;
+        codecs.chain().check_writable()?;
         let cuts = state.grid().cuts(start, count);
-        let fill = state.metadata.fill_value.as_bytes();
         let pool = crate::threads::pool()?;
         let mut cells = CellWalk::new(&cuts, count);
         loop {
@@ -138,60 +158,84 @@ impl Array {
                     let chunk = cuts.grid_index(&cell.coords);
                     let in_chunk = cuts.offset_in_cell(&chunk, &cell.offset);
                     let chunk_shape = cuts.chunk_shape(&chunk);
-                    let chunk_count = checked_product(&chunk_shape).unwrap_or(u64::MAX);
                     let key = self.key_of(state, &chunk);
-                    let covered = in_chunk.iter().all(|&o| o == 0) && cell.extent == chunk_shape;
+                    let input = CellInput {
+                        in_chunk: &in_chunk,
+                        extent: &cell.extent,
+                        cell_offset: &cell.offset,
+                        count,
+                        offsets,
+                        data,
+                    };
+                    let covered = input.covers(&vec![0; chunk_shape.len()], &chunk_shape);
                     // A partial update reads the chunk and writes it back: one at a time
                     // per chunk within the process (see `locks`).
                     let _guard = (!covered).then(|| lock_chunk(&self.lock_scope, &key));
-                    let existing = if covered {
-                        None
-                    } else {
-                        self.read_vlen_chunk(state, chain, &chunk)?
-                    };
-                    // The chunk's elements in C order: the selection's where the cell
-                    // covers them, otherwise what is stored (or the fill value).
-                    let mut elements = VlenElements::with_capacity(chunk_count as usize, 0)?;
-                    let mut all_fill = true;
-                    let whole: Vec<_> = chunk_shape.iter().map(|&n| 0..n).collect();
-                    let mut result = Ok(());
-                    let _ = for_each_index(&whole, |position| {
-                        let inside = (0..position.len()).all(|d| {
-                            position[d] >= in_chunk[d] && position[d] < in_chunk[d] + cell.extent[d]
-                        });
-                        let element = if inside {
-                            let local: Vec<u64> = (0..position.len())
-                                .map(|d| position[d] - in_chunk[d])
-                                .collect();
-                            let i = linear(count, &cell.offset, &local) as usize;
-                            &data[offsets[i] as usize..offsets[i + 1] as usize]
-                        } else {
-                            let at = linear(&chunk_shape, &vec![0; position.len()], position);
-                            match &existing {
-                                Some(stored) => stored.get(at as usize).unwrap_or(fill),
-                                None => fill,
-                            }
-                        };
-                        all_fill &= element == fill;
-                        if let Err(e) = elements.push(element) {
-                            result = Err(e);
-                            return Err(());
+                    match codecs {
+                        VlenCodecs::Chunks(chain) => self.write_vlen_chunk(
+                            state,
+                            chain,
+                            &chunk,
+                            &chunk_shape,
+                            &key,
+                            &input,
+                            covered,
+                        ),
+                        VlenCodecs::Shards(shards) => {
+                            self.write_vlen_shard(state, shards, &chunk, &key, &input, covered)
                         }
-                        Ok(())
-                    });
-                    result?;
-                    if all_fill {
-                        self.storage.erase(&key)?;
-                    } else {
-                        let encoded = chain
-                            .encode(&elements.offsets, &elements.data)
-                            .map_err(|e| super::planner::with_chunk_context(e, &key))?;
-                        self.storage.set(&key, &encoded)?;
                     }
-                    Ok::<(), Error>(())
                 })
             })?;
         }
+    }
+
+    /// Write the elements of `input` into the chunk at `chunk` (of `chunk_shape`, stored at
+    /// `key`), merging with what is stored unless the input covers the chunk; the caller
+    /// holds the chunk's lock for a merge.
+    #[allow(clippy::too_many_arguments)]
+    fn write_vlen_chunk(
+        &self,
+        state: &ArrayState,
+        chain: &VlenChain,
+        chunk: &[u64],
+        chunk_shape: &[u64],
+        key: &str,
+        input: &CellInput,
+        covered: bool,
+    ) -> Result<(), Error> {
+        let fill = state.metadata.fill_value.as_bytes();
+        let chunk_count = checked_product(chunk_shape).unwrap_or(u64::MAX);
+        let existing = if covered {
+            None
+        } else {
+            self.read_vlen_chunk(state, chain, chunk)?
+        };
+        // The chunk's elements in C order: the selection's where the cell covers them,
+        // otherwise what is stored (or the fill value).
+        let mut elements = VlenElements::with_capacity(chunk_count as usize, 0)?;
+        let mut all_fill = true;
+        let whole: Vec<_> = chunk_shape.iter().map(|&n| 0..n).collect();
+        for_each_index(&whole, |position| {
+            let element = match input.get(position) {
+                Some(element) => element,
+                None => existing
+                    .as_ref()
+                    .and_then(|stored| stored.get(elements.len()))
+                    .unwrap_or(fill),
+            };
+            all_fill &= element == fill;
+            elements.push(element)
+        })?;
+        if all_fill {
+            self.storage.erase(key)?;
+        } else {
+            let encoded = chain
+                .encode(&elements.offsets, &elements.data)
+                .map_err(|e| super::planner::with_chunk_context(e, key))?;
+            self.storage.set(key, &encoded)?;
+        }
+        Ok(())
     }
 
     /// Decode the chunk at `chunk`; `None` when it is not stored.
@@ -210,6 +254,54 @@ impl Array {
             .decode(encoded, count)
             .map(Some)
             .map_err(|e| super::planner::with_chunk_context(e, &key))
+    }
+}
+
+/// A decoded chunk, or the decoded inner chunks of a shard that a read needs.
+enum Decoded {
+    Chunk(VlenElements),
+    Shard(ShardElements),
+}
+
+/// The caller's elements that go into one chunk (or shard): the cell of the selection
+/// at `in_chunk` in the chunk, of `extent`, at `cell_offset` in the selection `count`,
+/// whose elements are `data[offsets[i] .. offsets[i + 1]]` (checked).
+pub(super) struct CellInput<'a> {
+    pub in_chunk: &'a [u64],
+    pub extent: &'a [u64],
+    pub cell_offset: &'a [u64],
+    pub count: &'a [u64],
+    pub offsets: &'a [u64],
+    pub data: &'a [u8],
+}
+
+impl CellInput<'_> {
+    /// The caller's element at `position` in the chunk, or `None` outside the cell.
+    pub(super) fn get(&self, position: &[u64]) -> Option<&[u8]> {
+        let mut i = 0u64;
+        for (d, &at) in position.iter().enumerate() {
+            let local = at.checked_sub(self.in_chunk[d])?;
+            if local >= self.extent[d] {
+                return None;
+            }
+            i = i * self.count[d] + self.cell_offset[d] + local;
+        }
+        let i = i as usize;
+        Some(&self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize])
+    }
+
+    /// Whether the cell covers the box `start .. start + shape` of the chunk.
+    pub(super) fn covers(&self, start: &[u64], shape: &[u64]) -> bool {
+        (0..start.len()).all(|d| {
+            self.in_chunk[d] <= start[d] && start[d] + shape[d] <= self.in_chunk[d] + self.extent[d]
+        })
+    }
+
+    /// Whether the cell and the box `start .. start + shape` of the chunk overlap.
+    pub(super) fn touches(&self, start: &[u64], shape: &[u64]) -> bool {
+        (0..start.len()).all(|d| {
+            self.in_chunk[d] < start[d] + shape[d] && start[d] < self.in_chunk[d] + self.extent[d]
+        })
     }
 }
 

@@ -6,13 +6,18 @@
 //! `u32` little-endian and its bytes.
 //!
 //! [`VlenChain`] is the codec chain of a variable-length array: one of these codecs (or
-//! numcodecs' `json2`, read only) and the bytes->bytes codecs after it. The array layer
-//! reads and writes such arrays element by element (`Array::read_vlen`).
+//! numcodecs' `json2`, read only) and the bytes->bytes codecs after it. [`VlenCodecs`] is
+//! what an array's `codecs` say: such a chain for each chunk, or `sharding_indexed` with
+//! such a chain for the inner chunks of each shard ([`VlenShards`]; zarr-python 3 writes
+//! these when given `shards=`). The array layer reads and writes such arrays element by
+//! element (`Array::read_vlen`).
 
+use super::array_to_bytes::sharding::{ShardConfig, ShardLayout};
 use super::bytes_to_bytes::{self, BytesToBytesCodec};
 use super::{CodecError, DecodedSize};
 use crate::data_type::DataType;
 use crate::metadata::NamedConfig;
+use crate::selection::checked_product;
 use byteorder::{LittleEndian, ReadBytesExt};
 use serde_json::Value;
 use std::io::Cursor;
@@ -219,6 +224,137 @@ impl VlenChain {
     /// Whether text elements must be valid UTF-8.
     pub fn is_text(&self) -> bool {
         !matches!(self.format, Format::Lengths(VlenKind::Bytes))
+    }
+}
+
+/// The codecs of a variable-length array.
+#[derive(Debug)]
+pub enum VlenCodecs {
+    /// Each chunk is encoded with the chain.
+    Chunks(VlenChain),
+    /// Each chunk is a shard of inner chunks.
+    Shards(Box<VlenShards>),
+}
+
+/// `sharding_indexed` over variable-length elements: each inner chunk is encoded with
+/// [`VlenShards::inner`], the shard and its index laid out as for fixed-size elements
+/// ([`ShardLayout`], shared with the sharding codec).
+#[derive(Debug)]
+pub struct VlenShards {
+    config: ShardConfig,
+    /// The layout of shards of `layout_shape`, the grid's largest chunk shape (the only
+    /// one of a regular grid); shards of other shapes get theirs when used.
+    layout: ShardLayout,
+    layout_shape: Vec<u64>,
+    /// The chain of every inner chunk.
+    pub inner: VlenChain,
+    /// Elements per inner chunk.
+    inner_count: u64,
+}
+
+const SHARDING: &str = "sharding_indexed";
+
+impl VlenCodecs {
+    /// Build the codecs from a `codecs` list for elements of `data_type` (see
+    /// [`VlenChain::from_metadata`]), or from a lone `sharding_indexed` whose inner codecs
+    /// are such a list, for shards of `shard_shape` (the grid's largest chunk shape).
+    pub fn from_metadata(
+        codecs: &[NamedConfig],
+        data_type: &DataType,
+        shard_shape: &[u64],
+    ) -> Result<VlenCodecs, CodecError> {
+        let Some(position) = codecs.iter().position(|c| c.name == SHARDING) else {
+            return VlenChain::from_metadata(codecs, data_type).map(VlenCodecs::Chunks);
+        };
+        if codecs.len() != 1 {
+            let others: Vec<&str> = codecs
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != position)
+                .map(|(_, c)| c.name.as_str())
+                .collect();
+            return Err(CodecError::Unsupported(format!(
+                "{SHARDING} with other codecs beside it ({}) in a variable-length {} array: \
+                 put them inside its \"codecs\"",
+                others.join(", "),
+                data_type.name()
+            )));
+        }
+        let config = ShardConfig::parse(codecs[0].configuration.as_ref())?;
+        if config.codecs.iter().any(|c| c.name == SHARDING) {
+            return Err(CodecError::Unsupported(format!(
+                "nested {SHARDING} in a variable-length {} array (shards of variable-length \
+                 elements hold vlen-utf8 or vlen-bytes inner chunks, not shards)",
+                data_type.name()
+            )));
+        }
+        let inner = VlenChain::from_metadata(&config.codecs, data_type)?;
+        let layout = ShardLayout::new(&config, shard_shape)?;
+        let inner_count = checked_product(&config.inner_chunk_shape)
+            .filter(|&n| n <= u64::from(u32::MAX))
+            .ok_or_else(|| {
+                CodecError::config(
+                    SHARDING,
+                    format!(
+                        "inner chunk_shape {:?} holds more elements than {} can count (2^32 - 1)",
+                        config.inner_chunk_shape, inner.codec.name
+                    ),
+                )
+            })?;
+        Ok(VlenCodecs::Shards(Box::new(VlenShards {
+            config,
+            layout,
+            layout_shape: shard_shape.to_vec(),
+            inner,
+            inner_count,
+        })))
+    }
+
+    /// The codec list to store.
+    pub fn to_metadata(&self) -> Vec<NamedConfig> {
+        match self {
+            VlenCodecs::Chunks(chain) => chain.to_metadata(),
+            VlenCodecs::Shards(shards) => {
+                let configuration = shards.layout.configuration(&shards.inner.to_metadata());
+                vec![NamedConfig::new(SHARDING, Some(configuration))]
+            }
+        }
+    }
+
+    /// The chain that encodes each chunk, or each inner chunk of a shard.
+    pub fn chain(&self) -> &VlenChain {
+        match self {
+            VlenCodecs::Chunks(chain) => chain,
+            VlenCodecs::Shards(shards) => &shards.inner,
+        }
+    }
+
+    /// The inner chunk shape of shards.
+    pub fn inner_chunk_shape(&self) -> Option<&[u64]> {
+        match self {
+            VlenCodecs::Chunks(_) => None,
+            VlenCodecs::Shards(shards) => Some(&shards.config.inner_chunk_shape),
+        }
+    }
+}
+
+impl VlenShards {
+    /// Run `f` with the layout of shards of `shard_shape`.
+    pub(crate) fn with_layout<R>(
+        &self,
+        shard_shape: &[u64],
+        f: impl FnOnce(&ShardLayout) -> Result<R, CodecError>,
+    ) -> Result<R, CodecError> {
+        if shard_shape == self.layout_shape {
+            f(&self.layout)
+        } else {
+            f(&ShardLayout::new(&self.config, shard_shape)?)
+        }
+    }
+
+    /// The number of elements of an inner chunk (at most 2^32 - 1).
+    pub fn inner_count(&self) -> u64 {
+        self.inner_count
     }
 }
 

@@ -50,10 +50,79 @@ pub enum IndexLocation {
 /// The sharding codec for shards of one representation.
 #[derive(Debug)]
 pub struct ShardingCodec {
+    layout: ShardLayout,
+    inner: CodecChain,
+}
+
+/// A `sharding_indexed` configuration as written, before it meets a shard shape: what
+/// every shard of an array shares (a rectilinear grid's shards differ in shape).
+#[derive(Clone, Debug)]
+pub(crate) struct ShardConfig {
+    pub(crate) inner_chunk_shape: Vec<u64>,
+    /// The inner chunks' codecs, as listed.
+    pub(crate) codecs: Vec<NamedConfig>,
+    index_codecs: Vec<NamedConfig>,
+    index_location: IndexLocation,
+}
+
+impl ShardConfig {
+    /// `{"chunk_shape": [...], "codecs": [...], "index_codecs": [...], "index_location":
+    /// "start" | "end"}`; `index_location` defaults to "end" (documents written before it
+    /// existed have none).
+    pub(crate) fn parse(
+        configuration: Option<&Map<String, Value>>,
+    ) -> Result<ShardConfig, CodecError> {
+        let configuration =
+            configuration.ok_or_else(|| CodecError::config(NAME, "missing configuration"))?;
+        if let Some(key) = configuration.keys().find(|k| {
+            !matches!(
+                k.as_str(),
+                "chunk_shape" | "codecs" | "index_codecs" | "index_location"
+            )
+        }) {
+            return Err(CodecError::config(NAME, format!("unknown key \"{key}\"")));
+        }
+        let inner_chunk_shape: Vec<u64> = configuration
+            .get("chunk_shape")
+            .and_then(Value::as_array)
+            .and_then(|items| {
+                items
+                    .iter()
+                    .map(Value::as_u64)
+                    .collect::<Option<Vec<u64>>>()
+            })
+            .ok_or_else(|| {
+                CodecError::config(NAME, "\"chunk_shape\" must be a list of integers")
+            })?;
+        let index_location = match configuration.get("index_location") {
+            None => IndexLocation::End,
+            Some(Value::String(s)) if s == "end" => IndexLocation::End,
+            Some(Value::String(s)) if s == "start" => IndexLocation::Start,
+            Some(other) => {
+                return Err(CodecError::config(
+                    NAME,
+                    format!("index_location must be \"start\" or \"end\", not {other}"),
+                ))
+            }
+        };
+        Ok(ShardConfig {
+            inner_chunk_shape,
+            codecs: parse_codec_list(configuration.get("codecs"), "codecs")?,
+            index_codecs: parse_codec_list(configuration.get("index_codecs"), "index_codecs")?,
+            index_location,
+        })
+    }
+}
+
+/// How a shard of one shape is laid out, whatever its inner chunks hold: the grid of inner
+/// chunks and the index (its codecs, where it lies, its encoded size). Shared by the
+/// sharding codec of fixed-size elements and by shards of variable-length ones
+/// (`array::vlen`).
+#[derive(Debug)]
+pub(crate) struct ShardLayout {
     inner_chunk_shape: Vec<u64>,
     /// Inner chunks along each dimension of the shard.
     chunks_per_shard: Vec<u64>,
-    inner: CodecChain,
     index: CodecChain,
     index_location: IndexLocation,
     /// Encoded size of the index (index codecs must have a fixed size).
@@ -62,12 +131,13 @@ pub struct ShardingCodec {
 
 /// The decoded index of one shard: (offset, nbytes) per inner chunk in C order, as
 /// host-order u64 pairs, every stored range checked to lie inside the shard.
-struct ShardIndex {
+pub(crate) struct ShardIndex {
     decoded: Vec<u8>,
 }
 
 impl ShardIndex {
-    fn get(&self, inner: usize) -> Option<(u64, u64)> {
+    /// Where the inner chunk at C-order position `inner` is stored: `None` when absent.
+    pub(crate) fn get(&self, inner: usize) -> Option<(u64, u64)> {
         let pair = &self.decoded[16 * inner..16 * inner + 16];
         let offset = u64::from_ne_bytes(pair[..8].try_into().expect("8 bytes"));
         let nbytes = u64::from_ne_bytes(pair[8..].try_into().expect("8 bytes"));
@@ -76,7 +146,7 @@ impl ShardIndex {
 }
 
 /// One inner chunk of a shard being assembled.
-enum Piece<'e> {
+pub(crate) enum Piece<'e> {
     /// Not stored: all fill value.
     Absent,
     /// Newly encoded bytes.
@@ -107,82 +177,56 @@ fn parse_codec_list(value: Option<&Value>, what: &str) -> Result<Vec<NamedConfig
 }
 
 impl ShardingCodec {
-    /// `{"chunk_shape": [...], "codecs": [...], "index_codecs": [...], "index_location":
-    /// "start" | "end"}`; `index_location` defaults to "end" (documents written before it
-    /// existed have none).
+    /// The codec for shards of `shard` (see [`ShardConfig::parse`] for the configuration).
     pub fn from_configuration(
         configuration: Option<&Map<String, Value>>,
         shard: &ChunkRepresentation,
     ) -> Result<ShardingCodec, CodecError> {
-        let configuration =
-            configuration.ok_or_else(|| CodecError::config(NAME, "missing configuration"))?;
-        if let Some(key) = configuration.keys().find(|k| {
-            !matches!(
-                k.as_str(),
-                "chunk_shape" | "codecs" | "index_codecs" | "index_location"
-            )
-        }) {
-            return Err(CodecError::config(NAME, format!("unknown key \"{key}\"")));
-        }
-        let inner_chunk_shape: Vec<u64> = configuration
-            .get("chunk_shape")
-            .and_then(Value::as_array)
-            .and_then(|items| {
-                items
-                    .iter()
-                    .map(Value::as_u64)
-                    .collect::<Option<Vec<u64>>>()
-            })
-            .ok_or_else(|| {
-                CodecError::config(NAME, "\"chunk_shape\" must be a list of integers")
-            })?;
-        if inner_chunk_shape.len() != shard.shape.len() {
-            return Err(CodecError::config(
-                NAME,
-                format!(
-                    "chunk_shape {inner_chunk_shape:?} has {} dimensions, the shard {:?} has {}",
-                    inner_chunk_shape.len(),
-                    shard.shape,
-                    shard.shape.len()
-                ),
-            ));
-        }
-        let mut chunks_per_shard = Vec::with_capacity(inner_chunk_shape.len());
-        for (outer, inner) in shard.shape.iter().zip(&inner_chunk_shape) {
-            if *inner == 0 || outer % inner != 0 {
-                return Err(CodecError::config(
-                    NAME,
-                    format!(
-                        "inner chunk_shape {inner_chunk_shape:?} must evenly divide the shard shape {:?}",
-                        shard.shape
-                    ),
-                ));
-            }
-            chunks_per_shard.push(outer / inner);
-        }
-        let index_location = match configuration.get("index_location") {
-            None => IndexLocation::End,
-            Some(Value::String(s)) if s == "end" => IndexLocation::End,
-            Some(Value::String(s)) if s == "start" => IndexLocation::Start,
-            Some(other) => {
-                return Err(CodecError::config(
-                    NAME,
-                    format!("index_location must be \"start\" or \"end\", not {other}"),
-                ))
-            }
-        };
+        let config = ShardConfig::parse(configuration)?;
+        let layout = ShardLayout::new(&config, &shard.shape)?;
         let inner_repr = ChunkRepresentation {
-            shape: inner_chunk_shape.clone(),
+            shape: config.inner_chunk_shape.clone(),
             data_type: shard.data_type.clone(),
             fill_value: shard.fill_value.clone(),
         };
         if inner_repr.size_bytes().is_none() {
             return Err(CodecError::config(NAME, "inner chunk_shape is too large"));
         }
-        let inner = CodecChain::from_metadata(
-            &parse_codec_list(configuration.get("codecs"), "codecs")?,
-            &inner_repr,
-        )?;
+        let inner = CodecChain::from_metadata(&config.codecs, &inner_repr)?;
+        Ok(ShardingCodec { layout, inner })
+    }
+}
+
+impl ShardLayout {
+    /// The layout of shards of `shard_shape` under `config`: the inner chunk shape must
+    /// divide it evenly, and the index codecs must give an index of a fixed size.
+    pub(crate) fn new(
+        config: &ShardConfig,
+        shard_shape: &[u64],
+    ) -> Result<ShardLayout, CodecError> {
+        let inner_chunk_shape = &config.inner_chunk_shape;
+        if inner_chunk_shape.len() != shard_shape.len() {
+            return Err(CodecError::config(
+                NAME,
+                format!(
+                    "chunk_shape {inner_chunk_shape:?} has {} dimensions, the shard {shard_shape:?} has {}",
+                    inner_chunk_shape.len(),
+                    shard_shape.len()
+                ),
+            ));
+        }
+        let mut chunks_per_shard = Vec::with_capacity(inner_chunk_shape.len());
+        for (outer, inner) in shard_shape.iter().zip(inner_chunk_shape) {
+            if *inner == 0 || outer % inner != 0 {
+                return Err(CodecError::config(
+                    NAME,
+                    format!(
+                        "inner chunk_shape {inner_chunk_shape:?} must evenly divide the shard shape {shard_shape:?}"
+                    ),
+                ));
+            }
+            chunks_per_shard.push(outer / inner);
+        }
         let mut index_shape = chunks_per_shard.clone();
         index_shape.push(2);
         let index_repr = ChunkRepresentation {
@@ -193,35 +237,59 @@ impl ShardingCodec {
         if index_repr.size_bytes().is_none() {
             return Err(CodecError::config(NAME, "too many inner chunks per shard"));
         }
-        let index = CodecChain::from_metadata(
-            &parse_codec_list(configuration.get("index_codecs"), "index_codecs")?,
-            &index_repr,
-        )?;
+        let index = CodecChain::from_metadata(&config.index_codecs, &index_repr)?;
         let index_len = index.encoded_len().ok_or_else(|| {
             CodecError::config(
                 NAME,
                 "index_codecs must have a fixed encoded size (no compressor)",
             )
         })?;
-        Ok(ShardingCodec {
-            inner_chunk_shape,
+        Ok(ShardLayout {
+            inner_chunk_shape: inner_chunk_shape.clone(),
             chunks_per_shard,
-            inner,
             index,
-            index_location,
+            index_location: config.index_location,
             index_len,
         })
     }
 
+    /// The configuration to store, with `codecs` for the inner chunks.
+    pub(crate) fn configuration(&self, codecs: &[NamedConfig]) -> Map<String, Value> {
+        let list = |codecs: &[NamedConfig]| {
+            Value::Array(codecs.iter().map(NamedConfig::to_json).collect())
+        };
+        let mut map = Map::new();
+        map.insert(
+            "chunk_shape".into(),
+            Value::from(self.inner_chunk_shape.clone()),
+        );
+        map.insert("codecs".into(), list(codecs));
+        map.insert("index_codecs".into(), list(&self.index.to_metadata()));
+        let location = match self.index_location {
+            IndexLocation::Start => "start",
+            IndexLocation::End => "end",
+        };
+        map.insert("index_location".into(), Value::from(location));
+        map
+    }
+
+    pub(crate) fn inner_chunk_shape(&self) -> &[u64] {
+        &self.inner_chunk_shape
+    }
+
+    pub(crate) fn chunks_per_shard(&self) -> &[u64] {
+        &self.chunks_per_shard
+    }
+
     /// The number of inner chunks in a shard (its product fits in memory: checked when the
     /// index representation was built).
-    fn inner_count(&self) -> usize {
+    pub(crate) fn inner_count(&self) -> usize {
         checked_product(&self.chunks_per_shard).unwrap_or(0) as usize
     }
 
     /// The coordinates in the shard's inner chunk grid of the inner chunk at C-order
     /// position `linear`.
-    fn inner_coords(&self, mut linear: usize) -> Vec<u64> {
+    pub(crate) fn inner_coords(&self, mut linear: usize) -> Vec<u64> {
         let mut coords = vec![0; self.chunks_per_shard.len()];
         for d in (0..coords.len()).rev() {
             let n = self.chunks_per_shard[d] as usize;
@@ -232,7 +300,7 @@ impl ShardingCodec {
     }
 
     /// The C-order position of the inner chunk at `coords` of the shard's grid.
-    fn inner_linear(&self, coords: &[u64]) -> usize {
+    pub(crate) fn inner_linear(&self, coords: &[u64]) -> usize {
         coords
             .iter()
             .zip(&self.chunks_per_shard)
@@ -248,29 +316,39 @@ impl ShardingCodec {
         }
     }
 
-    /// Read and decode the index of the shard in `source`; `None` when it is not stored.
-    fn read_index(&self, source: &dyn ByteSource) -> Result<Option<ShardIndex>, CodecError> {
-        let Some((shard_size, encoded)) = source.read_ranges(&[self.index_range()])? else {
+    /// Read and decode the index of the shard in `source` (only its byte range, when the
+    /// source can); `None` when the shard is not stored.
+    pub(crate) fn read_index(
+        &self,
+        source: &dyn ByteSource,
+    ) -> Result<Option<ShardIndex>, CodecError> {
+        let result = source.read_ranges(&[self.index_range()]);
+        // A shard shorter than its index is a corrupt shard, not a failing store.
+        if let Err(crate::storage::StorageError::RangeOutOfBounds { size, .. }) = &result {
+            return Err(self.too_short(*size));
+        }
+        let Some((shard_size, encoded)) = result? else {
             return Ok(None);
         };
         self.decode_index(encoded, shard_size).map(Some)
     }
 
+    fn too_short(&self, size: u64) -> CodecError {
+        CodecError::corrupt(
+            NAME,
+            format!(
+                "shard of {size} bytes is shorter than its {}-byte index",
+                self.index_len
+            ),
+        )
+    }
+
     /// The index of a whole shard held in memory.
-    fn index_of(&self, shard: &[u8]) -> Result<ShardIndex, CodecError> {
+    pub(crate) fn index_of(&self, shard: &[u8]) -> Result<ShardIndex, CodecError> {
         let range = self
             .index_range()
             .resolve(shard.len() as u64)
-            .ok_or_else(|| {
-                CodecError::corrupt(
-                    NAME,
-                    format!(
-                        "shard of {} bytes is shorter than its {}-byte index",
-                        shard.len(),
-                        self.index_len
-                    ),
-                )
-            })?;
+            .ok_or_else(|| self.too_short(shard.len() as u64))?;
         let encoded = shard[range.start as usize..range.end as usize].to_vec();
         self.decode_index(encoded, Some(shard.len() as u64))
     }
@@ -316,7 +394,7 @@ impl ShardingCodec {
     /// Build a shard from its inner chunks, produced in C order by `piece(linear)` (in
     /// parallel batches when `parallelism` allows). Returns the shard, and whether every
     /// inner chunk is absent.
-    fn assemble<'e>(
+    pub(crate) fn assemble<'e>(
         &self,
         parallelism: Parallelism,
         piece: impl Fn(usize) -> Result<Piece<'e>, CodecError> + Sync,
@@ -402,7 +480,7 @@ impl ShardingCodec {
     }
 
     /// The box `start .. start + inner_chunk_shape` of the inner chunk at `coords`.
-    fn inner_box(&self, coords: &[u64]) -> Vec<u64> {
+    pub(crate) fn inner_box(&self, coords: &[u64]) -> Vec<u64> {
         coords
             .iter()
             .zip(&self.inner_chunk_shape)
@@ -425,21 +503,26 @@ fn run_all<T: Send>(
     }
 }
 
-/// Group inner chunk reads (sorted by offset) into ranges of neighbours.
-fn coalesce(reads: Vec<InnerRead<'_>>) -> Vec<(ByteRange, Vec<InnerRead<'_>>)> {
-    let mut batches: Vec<(u64, u64, Vec<InnerRead>)> = Vec::new();
+/// Group inner chunk reads, sorted by offset, into ranges of neighbours; `span` gives a
+/// read's (offset, nbytes) in the shard, from an index checked by `decode_index`.
+pub(crate) fn coalesce<T>(
+    reads: Vec<T>,
+    span: impl Fn(&T) -> (u64, u64),
+) -> Vec<(ByteRange, Vec<T>)> {
+    let mut batches: Vec<(u64, u64, Vec<T>)> = Vec::new();
     for read in reads {
-        let end = read.offset + read.nbytes; // cannot pass 2^64: checked with the index
+        let (offset, nbytes) = span(&read);
+        let end = offset + nbytes; // cannot pass 2^64: checked with the index
         match batches.last_mut() {
             Some((start, batch_end, items))
-                if read.offset >= *batch_end
-                    && read.offset - *batch_end <= MAX_GAP
+                if offset >= *batch_end
+                    && offset - *batch_end <= MAX_GAP
                     && end.max(*batch_end) - *start <= MAX_BATCH =>
             {
                 *batch_end = end.max(*batch_end);
                 items.push(read);
             }
-            _ => batches.push((read.offset, end, vec![read])),
+            _ => batches.push((offset, end, vec![read])),
         }
     }
     batches
@@ -460,28 +543,7 @@ impl ArrayToBytesCodec for ShardingCodec {
     }
 
     fn configuration(&self) -> Option<Map<String, Value>> {
-        let list = |chain: &CodecChain| {
-            Value::Array(
-                chain
-                    .to_metadata()
-                    .iter()
-                    .map(NamedConfig::to_json)
-                    .collect(),
-            )
-        };
-        let mut map = Map::new();
-        map.insert(
-            "chunk_shape".into(),
-            Value::from(self.inner_chunk_shape.clone()),
-        );
-        map.insert("codecs".into(), list(&self.inner));
-        map.insert("index_codecs".into(), list(&self.index));
-        let location = match self.index_location {
-            IndexLocation::Start => "start",
-            IndexLocation::End => "end",
-        };
-        map.insert("index_location".into(), Value::from(location));
-        Some(map)
+        Some(self.layout.configuration(&self.inner.to_metadata()))
     }
 
     fn encode(&self, decoded: Vec<u8>, repr: &ChunkRepresentation) -> Result<Vec<u8>, CodecError> {
@@ -490,7 +552,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             codec: NAME.to_string(),
             message: e.to_string(),
         })?;
-        let (shard, _) = self.assemble(Parallelism::SERIAL, |linear| {
+        let (shard, _) = self.layout.assemble(Parallelism::SERIAL, |linear| {
             self.encode_piece(&input, &vec![0; repr.shape.len()], linear)
         })?;
         Ok(shard)
@@ -522,12 +584,12 @@ impl ArrayToBytesCodec for ShardingCodec {
     fn max_encoded_len(&self, _repr: &ChunkRepresentation) -> Option<usize> {
         self.inner
             .max_encoded_len()?
-            .checked_mul(self.inner_count())?
-            .checked_add(self.index_len)
+            .checked_mul(self.layout.inner_count())?
+            .checked_add(self.layout.index_len)
     }
 
     fn inner_chunk_shape(&self) -> Option<&[u64]> {
-        Some(&self.inner_chunk_shape)
+        Some(&self.layout.inner_chunk_shape)
     }
 
     fn decode_region(
@@ -538,11 +600,11 @@ impl ArrayToBytesCodec for ShardingCodec {
         out: &mut OutBlock,
         parallelism: Parallelism,
     ) -> Result<bool, CodecError> {
-        let Some(index) = self.read_index(source)? else {
+        let Some(index) = self.layout.read_index(source)? else {
             return Ok(false);
         };
         let fill = repr.fill_value.as_bytes();
-        let cuts = RegularCuts::new(offset, out.extent(), &self.inner_chunk_shape);
+        let cuts = RegularCuts::new(offset, out.extent(), &self.layout.inner_chunk_shape);
         let mut cells = out.cells(&cuts);
         loop {
             let window: Vec<_> = cells.by_ref().take(WINDOW).collect();
@@ -554,7 +616,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             for mut cell in window {
                 let inner = cuts.grid_index(&cell.coords);
                 let offset_in_inner = cuts.offset_in_cell(&inner, &cell.offset);
-                let Some((at, nbytes)) = index.get(self.inner_linear(&inner)) else {
+                let Some((at, nbytes)) = index.get(self.layout.inner_linear(&inner)) else {
                     cell.block.fill(fill);
                     continue;
                 };
@@ -583,7 +645,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             })?;
             // The others: fetched whole, neighbours together.
             whole.sort_by_key(|read| read.offset);
-            for (range, reads) in coalesce(whole) {
+            for (range, reads) in coalesce(whole, |read| (read.offset, read.nbytes)) {
                 let Some((_, bytes)) = source.read_ranges(&[range])? else {
                     return Err(CodecError::Storage(crate::storage::StorageError::Io {
                         key: source.name().to_string(),
@@ -620,7 +682,7 @@ impl ArrayToBytesCodec for ShardingCodec {
         parallelism: Parallelism,
     ) -> Result<Option<Vec<u8>>, CodecError> {
         let zero = vec![0; repr.shape.len()];
-        let (shard, all_absent) = self.assemble(parallelism, |linear| {
+        let (shard, all_absent) = self.layout.assemble(parallelism, |linear| {
             self.encode_piece(input, &zero, linear)
         })?;
         Ok((!all_absent).then_some(shard))
@@ -635,7 +697,7 @@ impl ArrayToBytesCodec for ShardingCodec {
         parallelism: Parallelism,
     ) -> Result<Option<Vec<u8>>, CodecError> {
         let existing = match &existing {
-            Some(shard) => Some((shard.as_slice(), self.index_of(shard)?)),
+            Some(shard) => Some((shard.as_slice(), self.layout.index_of(shard)?)),
             None => None,
         };
         let end: Vec<u64> = offset
@@ -643,9 +705,9 @@ impl ArrayToBytesCodec for ShardingCodec {
             .zip(input.extent())
             .map(|(o, e)| o + e)
             .collect();
-        let (shard, all_absent) = self.assemble(parallelism, |linear| {
-            let coords = self.inner_coords(linear);
-            let start = self.inner_box(&coords);
+        let (shard, all_absent) = self.layout.assemble(parallelism, |linear| {
+            let coords = self.layout.inner_coords(linear);
+            let start = self.layout.inner_box(&coords);
             let stored = existing.as_ref().and_then(|(shard, index)| {
                 index
                     .get(linear)
@@ -656,7 +718,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             let mut hi = Vec::with_capacity(coords.len());
             for d in 0..coords.len() {
                 lo.push(start[d].max(offset[d]));
-                hi.push((start[d] + self.inner_chunk_shape[d]).min(end[d]));
+                hi.push((start[d] + self.layout.inner_chunk_shape[d]).min(end[d]));
             }
             if lo.iter().zip(&hi).any(|(l, h)| l >= h) {
                 return Ok(stored.map_or(Piece::Absent, Piece::Kept));
@@ -664,7 +726,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             let in_input: Vec<u64> = lo.iter().zip(offset).map(|(l, o)| l - o).collect();
             let extent: Vec<u64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
             let part = input.sub(&in_input, &extent);
-            let encoded = if extent == self.inner_chunk_shape {
+            let encoded = if extent == self.layout.inner_chunk_shape {
                 self.inner.encode_block(&part, Parallelism::SERIAL)?
             } else {
                 let in_inner: Vec<u64> = lo.iter().zip(&start).map(|(l, s)| l - s).collect();
@@ -687,9 +749,9 @@ impl ShardingCodec {
         shard_offset: &[u64],
         linear: usize,
     ) -> Result<Piece<'e>, CodecError> {
-        let start = self.inner_box(&self.inner_coords(linear));
+        let start = self.layout.inner_box(&self.layout.inner_coords(linear));
         let at: Vec<u64> = start.iter().zip(shard_offset).map(|(s, o)| s + o).collect();
-        let part = input.sub(&at, &self.inner_chunk_shape);
+        let part = input.sub(&at, &self.layout.inner_chunk_shape);
         Ok(match self.inner.encode_block(&part, Parallelism::SERIAL)? {
             Some(bytes) => Piece::New(bytes),
             None => Piece::Absent,
@@ -803,7 +865,7 @@ mod tests {
             .unwrap()
             .remove("index_location");
         assert_eq!(
-            codec(no_location, &repr).unwrap().index_location,
+            codec(no_location, &repr).unwrap().layout.index_location,
             IndexLocation::End
         );
     }
