@@ -19,7 +19,6 @@ use crate::codec::{CodecError, Parallelism};
 use crate::error::Error;
 use crate::selection::for_each_index;
 use crate::storage::source::{ByteSource, StoreValue};
-use crate::storage::ByteRange;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -160,20 +159,9 @@ fn read_inner_chunks(
     chunks
         .try_reserve_exact(wanted.len())
         .map_err(|_| CodecError::OutOfMemory(wanted.len().saturating_mul(56)))?;
-    for (range, reads) in coalesce(wanted, |&(_, offset, nbytes)| (offset, nbytes)) {
-        let Some((_, bytes)) = source.read_ranges(&[range])? else {
-            return Err(CodecError::Storage(crate::storage::StorageError::Io {
-                key: source.name().to_string(),
-                source: std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    "the shard disappeared while it was being read",
-                ),
-            }));
-        };
-        let start = match range {
-            ByteRange::FromStart { offset, .. } => offset,
-            ByteRange::Suffix { length } => bytes.len() as u64 - length,
-        };
+    for batch in coalesce(wanted, |&(_, offset, nbytes)| (offset, nbytes)) {
+        let bytes = batch.fetch(source)?;
+        let (start, reads) = (batch.start, batch.reads);
         let decode = |&(linear, offset, nbytes): &(usize, u64, u64)| {
             let coords = layout.inner_coords(linear);
             let at = (offset - start) as usize;

@@ -503,12 +503,10 @@ fn run_all<T: Send>(
     }
 }
 
-/// Group inner chunk reads, sorted by offset, into ranges of neighbours; `span` gives a
-/// read's (offset, nbytes) in the shard, from an index checked by `decode_index`.
-pub(crate) fn coalesce<T>(
-    reads: Vec<T>,
-    span: impl Fn(&T) -> (u64, u64),
-) -> Vec<(ByteRange, Vec<T>)> {
+/// Group inner chunk reads, sorted by offset, into batches of neighbours, each with the
+/// shard's bytes it spans (see [`Batch::fetch`]); `span` gives a read's (offset, nbytes)
+/// in the shard, from an index checked by `decode_index`.
+pub(crate) fn coalesce<T>(reads: Vec<T>, span: impl Fn(&T) -> (u64, u64)) -> Vec<Batch<T>> {
     let mut batches: Vec<(u64, u64, Vec<T>)> = Vec::new();
     for read in reads {
         let (offset, nbytes) = span(&read);
@@ -527,14 +525,41 @@ pub(crate) fn coalesce<T>(
     }
     batches
         .into_iter()
-        .map(|(start, end, items)| {
-            let range = ByteRange::FromStart {
-                offset: start,
-                length: end - start,
-            };
-            (range, items)
+        .map(|(start, end, reads)| Batch {
+            start,
+            length: end - start,
+            reads,
         })
         .collect()
+}
+
+/// Neighbouring inner chunk reads of one shard, fetched together.
+pub(crate) struct Batch<T> {
+    /// The byte offset in the shard of the first byte fetched.
+    pub start: u64,
+    pub length: u64,
+    pub reads: Vec<T>,
+}
+
+impl<T> Batch<T> {
+    /// The shard's bytes `start .. start + length`. A shard that vanished since its index
+    /// was read is an I/O error (the array was being rewritten), not an absent chunk.
+    pub fn fetch(&self, source: &dyn ByteSource) -> Result<Vec<u8>, CodecError> {
+        let range = ByteRange::FromStart {
+            offset: self.start,
+            length: self.length,
+        };
+        let Some((_, bytes)) = source.read_ranges(&[range])? else {
+            return Err(CodecError::Storage(crate::storage::StorageError::Io {
+                key: source.name().to_string(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "the shard disappeared while it was being read",
+                ),
+            }));
+        };
+        Ok(bytes)
+    }
 }
 
 impl ArrayToBytesCodec for ShardingCodec {
@@ -645,20 +670,9 @@ impl ArrayToBytesCodec for ShardingCodec {
             })?;
             // The others: fetched whole, neighbours together.
             whole.sort_by_key(|read| read.offset);
-            for (range, reads) in coalesce(whole, |read| (read.offset, read.nbytes)) {
-                let Some((_, bytes)) = source.read_ranges(&[range])? else {
-                    return Err(CodecError::Storage(crate::storage::StorageError::Io {
-                        key: source.name().to_string(),
-                        source: std::io::Error::new(
-                            std::io::ErrorKind::NotFound,
-                            "the shard disappeared while it was being read",
-                        ),
-                    }));
-                };
-                let start = match range {
-                    ByteRange::FromStart { offset, .. } => offset,
-                    ByteRange::Suffix { .. } => unreachable!("coalesce makes FromStart ranges"),
-                };
+            for batch in coalesce(whole, |read| (read.offset, read.nbytes)) {
+                let bytes = batch.fetch(source)?;
+                let (start, reads) = (batch.start, batch.reads);
                 let batch = InMemory {
                     name: source.name(),
                     bytes: &bytes,
