@@ -78,6 +78,14 @@ static void rec(size_t i, unsigned char *out) {
     out[7] = 0;
 }
 
+/* 4 raw bytes, distinct per element */
+static void raw4(size_t i, unsigned char *out) {
+    out[0] = (unsigned char)i;
+    out[1] = 0xFF;
+    out[2] = (unsigned char)(0x80 + i);
+    out[3] = 0;
+}
+
 #define V3(dt, fill, codecs)                                                                \
     "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[7],\"data_type\":" dt ","          \
     "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":[3]}},"          \
@@ -105,6 +113,9 @@ static const case_t cases[] = {
     {"/v3/timedelta", V3("{\"name\":\"numpy.timedelta64\",\"configuration\":{\"unit\":\"us\",\"scale_factor\":1}}",
                          "7", LE),
      "\"<m8[us]\"", 8, {7}, 0, i64},
+    {"/v3/raw_bytes", V3("{\"name\":\"raw_bytes\",\"configuration\":{\"length_bytes\":4}}",
+                         "\"AQIDBA==\"", "[{\"name\":\"bytes\"}]"),
+     "\"|V4\"", 4, {1, 2, 3, 4}, 0, raw4},
     {"/v3/zfpy", V3("\"float64\"", "0.0",
                     "[{\"name\":\"numcodecs.zfpy\",\"configuration\":{\"mode\":4,\"tolerance\":-1}}]"),
      "\"<f8\"", 8, {0}, 1, f64},
@@ -119,6 +130,8 @@ static const case_t cases[] = {
     {"/v2/timedelta", V2("\">m8[10s]\"", "3", "null"), "\">m8[10s]\"", 8, {3}, 0, i64},
     {"/v2/structured", V2("[[\"x\",\">u2\"],[\"y\",\"<f4\"],[\"z\",\"|S2\"]]", "\"AQIAAIA/YQA=\"", "null"),
      "[[\"x\",\">u2\"],[\"y\",\"<f4\"],[\"z\",\"|S2\"]]", 8, {2, 1, 0, 0, 0x80, 0x3F, 'a', 0}, 0, rec},
+    {"/v2/void", V2("\"|V4\"", "\"AQIDBA==\"", "{\"id\":\"zlib\",\"level\":1}"), "\"|V4\"", 4,
+     {1, 2, 3, 4}, 0, raw4},
     {"/v2/zfpy", V2("\"<f8\"", "0.0", "{\"id\":\"zfpy\",\"mode\":4,\"tolerance\":-1,\"rate\":-1,\"precision\":-1}"),
      "\"<f8\"", 8, {0}, 1, f64},
     {"/v2/pcodec", V2("\"<i4\"", "0", "{\"id\":\"pcodec\",\"level\":8}"), "\"<i4\"", 4, {0}, 1, i32},
