@@ -700,7 +700,7 @@ pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
                 DataType::TimeDelta64(TimeUnit::from_numpy(unit)?)
             } else {
                 let kind = rest.chars().next()?;
-                let n = &rest[1..];
+                let n = &rest[kind.len_utf8()..];
                 if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') {
                     return None;
                 }

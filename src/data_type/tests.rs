@@ -390,6 +390,22 @@ fn numpy_strings_and_times() {
 }
 
 #[test]
+fn numpy_dtypes_with_a_non_ascii_kind_are_refused() {
+    // Found by the codec_chain fuzz target: a kind of more than one byte used to be cut off
+    // at byte 1, inside the character, which panicked.
+    for text in [
+        "<\u{e9}5",
+        "\u{e9}",
+        "|\u{20ac}12",
+        "<\u{80}",
+        "=\u{1F600}4",
+        "V\u{e9}",
+    ] {
+        assert_eq!(parse_numpy_dtype(text), None, "{text}");
+    }
+}
+
+#[test]
 fn base64_round_trip() {
     for bytes in [&b""[..], b"a", b"ab", b"abc", b"abcd", &[0xff, 0, 0x80]] {
         assert_eq!(decode_base64(&encode_base64(bytes)).unwrap(), bytes);
