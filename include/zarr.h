@@ -777,6 +777,12 @@ zarr_status zarr_array_selection_nbytes(const zarr_array *array,
 // their data, the failing chunk's part may be partly written), and no byte past the
 // selection is ever written.
 //
+// Memory besides `buf`: each worker thread holds at most one chunk's stored and decoded
+// bytes at a time (for a shard: one batch of neighbouring inner chunks of at most 2 MiB
+// from local stores and 32 MiB from remote ones, or one larger inner chunk, and one
+// decoded inner chunk). Workers reuse these buffers from chunk to chunk and free them
+// before the call returns.
+//
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
 // `ZARR_ERROR_CORRUPT_DATA` (a stored chunk is truncated or corrupt: bad size, checksum or

@@ -134,7 +134,7 @@ pub fn codec_chain(data: &[u8]) {
         assert_eq!(decoded.len(), size, "a decoded chunk has the chunk's size");
     }
     let mut out = vec![0u8; size];
-    let _ = chain.decode_into(encoded.to_vec(), &mut out);
+    let _ = chain.decode_into(encoded, &mut out);
     // The last half (rounded up) of the chunk along every dimension, decoded as a region:
     // `bytes` reads byte runs, a shard its index and the inner chunks the region needs.
     let shape = &representation.shape;

@@ -24,6 +24,7 @@ pub mod layout;
 pub mod metadata;
 pub mod node;
 pub mod node_path;
+pub(crate) mod scratch;
 pub mod selection;
 pub mod storage;
 #[allow(unsafe_code)]

@@ -519,12 +519,7 @@ impl Array {
                 given: out.len(),
             });
         }
-        let mut encoded_copy = Vec::new();
-        encoded_copy
-            .try_reserve_exact(encoded.len())
-            .map_err(|_| Error::OutOfMemory(format!("cannot copy {} bytes", encoded.len())))?;
-        encoded_copy.extend_from_slice(encoded);
-        chain.decode_into(encoded_copy, &mut out[..needed])?;
+        chain.decode_into(encoded, &mut out[..needed])?;
         Ok(())
     }
 

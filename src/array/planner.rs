@@ -12,8 +12,10 @@
 //!   its parts (a shard's inner chunks) over the workers too.
 //!
 //! Memory: a read holds, per worker, at most one chunk's encoded bytes and its decoded form
-//! (or, for a shard, one batch of neighbouring inner chunks of at most 32 MiB and one
-//! decoded inner chunk); the caller's buffer is written in place.
+//! (or, for a shard, one batch of neighbouring inner chunks, see `ByteSource::batch_bytes`,
+//! and one decoded inner chunk); the caller's buffer is written in place. Each worker reuses those
+//! buffers from chunk to chunk (`crate::scratch`: allocating them afresh made the kernel
+//! fault their pages in again for every chunk) and frees them when the read or write ends.
 
 use super::chains::Chains;
 use super::locks::lock_chunk;
@@ -98,7 +100,7 @@ pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(
     } else {
         Parallelism { tasks: workers }
     };
-    pool.install(|| {
+    let result = pool.install(|| {
         prefault(out, workers);
         let mut whole = out.whole();
         let mut cells = whole.cells(&cuts);
@@ -111,7 +113,15 @@ pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(
                 .into_par_iter()
                 .try_for_each(|cell| read_unit(io, &cuts, cell, parallelism))?;
         }
-    })
+    });
+    release_scratch(&pool);
+    result
+}
+
+/// Free the buffers the workers reused from chunk to chunk (`crate::scratch`): nothing is
+/// kept past the read or write that needed it.
+fn release_scratch(pool: &rayon::ThreadPool) {
+    pool.broadcast(|_| crate::scratch::release());
 }
 
 /// The workers a block's units run on: the library's pool, sized for the CPUs; or, for a
@@ -195,7 +205,7 @@ pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), 
     } else {
         Parallelism::SERIAL
     };
-    pool.install(|| {
+    let result = pool.install(|| {
         let mut cells = CellWalk::new(&cuts, &extent);
         loop {
             let batch: Vec<_> = cells.by_ref().take(BATCH).collect();
@@ -209,7 +219,9 @@ pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), 
                 write_unit(io, &chunk, &offset, &part, parallelism)
             })?;
         }
-    })
+    });
+    release_scratch(&pool);
+    result
 }
 
 /// Encode and store one chunk from `part`, written at `offset` of it.

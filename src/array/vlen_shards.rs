@@ -159,7 +159,7 @@ fn read_inner_chunks(
     chunks
         .try_reserve_exact(wanted.len())
         .map_err(|_| CodecError::OutOfMemory(wanted.len().saturating_mul(56)))?;
-    for batch in coalesce(wanted, |&(_, offset, nbytes)| (offset, nbytes)) {
+    for batch in coalesce(source, wanted, |&(_, offset, nbytes)| (offset, nbytes)) {
         let bytes = batch.fetch(source)?;
         let (start, reads) = (batch.start, batch.reads);
         let decode = |&(linear, offset, nbytes): &(usize, u64, u64)| {

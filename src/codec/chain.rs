@@ -4,7 +4,7 @@
 use super::array_to_array::{self, ArrayToArrayCodec};
 use super::array_to_bytes::{self, chunk_layout, fill_chunk, gather, ArrayToBytesCodec};
 use super::bytes_to_bytes::{self, BytesToBytesCodec};
-use super::{ChunkRepresentation, CodecError, DecodedSize, Parallelism};
+use super::{try_to_vec, ChunkRepresentation, CodecError, DecodedSize, Parallelism};
 use crate::layout::InBlock;
 use crate::metadata::NamedConfig;
 use crate::storage::source::{ByteSource, InMemory};
@@ -163,6 +163,23 @@ impl CodecChain {
         Ok(data)
     }
 
+    /// [`CodecChain::decode_bytes`] of stored bytes the caller keeps: the outermost codec
+    /// reads them where they are. There is at least one bytes->bytes codec.
+    fn decode_bytes_from(&self, stored: &[u8]) -> Result<Vec<u8>, CodecError> {
+        let mut codecs = self.bytes_to_bytes.iter().zip(self.decoded_sizes()).rev();
+        let Some((outermost, size)) = codecs.next() else {
+            return Err(CodecError::Internal {
+                codec: self.array_to_bytes.name().to_string(),
+                message: "decode_bytes_from without a bytes->bytes codec".into(),
+            });
+        };
+        let mut data = outermost.decode_slice(stored, size)?;
+        for (codec, size) in codecs {
+            data = codec.decode(data, size)?;
+        }
+        Ok(data)
+    }
+
     /// Encode a decoded chunk (C order, host byte order, exactly the chunk's size).
     pub fn encode(&self, decoded: Vec<u8>) -> Result<Vec<u8>, CodecError> {
         let mut data = decoded;
@@ -200,7 +217,7 @@ impl CodecChain {
     /// array->array codec follows, the innermost bytes->bytes codec decompresses into `out`
     /// and the array->bytes codec finishes there: no decoded buffer is allocated or copied.
     /// Other chains decode, then copy. On error, `out` may hold partial output.
-    pub fn decode_into(&self, encoded: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
+    pub fn decode_into(&self, encoded: &[u8], out: &mut [u8]) -> Result<(), CodecError> {
         let last = self.representations.last().expect("never empty");
         if Some(out.len()) != self.representations[0].size_bytes() {
             return Err(CodecError::Internal {
@@ -210,15 +227,23 @@ impl CodecChain {
         }
         if self.array_to_array.is_empty() && !self.bytes_to_bytes.is_empty() {
             // Decoding runs from the outermost codec inwards; the innermost one writes the
-            // array->bytes codec's encoding into `out`.
+            // array->bytes codec's encoding into `out`. Outer codecs (a checksum around a
+            // compressor) decode into buffers of their own.
             let sizes = self.decoded_sizes();
             let (innermost, outer) = self.bytes_to_bytes.split_first().expect("checked above");
-            let mut data = encoded;
+            let mut outer_decoded: Option<Vec<u8>> = None;
             for (codec, size) in outer.iter().zip(&sizes[1..]).rev() {
-                data = codec.decode(data, *size)?;
+                outer_decoded = Some(match outer_decoded {
+                    Some(data) => codec.decode(data, *size)?,
+                    None => codec.decode_slice(encoded, *size)?,
+                });
             }
+            let data = outer_decoded.as_deref().unwrap_or(encoded);
             if sizes[0] == DecodedSize::Exact(out.len()) {
                 innermost.decode_into(data, out)?;
+                if let Some(buffer) = outer_decoded {
+                    crate::scratch::give_back(buffer);
+                }
                 if self.array_to_bytes.decode_in_place(out, last)? {
                     return Ok(());
                 }
@@ -227,7 +252,7 @@ impl CodecChain {
                 out.copy_from_slice(&decoded);
                 return Ok(());
             }
-            let data = innermost.decode(data, sizes[0])?;
+            let data = innermost.decode_slice(data, sizes[0])?;
             out.copy_from_slice(&self.array_to_bytes.decode(data, last)?);
             return Ok(());
         }
@@ -241,7 +266,7 @@ impl CodecChain {
             })?;
             let source = InMemory {
                 name: "chunk",
-                bytes: &encoded,
+                bytes: encoded,
             };
             let zero = vec![0; last.shape.len()];
             self.array_to_bytes.decode_region(
@@ -253,7 +278,7 @@ impl CodecChain {
             )?;
             return Ok(());
         }
-        out.copy_from_slice(&self.decode(encoded)?);
+        out.copy_from_slice(&self.decode(try_to_vec(encoded)?)?);
         Ok(())
     }
 
@@ -281,29 +306,60 @@ impl CodecChain {
                 .array_to_bytes
                 .decode_region(source, last, offset, out, parallelism);
         }
+        let whole = offset.iter().all(|&o| o == 0) && out.extent() == first.shape.as_slice();
+        if self.array_to_array.is_empty() {
+            // Stored bytes already in memory (an inner chunk of a shard batch) are
+            // decompressed from where they are.
+            if let Some(stored) = source.in_memory() {
+                if whole {
+                    if let Some(dst) = out.contiguous() {
+                        self.decode_into(stored, dst)?;
+                        return Ok(true);
+                    }
+                }
+                let bytes = self.decode_bytes_from(stored)?;
+                return self.decode_region_of(source.name(), bytes, offset, out, parallelism);
+            }
+        }
         let Some(encoded) = source.read_all()? else {
             return Ok(false);
         };
-        let whole = offset.iter().all(|&o| o == 0) && out.extent() == first.shape.as_slice();
         if whole {
             if let Some(dst) = out.contiguous() {
-                self.decode_into(encoded, dst)?;
+                self.decode_into(&encoded, dst)?;
+                crate::scratch::give_back(encoded);
                 return Ok(true);
             }
         }
         if self.array_to_array.is_empty() {
             let bytes = self.decode_bytes(encoded)?;
-            let memory = InMemory {
-                name: source.name(),
-                bytes: &bytes,
-            };
-            return self
-                .array_to_bytes
-                .decode_region(&memory, last, offset, out, parallelism);
+            return self.decode_region_of(source.name(), bytes, offset, out, parallelism);
         }
         let decoded = self.decode(encoded)?;
         out.copy_from(&decoded, &chunk_layout(first)?, offset);
         Ok(true)
+    }
+
+    /// The array->bytes codec's [`ArrayToBytesCodec::decode_region`] of `bytes`, which the
+    /// bytes->bytes codecs decoded; the buffer is then kept for the next chunk.
+    fn decode_region_of(
+        &self,
+        name: &str,
+        bytes: Vec<u8>,
+        offset: &[u64],
+        out: &mut OutBlock,
+        parallelism: Parallelism,
+    ) -> Result<bool, CodecError> {
+        let last = self.representations.last().expect("never empty");
+        let memory = InMemory {
+            name,
+            bytes: &bytes,
+        };
+        let stored = self
+            .array_to_bytes
+            .decode_region(&memory, last, offset, out, parallelism);
+        crate::scratch::give_back(bytes);
+        stored
     }
 
     /// Whether [`CodecChain::decode_region`] of this block reads less than the whole
@@ -438,13 +494,13 @@ mod tests {
             let chain = CodecChain::from_metadata(&codecs(chain_json.clone()), &r).unwrap();
             let encoded = chain.encode(data.clone()).unwrap();
             let mut out = vec![0xAB; data.len()];
-            chain.decode_into(encoded.clone(), &mut out).unwrap();
+            chain.decode_into(&encoded, &mut out).unwrap();
             assert_eq!(out, data, "{chain_json}");
             // Truncated: an error, never a short or garbage success.
             let truncated = encoded[..encoded.len() - 1].to_vec();
             assert!(
                 matches!(
-                    chain.decode_into(truncated, &mut out),
+                    chain.decode_into(&truncated, &mut out),
                     Err(CodecError::Corrupt { .. })
                 ),
                 "{chain_json}"

@@ -76,6 +76,13 @@ pub(crate) fn try_vec_with_capacity(capacity: usize) -> Result<Vec<u8>, CodecErr
     Ok(v)
 }
 
+/// A copy of `bytes`, or an error when it cannot be allocated.
+pub(crate) fn try_to_vec(bytes: &[u8]) -> Result<Vec<u8>, CodecError> {
+    let mut v = try_vec_with_capacity(bytes.len())?;
+    v.extend_from_slice(bytes);
+    Ok(v)
+}
+
 /// What a bytes->bytes decoder may produce: exactly the given size (when the codecs before
 /// it fix it) or at most it (a bound derived from the codecs' worst-case expansion, so that
 /// a decompression bomb is refused rather than decoded until memory runs out).

@@ -40,15 +40,15 @@
 //! temporary files.
 
 use super::{
-    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, Bounded, ByteRange,
-    DirListing, ListableStorage, ReadableStorage, StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, Bounded, ByteRange, DirListing, ListableStorage,
+    ReadableStorage, StorageError, WritableStorage,
 };
+use crate::sys::read_at::append_exact_at;
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, CWD};
 use rustix::io::Errno;
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -589,12 +589,12 @@ impl ReadableStorage for FilesystemStore {
             return Ok(None);
         };
         let span = range.resolve_in(key, size)?;
-        let mut data = zeroed_value_buffer(key, span.end - span.start)?;
-        file.read_exact_at(&mut data, span.start)
-            .map_err(|e| StorageError::Io {
-                key: key.to_string(),
-                source: e,
-            })?;
+        let mut data = value_buffer(key, span.end - span.start)?;
+        let n = (span.end - span.start) as usize; // fits: it was reserved
+        append_exact_at(&file, &mut data, n, span.start).map_err(|e| StorageError::Io {
+            key: key.to_string(),
+            source: e,
+        })?;
         Ok(Some(data))
     }
 
@@ -614,16 +614,14 @@ impl ReadableStorage for FilesystemStore {
             total += span.end - span.start;
             spans.push(span);
         }
-        let mut data = zeroed_value_buffer(key, total)?;
-        let mut at = 0usize;
+        // Each range is appended into the buffer's reserved room.
+        let mut data = value_buffer(key, total)?;
         for span in spans {
-            let n = (span.end - span.start) as usize;
-            file.read_exact_at(&mut data[at..at + n], span.start)
-                .map_err(|e| StorageError::Io {
-                    key: key.to_string(),
-                    source: e,
-                })?;
-            at += n;
+            let n = (span.end - span.start) as usize; // fits: `total` was reserved
+            append_exact_at(&file, &mut data, n, span.start).map_err(|e| StorageError::Io {
+                key: key.to_string(),
+                source: e,
+            })?;
         }
         Ok(Some((Some(size), data)))
     }

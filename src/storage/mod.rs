@@ -310,25 +310,17 @@ impl DirListing {
     }
 }
 
-/// An empty buffer with room for the `size` bytes of the value at `key`: a size that
-/// cannot be allocated is an error, not an abort.
+/// An empty buffer with room for the `size` bytes of the value at `key` (one this thread
+/// kept from an earlier chunk when it has one, see `crate::scratch`): a size that cannot be
+/// allocated is an error, not an abort.
 pub(crate) fn value_buffer(key: &str, size: u64) -> Result<Vec<u8>, StorageError> {
-    let mut data = Vec::new();
     usize::try_from(size)
         .ok()
-        .and_then(|n| data.try_reserve_exact(n).ok())
+        .and_then(crate::scratch::take)
         .ok_or_else(|| StorageError::OutOfMemory {
             key: key.to_string(),
             size,
-        })?;
-    Ok(data)
-}
-
-/// [`value_buffer`] filled with `size` zeros, to read into.
-pub(crate) fn zeroed_value_buffer(key: &str, size: u64) -> Result<Vec<u8>, StorageError> {
-    let mut data = value_buffer(key, size)?;
-    data.resize(size as usize, 0); // fits: the reservation succeeded
-    Ok(data)
+        })
 }
 
 /// A full store.

@@ -28,8 +28,8 @@
 //! Every write returns [`StorageError::ReadOnly`].
 
 use super::{
-    validate_key, validate_prefix, value_buffer, zeroed_value_buffer, Bounded, ByteRange,
-    DirListing, ListableStorage, ReadableStorage, StorageError, WritableStorage,
+    validate_key, validate_prefix, value_buffer, Bounded, ByteRange, DirListing, ListableStorage,
+    ReadableStorage, StorageError, WritableStorage,
 };
 use ::zip::result::ZipError;
 use ::zip::{CompressionMethod, ZipArchive};
@@ -529,12 +529,16 @@ impl ReadableStorage for ZipStore {
             let value = self.read_entry(entry)?;
             return Ok(Some(value[span.start as usize..span.end as usize].to_vec()));
         }
-        let mut data = zeroed_value_buffer(&label, span.end - span.start)?;
-        // In bounds of the file: checked when the archive was opened.
-        self.file
-            .file
-            .read_exact_at(&mut data, entry.data_start + span.start)
-            .map_err(|e| read_error(&label, e))?;
+        let mut data = value_buffer(&label, span.end - span.start)?;
+        let n = (span.end - span.start) as usize; // fits: it was reserved
+                                                  // In bounds of the file: checked when the archive was opened.
+        crate::sys::read_at::append_exact_at(
+            &self.file.file,
+            &mut data,
+            n,
+            entry.data_start + span.start,
+        )
+        .map_err(|e| read_error(&label, e))?;
         Ok(Some(data))
     }
 

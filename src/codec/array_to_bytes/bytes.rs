@@ -182,13 +182,26 @@ impl ArrayToBytesCodec for BytesCodec {
             }
             self.swap(&mut bytes, &repr.data_type);
             out.copy_from(&bytes, &block, &zero);
+            crate::scratch::give_back(bytes);
             return Ok(true);
+        }
+        let whole = offset.iter().all(|&o| o == 0) && extent == repr.shape;
+        // Bytes already in memory (decompressed by an outer codec, or an inner chunk of a
+        // shard batch) in the host's byte order are copied into place from where they are.
+        if let Some(bytes) = source.in_memory() {
+            if !repr.data_type.needs_swap(self.stored_order()) {
+                self.check_size(bytes.len() as u64, expected, repr)?;
+                match out.contiguous() {
+                    Some(dst) if whole => dst.copy_from_slice(bytes),
+                    _ => out.copy_from(bytes, &chunk, offset),
+                }
+                return Ok(true);
+            }
         }
         let Some(mut bytes) = source.read_all()? else {
             return Ok(false);
         };
         self.check_size(bytes.len() as u64, expected, repr)?;
-        let whole = offset.iter().all(|&o| o == 0) && extent == repr.shape;
         match out.contiguous() {
             Some(dst) if whole => {
                 dst.copy_from_slice(&bytes);
@@ -199,6 +212,7 @@ impl ArrayToBytesCodec for BytesCodec {
                 out.copy_from(&bytes, &chunk, offset);
             }
         }
+        crate::scratch::give_back(bytes);
         Ok(true)
     }
 

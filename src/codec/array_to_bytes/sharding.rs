@@ -7,8 +7,8 @@
 //! is not stored: its pair is (2^64-1, 2^64-1).
 //!
 //! Reading a region of a shard fetches the index, then only the inner chunks the region
-//! touches: neighbours are fetched together in one range (up to [`MAX_BATCH`] bytes, across
-//! gaps of at most [`MAX_GAP`]), and an inner chunk of which little is needed is read
+//! touches: neighbours are fetched together in one range (up to the source's
+//! [`ByteSource::batch_bytes`], across gaps of at most [`MAX_GAP`]), and an inner chunk of which little is needed is read
 //! through its own chain's partial decoder (a few byte runs of an uncompressed one). Writing
 //! encodes inner chunks as they come, straight from the caller's buffer, and an update of
 //! part of a stored shard re-encodes only the inner chunks it touches, copying the others'
@@ -33,10 +33,9 @@ const NAME: &str = "sharding_indexed";
 const ABSENT: u64 = u64::MAX;
 
 /// Neighbouring inner chunks are fetched in one range when the gap between them is at most
-/// this many bytes (reading a gap costs less than another request)...
+/// this many bytes (reading a gap costs less than another request), and the range stays
+/// at most the source's `batch_bytes` long (what a reader holds in memory at once).
 const MAX_GAP: u64 = 256 << 10;
-/// ...and the range stays at most this long (what a reader holds in memory at once).
-const MAX_BATCH: u64 = 32 << 20;
 /// Inner chunks are visited in windows of this many, so that nothing proportional to the
 /// number of inner chunks in a shard is held besides the index itself.
 const WINDOW: usize = 4096;
@@ -504,9 +503,15 @@ fn run_all<T: Send>(
 }
 
 /// Group inner chunk reads, sorted by offset, into batches of neighbours, each with the
-/// shard's bytes it spans (see [`Batch::fetch`]); `span` gives a read's (offset, nbytes)
-/// in the shard, from an index checked by `decode_index`.
-pub(crate) fn coalesce<T>(reads: Vec<T>, span: impl Fn(&T) -> (u64, u64)) -> Vec<Batch<T>> {
+/// shard's bytes it spans (see [`Batch::fetch`]), at most `source.batch_bytes()` long
+/// unless one inner chunk alone is longer; `span` gives a read's (offset, nbytes) in the
+/// shard, from an index checked by `decode_index`.
+pub(crate) fn coalesce<T>(
+    source: &dyn ByteSource,
+    reads: Vec<T>,
+    span: impl Fn(&T) -> (u64, u64),
+) -> Vec<Batch<T>> {
+    let max_batch = source.batch_bytes();
     let mut batches: Vec<(u64, u64, Vec<T>)> = Vec::new();
     for read in reads {
         let (offset, nbytes) = span(&read);
@@ -515,7 +520,7 @@ pub(crate) fn coalesce<T>(reads: Vec<T>, span: impl Fn(&T) -> (u64, u64)) -> Vec
             Some((start, batch_end, items))
                 if offset >= *batch_end
                     && offset - *batch_end <= MAX_GAP
-                    && end.max(*batch_end) - *start <= MAX_BATCH =>
+                    && end.max(*batch_end) - *start <= max_batch =>
             {
                 *batch_end = end.max(*batch_end);
                 items.push(read);
@@ -668,9 +673,22 @@ impl ArrayToBytesCodec for ShardingCodec {
                 };
                 self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
             })?;
+            // A shard already in memory (decoded whole, or behind a compressor): each inner
+            // chunk is decoded from where it is.
+            if source.in_memory().is_some() {
+                run_all(parallelism, whole, |mut read| {
+                    let slice = Slice {
+                        parent: source,
+                        offset: read.offset,
+                        length: read.nbytes,
+                    };
+                    self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
+                })?;
+                continue;
+            }
             // The others: fetched whole, neighbours together.
             whole.sort_by_key(|read| read.offset);
-            for batch in coalesce(whole, |read| (read.offset, read.nbytes)) {
+            for batch in coalesce(source, whole, |read| (read.offset, read.nbytes)) {
                 let bytes = batch.fetch(source)?;
                 let (start, reads) = (batch.start, batch.reads);
                 let batch = InMemory {
@@ -685,6 +703,7 @@ impl ArrayToBytesCodec for ShardingCodec {
                     };
                     self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
                 })?;
+                crate::scratch::give_back(bytes);
             }
         }
     }

@@ -35,11 +35,17 @@ pub trait BytesToBytesCodec: Debug + Send + Sync {
     /// front, without touching the memory before it is written.
     fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError>;
 
+    /// [`BytesToBytesCodec::decode`] of bytes the caller keeps (a chunk inside a shard
+    /// batch). Codecs that only read their input override this to skip the default's copy.
+    fn decode_slice(&self, input: &[u8], size: DecodedSize) -> Result<Vec<u8>, CodecError> {
+        self.decode(super::try_to_vec(input)?, size)
+    }
+
     /// Decode `input` into `out`, which is exactly the decoded size. Codecs that can
     /// decompress in place override this; the default decodes and copies. On error `out`
     /// may hold partial output.
-    fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
-        let decoded = self.decode(input, DecodedSize::Exact(out.len()))?;
+    fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<(), CodecError> {
+        let decoded = self.decode_slice(input, DecodedSize::Exact(out.len()))?;
         if decoded.len() != out.len() {
             return Err(CodecError::corrupt(
                 self.name(),

@@ -188,7 +188,13 @@ impl<C: BytesToBytesCodec> BytesToBytesCodec for Renamed<C> {
         self.inner.decode(input, size).map_err(|e| self.rename(e))
     }
 
-    fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
+    fn decode_slice(&self, input: &[u8], size: DecodedSize) -> Result<Vec<u8>, CodecError> {
+        self.inner
+            .decode_slice(input, size)
+            .map_err(|e| self.rename(e))
+    }
+
+    fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<(), CodecError> {
         self.inner
             .decode_into(input, out)
             .map_err(|e| self.rename(e))

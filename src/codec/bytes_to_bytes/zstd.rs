@@ -124,7 +124,7 @@ fn decode_exact(input: &[u8], expected: usize) -> Result<Vec<u8>, CodecError> {
             ),
         ));
     }
-    let mut out = try_vec_with_capacity(expected)?;
+    let mut out = crate::scratch::take(expected).ok_or(CodecError::OutOfMemory(expected))?;
     decompress_exact(input, &mut out, expected)?;
     Ok(out)
 }
@@ -256,21 +256,27 @@ impl BytesToBytesCodec for ZstdCodec {
     }
 
     fn decode(&self, input: Vec<u8>, size: DecodedSize) -> Result<Vec<u8>, CodecError> {
+        let decoded = self.decode_slice(&input, size);
+        crate::scratch::give_back(input);
+        decoded
+    }
+
+    fn decode_slice(&self, input: &[u8], size: DecodedSize) -> Result<Vec<u8>, CodecError> {
         if input.is_empty() {
             return Err(CodecError::corrupt(NAME, "empty input is not a zstd frame"));
         }
         match size {
-            DecodedSize::Exact(expected) => decode_exact(&input, expected),
-            DecodedSize::AtMost(max) => decode_to_end(&input, max),
+            DecodedSize::Exact(expected) => decode_exact(input, expected),
+            DecodedSize::AtMost(max) => decode_to_end(input, max),
         }
     }
 
-    fn decode_into(&self, input: Vec<u8>, out: &mut [u8]) -> Result<(), CodecError> {
+    fn decode_into(&self, input: &[u8], out: &mut [u8]) -> Result<(), CodecError> {
         if input.is_empty() {
             return Err(CodecError::corrupt(NAME, "empty input is not a zstd frame"));
         }
         let expected = out.len();
-        decompress_exact(&input, out, expected)
+        decompress_exact(input, out, expected)
     }
 }
 
