@@ -159,7 +159,8 @@ fn write(base: *mut u8, len: usize, at: usize, bytes: &[u8]) {
 /// checked once per line (steps are positive, so the last run lies furthest out); the runs
 /// are then copied without per-run checks, with a fixed-size copy for the common element
 /// sizes, since a line of one-element runs (C order into Fortran order) is copied element
-/// by element.
+/// by element, and for the common row lengths of chunks (a call to `memmove` per 128- or
+/// 256-byte row cost about 5% of a whole sharded or zstd read in alternating runs).
 fn write_line(base: *mut u8, len: usize, src: &[u8], line: Line) {
     if line.count == 0 {
         return;
@@ -204,6 +205,10 @@ fn write_line(base: *mut u8, len: usize, src: &[u8], line: Line) {
             4 => copy_runs::<4>(s, t, line),
             8 => copy_runs::<8>(s, t, line),
             16 => copy_runs::<16>(s, t, line),
+            // The rows of common chunk shapes (32 or 64 four-byte elements; 16 eight-byte).
+            64 => copy_runs::<64>(s, t, line),
+            128 => copy_runs::<128>(s, t, line),
+            256 => copy_runs::<256>(s, t, line),
             n => {
                 for k in 0..line.count {
                     std::ptr::copy_nonoverlapping(
