@@ -11,9 +11,9 @@
 //! arithmetic: which chunk holds a position, where a chunk starts, how long it is. Runs are
 //! kept as runs (a hostile `[1, 2^60]` costs nothing) and searched by bisection.
 
+use crate::extension::{reject_unknown_keys, NamedConfig};
 use crate::layout::GridCuts;
-use crate::metadata::extension::reject_unknown_keys;
-use crate::metadata::{MetadataError, NamedConfig};
+use crate::metadata_error::MetadataError;
 use serde_json::{Map, Value};
 use std::ops::Range;
 

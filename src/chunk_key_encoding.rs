@@ -1,7 +1,7 @@
 //! Chunk key encodings: how chunk grid coordinates become store keys.
 
-use crate::metadata::extension::reject_unknown_keys;
-use crate::metadata::{MetadataError, NamedConfig};
+use crate::extension::{reject_unknown_keys, NamedConfig};
+use crate::metadata_error::MetadataError;
 use serde_json::{Map, Value};
 use std::fmt::Write;
 

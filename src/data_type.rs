@@ -21,7 +21,7 @@ pub use minifloat::Float8Format;
 pub use structure::{StructField, StructForm, StructType};
 pub use time::{TimeUnit, TimeUnitName};
 
-use crate::metadata::MetadataError;
+use crate::metadata_error::MetadataError;
 use half::f16;
 use serde_json::{Map, Number, Value};
 use std::sync::Arc;
@@ -637,6 +637,24 @@ pub fn decode_utf32(bytes: &[u8]) -> String {
     let trimmed = text.trim_end_matches('\0').len();
     text.truncate(trimmed);
     text
+}
+
+/// The byte order of the `bytes` codec's configuration (`"endian"`), also what v2 and
+/// draft documents translate their dtype prefixes into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endian {
+    Little,
+    Big,
+}
+
+impl Endian {
+    pub fn native() -> Endian {
+        if cfg!(target_endian = "little") {
+            Endian::Little
+        } else {
+            Endian::Big
+        }
+    }
 }
 
 /// The byte order a numpy dtype string gives its elements.

@@ -15,6 +15,7 @@ pub mod consolidated;
 pub mod data_type;
 pub mod delete;
 pub mod error;
+pub mod extension;
 #[allow(unsafe_code)]
 pub mod ffi;
 #[cfg(feature = "fuzzing")]
@@ -22,11 +23,13 @@ pub mod fuzzing;
 pub mod group;
 pub mod layout;
 pub mod metadata;
+pub(crate) mod metadata_error;
 pub mod node;
 pub mod node_path;
 pub(crate) mod scratch;
 pub mod selection;
 pub mod storage;
+pub(crate) mod store_url;
 #[allow(unsafe_code)]
 mod sys;
 pub mod threads;

@@ -10,7 +10,7 @@
 
 use super::MAX_ELEMENT_SIZE;
 use super::{numpy_dtype_str, parse_numpy_dtype, swap_units, ByteOrder, DataType, FillValue};
-use crate::metadata::MetadataError;
+use crate::metadata_error::MetadataError;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The unit of `numpy.datetime64` and `numpy.timedelta64`: a base unit and a scale factor
 //! (`10ms` is ten milliseconds).
 
-use crate::metadata::MetadataError;
+use crate::metadata_error::MetadataError;
 use serde_json::{Map, Value};
 
 /// The base units numpy knows, spelled as the registry spells them.

@@ -349,7 +349,7 @@ pub unsafe extern "C" fn zarr_store_open_url(
             Some(unsafe { str_arg(options_json, "options_json") }?)
         };
         let out = out_ptr(out, "out")?;
-        let storage = crate::storage::open_url(url, options)?;
+        let storage = crate::store_url::open_url(url, options)?;
         let handle = Box::new(zarr_store { storage });
         // SAFETY: checked non-NULL above, writable per the contract.
         unsafe { write_out(out, Box::into_raw(handle)) };

@@ -83,17 +83,7 @@ pub fn parse_object(
     }
 }
 
-/// A short name for the kind of a JSON value, for error messages.
-pub fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub use crate::metadata_error::kind_of;
 
 #[cfg(test)]
 mod tests {

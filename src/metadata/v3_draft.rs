@@ -22,8 +22,8 @@ use super::v3::ArrayMetadata;
 use super::{MetadataError, NamedConfig};
 use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
-use crate::codec::array_to_bytes::bytes::Endian;
 use crate::data_type::DataType;
+use crate::data_type::Endian;
 use crate::node_path::NodePath;
 use serde_json::{Map, Value};
 

@@ -14,7 +14,7 @@ pub mod zip;
 pub use filesystem::{FilesystemOptions, FilesystemStore};
 pub use memory::MemoryStore;
 pub use readonly::ReadOnlyStore;
-pub use remote::{open_url, HttpStore, RemoteError, RemoteErrorKind, S3Store};
+pub use remote::{HttpStore, RemoteError, RemoteErrorKind, S3Store};
 pub use zip::ZipStore;
 
 use std::fmt::Debug;

@@ -11,21 +11,7 @@ use serde_json::{Map, Value};
 
 const NAME: &str = "bytes";
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Endian {
-    Little,
-    Big,
-}
-
-impl Endian {
-    pub fn native() -> Endian {
-        if cfg!(target_endian = "little") {
-            Endian::Little
-        } else {
-            Endian::Big
-        }
-    }
-}
+pub use crate::data_type::Endian;
 
 /// The `bytes` codec. `endian` is `None` only for types with single-byte units, and (read
 /// leniently) for zarr-python's legacy `structured` type and GDAL's `fixed_length_utf32`,

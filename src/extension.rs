@@ -1,7 +1,6 @@
 //! Extension points: `{"name": ..., "configuration": {...}}` or a bare name string.
 
-use super::json::kind_of;
-use super::MetadataError;
+use crate::metadata_error::{kind_of, MetadataError};
 use serde_json::{Map, Value};
 
 /// A parsed extension-point object (codec, chunk grid, chunk key encoding, ...).

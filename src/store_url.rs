@@ -1,0 +1,296 @@
+//! Opening a store from a URL: S3-compatible object stores (`s3://bucket/prefix`), plain
+//! HTTP(S) servers (read-only), and local paths (`file:///abs/path` or a plain path). Above
+//! the storage layer: it picks a store and reports a bad URL as the library's own error.
+
+use crate::error::Error;
+use crate::storage::remote::{
+    credentials, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme, UrlOptions,
+};
+use crate::storage::{FilesystemOptions, FilesystemStore, ReadOnlyStore, Storage, StorageError};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What a URL names.
+#[derive(Debug, PartialEq, Eq)]
+enum Target {
+    S3 { bucket: String, prefix: String },
+    Http(String),
+    File(PathBuf),
+}
+
+impl Target {
+    fn scheme(&self) -> Scheme {
+        match self {
+            Target::S3 { .. } => Scheme::S3,
+            Target::Http(_) => Scheme::Http,
+            Target::File(_) => Scheme::File,
+        }
+    }
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::InvalidArgument(message.into())
+}
+
+fn unsupported(url: &str, reason: &str) -> Error {
+    Error::Storage(StorageError::Unsupported {
+        key: url.to_string(),
+        reason: reason.to_string(),
+    })
+}
+
+/// `scheme` and the rest when `url` starts with `scheme://`.
+fn split_scheme(url: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let mut chars = scheme.chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    valid.then_some((scheme, rest))
+}
+
+fn parse_target(url: &str) -> Result<Target, Error> {
+    if url.is_empty() {
+        return Err(invalid("argument 'url' is empty"));
+    }
+    let Some((scheme, rest)) = split_scheme(url) else {
+        if url.contains("://") {
+            return Err(invalid(format!("malformed URL '{url}': invalid scheme")));
+        }
+        return Ok(Target::File(PathBuf::from(url)));
+    };
+    match scheme.to_ascii_lowercase().as_str() {
+        "s3" => {
+            if rest.contains(['?', '#']) {
+                return Err(invalid(format!(
+                    "malformed URL '{url}': s3 URLs take no query or fragment"
+                )));
+            }
+            let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+            let valid_bucket = !bucket.is_empty()
+                && bucket.len() <= 255
+                && bucket
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+            if !valid_bucket {
+                return Err(invalid(format!(
+                    "malformed URL '{url}': expected s3://bucket[/prefix] with a bucket name of \
+                     letters, digits, '.', '-' and '_'"
+                )));
+            }
+            let prefix = prefix.trim_matches('/');
+            if !prefix.is_empty() {
+                crate::storage::validate_key(prefix)
+                    .map_err(|e| invalid(format!("malformed URL '{url}': bad key prefix: {e}")))?;
+            }
+            Ok(Target::S3 {
+                bucket: bucket.to_string(),
+                prefix: if prefix.is_empty() {
+                    String::new()
+                } else {
+                    format!("{prefix}/")
+                },
+            })
+        }
+        "http" | "https" => {
+            let parsed =
+                url::Url::parse(url).map_err(|e| invalid(format!("malformed URL '{url}': {e}")))?;
+            if parsed.host_str().is_none_or(str::is_empty) {
+                return Err(invalid(format!("malformed URL '{url}': no host")));
+            }
+            if parsed.query().is_some() || parsed.fragment().is_some() {
+                return Err(invalid(format!(
+                    "malformed URL '{url}': a store URL takes no query or fragment"
+                )));
+            }
+            Ok(Target::Http(parsed.to_string()))
+        }
+        "file" => {
+            let parsed =
+                url::Url::parse(url).map_err(|e| invalid(format!("malformed URL '{url}': {e}")))?;
+            let path = parsed.to_file_path().map_err(|()| {
+                invalid(format!(
+                    "malformed URL '{url}': expected file:///absolute/path (no host but localhost)"
+                ))
+            })?;
+            Ok(Target::File(path))
+        }
+        "gs" | "gcs" => Err(unsupported(
+            url,
+            "Google Cloud Storage URLs are not supported by this build (its client speaks S3): \
+             use s3://bucket with the option \"endpoint\": \"https://storage.googleapis.com\" \
+             and HMAC keys, or https:// for public objects",
+        )),
+        "az" | "azure" | "abfs" | "abfss" | "adl" => Err(unsupported(
+            url,
+            "Azure Blob Storage URLs are not supported by this build (its client speaks S3 and \
+             HTTP): use an https:// URL (with a SAS token in a proxy) or an S3 gateway",
+        )),
+        other => Err(unsupported(
+            url,
+            &format!(
+                "URL scheme '{other}' is not supported (s3://, http://, https://, file:// or a \
+                 local path)"
+            ),
+        )),
+    }
+}
+
+/// Open the store a URL names, with options given as a JSON object (or `None`).
+///
+/// Opening makes no request (except the short instance-metadata probe of an S3 store
+/// that found no credentials anywhere else): a wrong endpoint or bucket shows up, with
+/// the URL and HTTP status, on first use.
+pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage>, Error> {
+    let target = parse_target(url)?;
+    let options = match options_json {
+        Some(json) => UrlOptions::parse(json, target.scheme()).map_err(invalid)?,
+        None => UrlOptions::default(),
+    };
+    let client_config = |tls: bool, max_redirects: u32| http::ClientConfig {
+        max_concurrency: options.max_concurrency(),
+        timeout: options.timeout(),
+        max_retries: options.max_retries(),
+        tls,
+        max_redirects,
+    };
+    let tls_failure = |endpoint: &str, message: String| {
+        Error::Storage(StorageError::Remote(RemoteError::new(
+            RemoteErrorKind::Network,
+            "open",
+            endpoint,
+            message,
+        )))
+    };
+    match target {
+        Target::File(path) => {
+            let root = std::path::absolute(&path)
+                .map_err(|e| invalid(format!("cannot resolve path '{}': {e}", path.display())))?;
+            let settings = FilesystemOptions {
+                fsync: options.fsync.unwrap_or(false),
+                follow_external_symlinks: options.follow_symlinks.unwrap_or(false),
+            };
+            let store: Arc<dyn Storage> = Arc::new(FilesystemStore::with_options(root, settings)?);
+            Ok(if options.read_only == Some(true) {
+                Arc::new(ReadOnlyStore::new(store))
+            } else {
+                store
+            })
+        }
+        Target::Http(base) => {
+            if options.read_only == Some(false) {
+                return Err(invalid(
+                    "option 'read_only': false cannot apply: HTTP stores are read-only",
+                ));
+            }
+            let tls = base.starts_with("https:");
+            let client =
+                http::Client::new(&client_config(tls, 5)).map_err(|m| tls_failure(&base, m))?;
+            Ok(Arc::new(HttpStore::new(&base, client)))
+        }
+        Target::S3 { bucket, prefix } => {
+            let settings =
+                credentials::resolve(&options, &credentials::process_env).map_err(invalid)?;
+            let endpoint_text = settings
+                .endpoint
+                .clone()
+                .unwrap_or_else(|| format!("https://s3.{}.amazonaws.com", settings.region));
+            let from = if options.endpoint.is_some() {
+                "option 'endpoint'"
+            } else {
+                "endpoint"
+            };
+            let endpoint = url::Url::parse(&endpoint_text)
+                .ok()
+                .filter(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+                .filter(|u| u.query().is_none() && u.fragment().is_none())
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "{from} '{endpoint_text}' is not an http:// or https:// URL"
+                    ))
+                })?;
+            // Custom endpoints (MinIO, Ceph, moto, a loopback address) rarely resolve
+            // bucket subdomains: path style unless told otherwise.
+            let path_style = options
+                .force_path_style
+                .unwrap_or(settings.endpoint.is_some() || bucket.contains('.'));
+            let style = if path_style {
+                rusty_s3::UrlStyle::Path
+            } else {
+                rusty_s3::UrlStyle::VirtualHost
+            };
+            let bucket_handle = rusty_s3::Bucket::new(
+                endpoint.clone(),
+                style,
+                bucket.clone(),
+                settings.region.clone(),
+            )
+            .map_err(|e| {
+                invalid(format!(
+                    "cannot address bucket '{bucket}' at {endpoint}: {e}"
+                ))
+            })?;
+            let tls = endpoint.scheme() == "https";
+            let client = http::Client::new(&client_config(tls, 0))
+                .map_err(|m| tls_failure(endpoint.as_str(), m))?;
+            Ok(Arc::new(S3Store::new(
+                bucket_handle,
+                prefix,
+                settings.credentials,
+                client,
+                options.read_only == Some(true),
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_parse() {
+        let s3 = |b: &str, p: &str| Target::S3 {
+            bucket: b.into(),
+            prefix: p.into(),
+        };
+        assert_eq!(parse_target("s3://bkt").unwrap(), s3("bkt", ""));
+        assert_eq!(parse_target("s3://bkt/").unwrap(), s3("bkt", ""));
+        assert_eq!(parse_target("S3://bkt/a/b/").unwrap(), s3("bkt", "a/b/"));
+        assert_eq!(
+            parse_target("http://127.0.0.1:8/x").unwrap(),
+            Target::Http("http://127.0.0.1:8/x".into())
+        );
+        assert_eq!(
+            parse_target("file:///tmp/a%20b").unwrap(),
+            Target::File("/tmp/a b".into())
+        );
+        assert_eq!(
+            parse_target("rel/dir").unwrap(),
+            Target::File("rel/dir".into())
+        );
+        for bad in [
+            "",
+            "s3://",
+            "s3:///x",
+            "s3://b?x=1",
+            "s3://b/a/../c",
+            "s3://b@d/x",
+            "http://",
+            "http://[::1/x",
+            "https://h/x?q=1",
+            "file://otherhost/x",
+            "://x",
+            "1x://y",
+        ] {
+            let e = parse_target(bad).unwrap_err();
+            assert!(matches!(e, Error::InvalidArgument(_)), "{bad}: {e}");
+        }
+        for unsupported in ["gs://b/x", "az://c/x", "ftp://h/x"] {
+            let e = parse_target(unsupported).unwrap_err();
+            assert!(
+                matches!(e, Error::Storage(StorageError::Unsupported { .. })),
+                "{unsupported}: {e}"
+            );
+        }
+    }
+}
