@@ -7,19 +7,22 @@
  *       chunk is first read into memory, untimed; then the workers of libzarr's pool, as
  *       many threads, decode them all with zarr_array_decode_chunk, no file system and no
  *       scatter: into one fresh buffer of the array's size, chunk after chunk, as a read
- *       must fill fresh memory (decode_limit), or each worker into one chunk buffer it
- *       reuses, so that no page is ever faulted in (decode_limit_reused)).
+ *       must fill fresh memory (decode_limit; each worker first faults in its share of the
+ *       buffer in one madvise call, as libzarr's reads do), or each worker into one chunk
+ *       buffer it reuses, so that no page is ever faulted in (decode_limit_reused)).
  * Prints one JSON line: {"impl", "op", "seconds", "peak_rss_mib", "checksum"}. Only the
  * operation is timed; each run is a fresh process so the peak RSS belongs to one operation.
  * For `write` the array must already exist (created by peers.py with the layout's metadata).
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -55,18 +58,37 @@ struct stored_chunk {
     size_t len;
 };
 
+/* Linux 5.14; older kernels refuse it (EINVAL) and the pages fault in one by one. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 struct decode_job {
     zarr_array *array;
     struct stored_chunk *chunks;
     size_t n_chunks, chunk_nbytes;
     unsigned char *out;  /* fresh: chunk i at i * chunk_nbytes; NULL: each worker reuses one */
     size_t next;         /* the next chunk to take, shared (atomic) */
+    size_t next_part, workers; /* shares of `out` to fault in, one per worker */
     int failed;
 };
+
+/* Fault in one worker's share of the fresh output, whole pages inside it only. */
+static void populate_share(struct decode_job *job) {
+    size_t total = job->n_chunks * job->chunk_nbytes, page = 4096;
+    size_t part = __sync_fetch_and_add(&job->next_part, 1);
+    size_t share = (total + job->workers - 1) / job->workers;
+    uintptr_t start = (uintptr_t)job->out + part * share;
+    uintptr_t end = (uintptr_t)job->out + (part + 1 == job->workers ? total : (part + 1) * share);
+    start = (start + page - 1) / page * page;
+    end = end / page * page;
+    if (end > start) madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
 
 static void *decode_worker(void *arg) {
     struct decode_job *job = arg;
     unsigned char *own = job->out ? NULL : malloc(job->chunk_nbytes);
+    if (job->out) populate_share(job);
     for (;;) {
         size_t i = __sync_fetch_and_add(&job->next, 1);
         unsigned char *dest;
@@ -118,6 +140,7 @@ static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t 
     job.chunks = chunks;
     job.n_chunks = n;
     job.chunk_nbytes = chunk_nbytes;
+    job.workers = workers;
     *decoded_bytes = n * chunk_nbytes;
     t0 = now();
     if (fresh) {
