@@ -634,6 +634,7 @@ impl ArrayToBytesCodec for ShardingCodec {
             return Ok(false);
         };
         let fill = repr.fill_value.as_bytes();
+        let in_memory = source.in_memory().is_some();
         let cuts = RegularCuts::new(offset, out.extent(), &self.layout.inner_chunk_shape);
         let mut cells = out.cells(&cuts);
         loop {
@@ -657,14 +658,15 @@ impl ArrayToBytesCodec for ShardingCodec {
                     out: cell.block,
                 };
                 let extent = read.out.extent().to_vec();
-                if self.inner.reads_part(&read.offset_in_inner, &extent) {
+                if in_memory || self.inner.reads_part(&read.offset_in_inner, &extent) {
                     parts.push(read);
                 } else {
                     whole.push(read);
                 }
             }
-            // Inner chunks of which little is needed: through their chain's own partial
-            // decoder, straight from the shard's source.
+            // Inner chunks of which little is needed, and every inner chunk of a shard
+            // already in memory (decoded whole, or behind a compressor): through their
+            // chain's own decoder, straight from the shard's source.
             run_all(parallelism, parts, |mut read| {
                 let slice = Slice {
                     parent: source,
@@ -673,19 +675,6 @@ impl ArrayToBytesCodec for ShardingCodec {
                 };
                 self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
             })?;
-            // A shard already in memory (decoded whole, or behind a compressor): each inner
-            // chunk is decoded from where it is.
-            if source.in_memory().is_some() {
-                run_all(parallelism, whole, |mut read| {
-                    let slice = Slice {
-                        parent: source,
-                        offset: read.offset,
-                        length: read.nbytes,
-                    };
-                    self.decode_inner(&slice, &read.offset_in_inner, &mut read.out)
-                })?;
-                continue;
-            }
             // The others: fetched whole, neighbours together.
             whole.sort_by_key(|read| read.offset);
             for batch in coalesce(source, whole, |read| (read.offset, read.nbytes)) {
