@@ -10,7 +10,7 @@
 //! So buffers are taken from here and given back when a chunk is done. The stock is small
 //! and bounded: only the library's worker threads keep buffers (a caller's own thread never
 //! holds memory between calls), each at most [`KEPT`] of at most [`MAX_KEPT_BYTES`] each,
-//! and the planner empties every worker's stock when a read or write ends ([`release`]).
+//! and the planner has every worker empty its stock when a read or write ends ([`release`]).
 
 use std::cell::RefCell;
 

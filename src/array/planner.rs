@@ -118,10 +118,12 @@ pub(super) fn read(io: &ChunkIo, start: &[u64], out: &mut OutBuffer) -> Result<(
     result
 }
 
-/// Free the buffers the workers reused from chunk to chunk (`crate::scratch`): nothing is
-/// kept past the read or write that needed it.
+/// Free the buffers the workers reused from chunk to chunk (`crate::scratch`), so that
+/// nothing is kept past the read or write that needed them. Queued, not waited for: each
+/// worker frees its stock as soon as it is idle, and a read never waits for workers busy
+/// with another caller's read (or for the pool it may itself be running on).
 fn release_scratch(pool: &rayon::ThreadPool) {
-    pool.broadcast(|_| crate::scratch::release());
+    pool.spawn_broadcast(|_| crate::scratch::release());
 }
 
 /// The workers a block's units run on: the library's pool, sized for the CPUs; or, for a

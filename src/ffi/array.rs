@@ -511,7 +511,7 @@ pub unsafe extern "C" fn zarr_array_selection_nbytes(
 /// bytes at a time (for a shard: one batch of neighbouring inner chunks of at most 2 MiB
 /// from local stores and 32 MiB from remote ones, or one larger inner chunk, and one
 /// decoded inner chunk). Workers reuse these buffers from chunk to chunk and free them
-/// before the call returns.
+/// when the call is done (each as soon as it is idle).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;
