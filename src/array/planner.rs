@@ -13,9 +13,10 @@
 //!
 //! Memory: a read holds, per worker, at most one chunk's encoded bytes and its decoded form
 //! (or, for a shard, one batch of neighbouring inner chunks, see `ByteSource::batch_bytes`,
-//! and one decoded inner chunk); the caller's buffer is written in place. Each worker reuses those
-//! buffers from chunk to chunk (`crate::scratch`: allocating them afresh made the kernel
-//! fault their pages in again for every chunk) and frees them when the read or write ends.
+//! and one decoded inner chunk); the caller's buffer is written in place. Each worker
+//! reuses those buffers from chunk to chunk (`crate::scratch`: allocating them afresh made
+//! the kernel fault their pages in again for every chunk) and frees them when the read or
+//! write ends.
 
 use super::chains::Chains;
 use super::locks::lock_chunk;

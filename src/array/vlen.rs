@@ -368,23 +368,24 @@ fn linear(shape: &[u64], offset: &[u64], local: &[u64]) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::tests::{metadata, store};
     use super::*;
     use serde_json::json;
 
-    /// Arrow form of `items`.
-    fn arrow(items: &[&str]) -> (Vec<u64>, Vec<u8>) {
+    /// Arrow form of `items` (also used by the tests of `vlen_shards`).
+    pub(crate) fn arrow<S: AsRef<[u8]>>(items: &[S]) -> (Vec<u64>, Vec<u8>) {
         let mut offsets = vec![0u64];
         let mut data = Vec::new();
         for item in items {
-            data.extend_from_slice(item.as_bytes());
+            data.extend_from_slice(item.as_ref());
             offsets.push(data.len() as u64);
         }
         (offsets, data)
     }
 
-    fn texts(elements: &VlenElements) -> Vec<String> {
+    /// The elements as strings (they must be UTF-8).
+    pub(crate) fn texts(elements: &VlenElements) -> Vec<String> {
         (0..elements.len())
             .map(|i| String::from_utf8(elements.get(i).unwrap().to_vec()).unwrap())
             .collect()

@@ -267,27 +267,11 @@ fn merge_shard(
 #[cfg(test)]
 mod tests {
     use super::super::tests::{metadata, store};
+    use super::super::vlen::tests::{arrow, texts};
     use super::*;
     use crate::storage::Storage;
     use serde_json::{json, Value};
     use std::sync::Arc;
-
-    /// Arrow form of `items`.
-    fn arrow<S: AsRef<[u8]>>(items: &[S]) -> (Vec<u64>, Vec<u8>) {
-        let mut offsets = vec![0u64];
-        let mut data = Vec::new();
-        for item in items {
-            data.extend_from_slice(item.as_ref());
-            offsets.push(data.len() as u64);
-        }
-        (offsets, data)
-    }
-
-    fn texts(elements: &VlenElements) -> Vec<String> {
-        (0..elements.len())
-            .map(|i| String::from_utf8(elements.get(i).unwrap().to_vec()).unwrap())
-            .collect()
-    }
 
     fn sharding(inner: Value, index_codecs: Value, location: &str) -> Value {
         json!([{"name": "sharding_indexed", "configuration": {
