@@ -938,11 +938,6 @@ static int prepare_array(cp_options *o, cp_item *it) {
     if (d->rectilinear && o->chunks.n < 0)
         fprintf(stderr, "zarr: cp: note: %s: the rectilinear chunk grid becomes a regular one of its longest chunks; "
                         "choose others with --chunks\n", d->path);
-    if (sharded && d->type.kind == DT_VLEN) {
-        fprintf(stderr, "zarr: cp: note: %s: variable-length elements cannot be sharded here; writing plain chunks\n",
-                d->path);
-        sharded = 0;
-    }
     for (i = 0; sharded && i < d->ndim; i++) {
         if (dshards[i] % dchunks[i] != 0) {
             report("cp", "%s: shard shape must be a multiple of the chunk shape (dimension %lu: %llu vs %llu)",

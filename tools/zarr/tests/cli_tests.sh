@@ -956,6 +956,23 @@ case_vlen() {
     out_is "$strings"
     ok cat c3.zarr/v2/o
     out_is '"x" "yz" ""'
+    # Into shards (as zarr-python writes them given shards=): the vlen codec and the
+    # compressor become the inner codecs; a second copy keeps the sharding of its source.
+    ok cp t.zarr sh.zarr --chunks 2 --shards 4
+    json_check sh.zarr/s/zarr.json "d['codecs'][0]['name'] == 'sharding_indexed' and d['chunk_grid']['configuration']['chunk_shape'] == [4] and d['codecs'][0]['configuration']['chunk_shape'] == [2] and d['codecs'][0]['configuration']['codecs'][0] == {'name': 'vlen-utf8'}"
+    json_check sh.zarr/b/zarr.json "[c['name'] for c in d['codecs'][0]['configuration']['codecs']] == ['vlen-bytes', 'zstd']"
+    ok cat sh.zarr/s
+    out_is "$strings"
+    ok cat sh.zarr/s --region 3:6
+    out_is '"été 東" "" "?"'
+    ok cat sh.zarr/b
+    out_is 'b"a\x00\xff\"" b""'
+    ok cp sh.zarr sh2.zarr
+    json_check sh2.zarr/s/zarr.json "d['codecs'][0]['name'] == 'sharding_indexed'"
+    ok cat sh2.zarr/s
+    out_is "$strings"
+    ok cat sh2.zarr/b
+    out_is 'b"a\x00\xff\"" b""'
 }
 
 # A rectilinear chunk grid: tree and info say so and count its chunks; cat reads across
