@@ -379,7 +379,7 @@ impl ArrayBuilder {
             "zarr_format": 2,
             "shape": self.shape,
             "chunks": self.chunk_shape,
-            "dtype": numpy_dtype_str(&self.data_type, byte_order),
+            "dtype": numpy_dtype_str(&self.data_type, Some(byte_order)),
             "compressor": compressor,
             "fill_value": self.data_type.fill_value_to_json(&self.fill_value),
             "filters": if filters.is_empty() { Value::Null } else { Value::Array(filters) },

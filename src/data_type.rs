@@ -330,7 +330,7 @@ impl DataType {
             DataType::Struct(s) => s.swap_stored(data, stored),
             _ => {
                 let unit = self.endian_unit();
-                if unit > 1 && stored != ByteOrder::NotApplicable && stored != ByteOrder::native() {
+                if unit > 1 && stored != ByteOrder::native() {
                     swap_units(data, unit);
                 }
             }
@@ -341,11 +341,7 @@ impl DataType {
     pub fn needs_swap(&self, stored: ByteOrder) -> bool {
         match self {
             DataType::Struct(s) => s.needs_swap(stored),
-            _ => {
-                self.endian_unit() > 1
-                    && stored != ByteOrder::NotApplicable
-                    && stored != ByteOrder::native()
-            }
+            _ => self.endian_unit() > 1 && stored != ByteOrder::native(),
         }
     }
 
@@ -639,31 +635,14 @@ pub fn decode_utf32(bytes: &[u8]) -> String {
     text
 }
 
-/// The byte order of the `bytes` codec's configuration (`"endian"`), also what v2 and
-/// draft documents translate their dtype prefixes into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Endian {
-    Little,
-    Big,
-}
-
-impl Endian {
-    pub fn native() -> Endian {
-        if cfg!(target_endian = "little") {
-            Endian::Little
-        } else {
-            Endian::Big
-        }
-    }
-}
-
-/// The byte order a numpy dtype string gives its elements.
+/// The order of the bytes of multi-byte units: the `bytes` codec's `"endian"`, a numpy
+/// dtype's prefix (`<`, `>`). Where byte order does not apply (single-byte units: `b1`,
+/// `i1`, `u1`, `V<n>`, `S<n>`, or a `bytes` codec without `"endian"`), an
+/// `Option<ByteOrder>` is `None`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ByteOrder {
     Little,
     Big,
-    /// Single-byte units (`b1`, `i1`, `u1`, `V<n>`, `S<n>`): byte order does not apply.
-    NotApplicable,
 }
 
 impl ByteOrder {
@@ -687,9 +666,9 @@ impl ByteOrder {
 ///
 /// Returns the data type and the byte order its multi-byte units are stored in: native
 /// order (`=`, `|` or no prefix) is resolved to the host's order, and types whose units are
-/// single bytes always give [`ByteOrder::NotApplicable`] (numpy itself normalises `<u1` to
-/// `|u1`). Anything else (objects, structured types, a stray character) is `None`.
-pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
+/// single bytes always give no byte order (numpy itself normalises `<u1` to `|u1`).
+/// Anything else (objects, structured types, a stray character) is `None`.
+pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, Option<ByteOrder>)> {
     let (order, rest) = match s.as_bytes().first()? {
         b'<' => (Some(ByteOrder::Little), &s[1..]),
         b'>' => (Some(ByteOrder::Big), &s[1..]),
@@ -732,23 +711,19 @@ pub fn parse_numpy_dtype(s: &str) -> Option<(DataType, ByteOrder)> {
             }
         }
     };
-    let order = if data_type.endian_unit() == 1 {
-        ByteOrder::NotApplicable
-    } else {
-        order.unwrap_or_else(ByteOrder::native)
-    };
+    let order = (data_type.endian_unit() > 1).then(|| order.unwrap_or_else(ByteOrder::native));
     Some((data_type, order))
 }
 
 /// The numpy dtype string (`"<f8"`, `"|u1"`, `"|V3"`, `"<U4"`, `"<M8[10ms]"`) of a data
-/// type stored in `order`, as numpy's `dtype.str` spells it; the inverse of
-/// [`parse_numpy_dtype`]. `None` for types numpy spells otherwise (structs are lists) or
-/// does not have (bfloat16, float8).
-pub fn numpy_dtype_str(data_type: &DataType, order: ByteOrder) -> Option<String> {
+/// type stored in `order` (`|` for single-byte units, whatever `order` says), as numpy's
+/// `dtype.str` spells it; the inverse of [`parse_numpy_dtype`]. `None` for types numpy
+/// spells otherwise (structs are lists) or does not have (bfloat16, float8).
+pub fn numpy_dtype_str(data_type: &DataType, order: Option<ByteOrder>) -> Option<String> {
     let prefix = match (data_type.endian_unit(), order) {
-        (1, _) | (_, ByteOrder::NotApplicable) => '|',
-        (_, ByteOrder::Little) => '<',
-        (_, ByteOrder::Big) => '>',
+        (1, _) | (_, None) => '|',
+        (_, Some(ByteOrder::Little)) => '<',
+        (_, Some(ByteOrder::Big)) => '>',
     };
     let code = match data_type {
         DataType::Bool => "b1".to_string(),

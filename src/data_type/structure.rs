@@ -36,7 +36,8 @@ pub struct StructField {
     pub data_type: DataType,
     /// Zarr v2 sub-array shape (`["z", "<f4", [2, 2]]`); empty for a scalar field.
     pub shape: Vec<u64>,
-    /// Zarr v2 only: the byte order the field is stored in, whatever the `bytes` codec says.
+    /// Zarr v2 only: the byte order the field is stored in, whatever the `bytes` codec says
+    /// (`None` for fields of single-byte units and nested structs, and outside v2).
     pub byte_order: Option<ByteOrder>,
     /// Byte offset of the field in the element.
     pub offset: usize,
@@ -272,7 +273,7 @@ impl StructType {
                             "structured dtype: field \"{name}\" has dtype '{dtype}'"
                         ))
                     })?;
-                    (data_type, Some(order))
+                    (data_type, order)
                 }
                 Value::Array(inner) => (
                     DataType::Struct(Arc::new(StructType::from_numpy_v2_depth(inner, depth + 1)?)),
@@ -297,7 +298,7 @@ impl StructType {
             let field_order = field.byte_order.unwrap_or(order);
             let dtype = match &field.data_type {
                 DataType::Struct(inner) => inner.to_numpy_v2(field_order)?,
-                other => Value::from(numpy_dtype_str(other, field_order)?),
+                other => Value::from(numpy_dtype_str(other, Some(field_order))?),
             };
             let mut item = vec![Value::from(field.name.clone()), dtype];
             if !field.shape.is_empty() {
@@ -357,8 +358,7 @@ impl StructType {
                 }
                 data_type => {
                     let unit = data_type.endian_unit();
-                    if unit > 1 && order != ByteOrder::NotApplicable && order != ByteOrder::native()
-                    {
+                    if unit > 1 && order != ByteOrder::native() {
                         plan.push((start, unit, field.size() / unit));
                     }
                 }

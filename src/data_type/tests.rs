@@ -125,21 +125,21 @@ fn numpy_dtype_strings() {
     use super::{numpy_dtype_str, parse_numpy_dtype, ByteOrder as B};
     let native = B::native();
     for (text, dt, order) in [
-        ("<f8", DataType::Float64, B::Little),
-        (">i2", DataType::Int16, B::Big),
-        ("|u1", DataType::UInt8, B::NotApplicable),
-        ("<u1", DataType::UInt8, B::NotApplicable),
-        ("b1", DataType::Bool, B::NotApplicable),
-        ("|b1", DataType::Bool, B::NotApplicable),
-        ("f4", DataType::Float32, native),
-        ("=i8", DataType::Int64, native),
-        ("|u4", DataType::UInt32, native),
-        (">c8", DataType::Complex64, B::Big),
-        ("<c16", DataType::Complex128, B::Little),
-        ("<f2", DataType::Float16, B::Little),
-        ("|V3", DataType::RawBits(3), B::NotApplicable),
-        (">u8", DataType::UInt64, B::Big),
-        ("i1", DataType::Int8, B::NotApplicable),
+        ("<f8", DataType::Float64, Some(B::Little)),
+        (">i2", DataType::Int16, Some(B::Big)),
+        ("|u1", DataType::UInt8, None),
+        ("<u1", DataType::UInt8, None),
+        ("b1", DataType::Bool, None),
+        ("|b1", DataType::Bool, None),
+        ("f4", DataType::Float32, Some(native)),
+        ("=i8", DataType::Int64, Some(native)),
+        ("|u4", DataType::UInt32, Some(native)),
+        (">c8", DataType::Complex64, Some(B::Big)),
+        ("<c16", DataType::Complex128, Some(B::Little)),
+        ("<f2", DataType::Float16, Some(B::Little)),
+        ("|V3", DataType::RawBits(3), None),
+        (">u8", DataType::UInt64, Some(B::Big)),
+        ("i1", DataType::Int8, None),
     ] {
         assert_eq!(parse_numpy_dtype(text), Some((dt, order)), "{text}");
     }
@@ -150,19 +150,22 @@ fn numpy_dtype_strings() {
         assert_eq!(parse_numpy_dtype(bad), None, "{bad}");
     }
     assert_eq!(
-        numpy_dtype_str(&DataType::Float64, B::Little).unwrap(),
+        numpy_dtype_str(&DataType::Float64, Some(B::Little)).unwrap(),
         "<f8"
     );
-    assert_eq!(numpy_dtype_str(&DataType::Int16, B::Big).unwrap(), ">i2");
-    assert_eq!(numpy_dtype_str(&DataType::UInt8, B::Little).unwrap(), "|u1");
     assert_eq!(
-        numpy_dtype_str(&DataType::Complex128, B::Big).unwrap(),
+        numpy_dtype_str(&DataType::Int16, Some(B::Big)).unwrap(),
+        ">i2"
+    );
+    assert_eq!(
+        numpy_dtype_str(&DataType::UInt8, Some(B::Little)).unwrap(),
+        "|u1"
+    );
+    assert_eq!(
+        numpy_dtype_str(&DataType::Complex128, Some(B::Big)).unwrap(),
         ">c16"
     );
-    assert_eq!(
-        numpy_dtype_str(&DataType::RawBits(5), B::NotApplicable).unwrap(),
-        "|V5"
-    );
+    assert_eq!(numpy_dtype_str(&DataType::RawBits(5), None).unwrap(), "|V5");
 }
 
 #[test]
@@ -375,17 +378,17 @@ fn numpy_strings_and_times() {
         scale_factor: 10,
     };
     for (text, dt, order) in [
-        ("<U4", DataType::FixedLengthUtf32(16), B::Little),
-        (">U1", DataType::FixedLengthUtf32(4), B::Big),
-        ("|S7", DataType::NullTerminatedBytes(7), B::NotApplicable),
-        ("<M8[10ms]", DataType::DateTime64(ms10), B::Little),
-        (">m8[10ms]", DataType::TimeDelta64(ms10), B::Big),
+        ("<U4", DataType::FixedLengthUtf32(16), Some(B::Little)),
+        (">U1", DataType::FixedLengthUtf32(4), Some(B::Big)),
+        ("|S7", DataType::NullTerminatedBytes(7), None),
+        ("<M8[10ms]", DataType::DateTime64(ms10), Some(B::Little)),
+        (">m8[10ms]", DataType::TimeDelta64(ms10), Some(B::Big)),
     ] {
         assert_eq!(parse_numpy_dtype(text), Some((dt.clone(), order)), "{text}");
         assert_eq!(numpy_dtype_str(&dt, order).unwrap(), text);
     }
     let generic = parse_numpy_dtype("<M8").unwrap().0;
-    assert_eq!(numpy_dtype_str(&generic, B::Little).unwrap(), "<M8");
+    assert_eq!(numpy_dtype_str(&generic, Some(B::Little)).unwrap(), "<M8");
     assert_eq!(parse_numpy_dtype("<m8[ns]").unwrap().0.size(), 8);
 }
 

@@ -20,7 +20,6 @@ use super::v3::ArrayMetadata;
 use super::{MetadataError, NamedConfig};
 use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
-use crate::data_type::Endian;
 use crate::data_type::{ByteOrder, DataType, FillValue, StructType};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -50,7 +49,7 @@ pub struct ArrayMetadataV2 {
     pub dtype: Box<Value>,
     pub data_type: DataType,
     /// Byte order of the stored elements; `None` for single-byte types.
-    pub byte_order: Option<Endian>,
+    pub byte_order: Option<ByteOrder>,
     /// The compressor object, `id` included; `None` for `null`.
     pub compressor: Option<Map<String, Value>>,
     /// The filter objects, `id` included, in encoding order (`null` is an empty list).
@@ -66,9 +65,9 @@ pub struct ArrayMetadataV2 {
 /// order of its stored elements (`None` for single-byte units). What is not a fixed-size
 /// NumPy dtype is an error that says why: objects (`|O`, variable-length strings) are
 /// unsupported.
-pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<Endian>), MetadataError> {
+pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<ByteOrder>), MetadataError> {
     match crate::data_type::parse_numpy_dtype(dtype) {
-        Some((data_type, order)) => Ok((data_type, endian_of(order))),
+        Some(parsed) => Ok(parsed),
         None => {
             let code = dtype.trim_start_matches(['<', '>', '|', '=']);
             let what = match code.chars().next() {
@@ -81,23 +80,15 @@ pub fn parse_numpy_dtype(dtype: &str) -> Result<(DataType, Option<Endian>), Meta
     }
 }
 
-fn endian_of(order: ByteOrder) -> Option<Endian> {
-    match order {
-        ByteOrder::Little => Some(Endian::Little),
-        ByteOrder::Big => Some(Endian::Big),
-        ByteOrder::NotApplicable => None,
-    }
-}
-
 /// Parse a `.zarray` `dtype`: a NumPy dtype string, or a structured dtype (a list of
 /// `[name, dtype]` / `[name, dtype, shape]` fields, each in its own byte order).
-pub fn parse_dtype_json(dtype: &Value) -> Result<(DataType, Option<Endian>), MetadataError> {
+pub fn parse_dtype_json(dtype: &Value) -> Result<(DataType, Option<ByteOrder>), MetadataError> {
     match dtype {
         Value::String(s) => parse_numpy_dtype(s),
         Value::Array(fields) => {
             let struct_type = StructType::from_numpy_v2(fields)?;
             // Every field carries its own byte order; the `bytes` codec's is a formality.
-            let endian = (struct_type.max_endian_unit() > 1).then_some(Endian::Little);
+            let endian = (struct_type.max_endian_unit() > 1).then_some(ByteOrder::Little);
             Ok((DataType::Struct(Arc::new(struct_type)), endian))
         }
         other => Err(MetadataError::Invalid(format!(
@@ -226,8 +217,8 @@ fn object_data_type(
 /// (`astype` of delta, fixedscaleoffset and quantize; `encode_dtype` of astype).
 fn filter_output_order(
     filter: &Map<String, Value>,
-    input: (DataType, Option<Endian>),
-) -> Result<(DataType, Option<Endian>), MetadataError> {
+    input: (DataType, Option<ByteOrder>),
+) -> Result<(DataType, Option<ByteOrder>), MetadataError> {
     let key = if filter.get("id").and_then(Value::as_str) == Some("astype") {
         "encode_dtype"
     } else {
@@ -414,7 +405,7 @@ impl ArrayMetadataV2 {
         let endian = encoded.1.filter(|_| encoded.0.endian_unit() > 1);
         let bytes_configuration = endian.map(|endian| {
             let mut configuration = Map::new();
-            let name = if endian == Endian::Big {
+            let name = if endian == ByteOrder::Big {
                 "big"
             } else {
                 "little"
@@ -525,18 +516,18 @@ mod tests {
     fn dtypes() {
         assert_eq!(
             parse_numpy_dtype("<f4").unwrap(),
-            (DataType::Float32, Some(Endian::Little))
+            (DataType::Float32, Some(ByteOrder::Little))
         );
         assert_eq!(
             parse_numpy_dtype(">i2").unwrap(),
-            (DataType::Int16, Some(Endian::Big))
+            (DataType::Int16, Some(ByteOrder::Big))
         );
         assert_eq!(parse_numpy_dtype("|u1").unwrap(), (DataType::UInt8, None));
         assert_eq!(parse_numpy_dtype("|b1").unwrap(), (DataType::Bool, None));
         assert_eq!(parse_numpy_dtype("<i1").unwrap(), (DataType::Int8, None));
         assert_eq!(
             parse_numpy_dtype(">c16").unwrap(),
-            (DataType::Complex128, Some(Endian::Big))
+            (DataType::Complex128, Some(ByteOrder::Big))
         );
         assert_eq!(
             parse_numpy_dtype("|V3").unwrap(),
@@ -544,7 +535,7 @@ mod tests {
         );
         assert_eq!(
             parse_numpy_dtype(">U5").unwrap(),
-            (DataType::FixedLengthUtf32(20), Some(Endian::Big))
+            (DataType::FixedLengthUtf32(20), Some(ByteOrder::Big))
         );
         assert_eq!(
             parse_numpy_dtype("|S3").unwrap(),
@@ -552,14 +543,14 @@ mod tests {
         );
         assert_eq!(
             parse_numpy_dtype("<M8[ns]").unwrap().1,
-            Some(Endian::Little)
+            Some(ByteOrder::Little)
         );
         for bad in ["|O", "<M8[fortnight]", "<f3", "", "<", "|V0", "<U0"] {
             assert!(parse_numpy_dtype(bad).is_err(), "{bad}");
         }
         let (dt, endian) = parse_dtype_json(&json!([["a", "<u2"], ["b", [["c", ">f4"]]]])).unwrap();
         assert_eq!(dt.size(), 6);
-        assert_eq!(endian, Some(Endian::Little));
+        assert_eq!(endian, Some(ByteOrder::Little));
         for bad in [
             json!([]),
             json!([["a"]]),

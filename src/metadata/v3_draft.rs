@@ -22,8 +22,8 @@ use super::v3::ArrayMetadata;
 use super::{MetadataError, NamedConfig};
 use crate::chunk_grid::{parse_u64_list, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
+use crate::data_type::ByteOrder;
 use crate::data_type::DataType;
-use crate::data_type::Endian;
 use crate::node_path::NodePath;
 use serde_json::{Map, Value};
 
@@ -111,7 +111,7 @@ fn translate_codec(value: &Value) -> Result<NamedConfig, MetadataError> {
 }
 
 /// Parse a draft data type: NumPy-style with byte order, or a core name (little-endian).
-fn parse_data_type(value: &Value) -> Result<(DataType, Option<Endian>), MetadataError> {
+fn parse_data_type(value: &Value) -> Result<(DataType, Option<ByteOrder>), MetadataError> {
     let name = match value {
         Value::String(s) => s,
         Value::Object(o) => match o.get("fallback").and_then(Value::as_str) {
@@ -134,7 +134,7 @@ fn parse_data_type(value: &Value) -> Result<(DataType, Option<Endian>), Metadata
         Ok(parsed) => Ok(parsed),
         Err(numpy_error) => match DataType::from_name(name) {
             Ok(t) => {
-                let endian = (t.endian_unit() > 1).then_some(Endian::Little);
+                let endian = (t.endian_unit() > 1).then_some(ByteOrder::Little);
                 Ok((t, endian))
             }
             Err(_) => Err(numpy_error),
@@ -217,7 +217,7 @@ pub fn parse_array(document: &Map<String, Value>) -> Result<ArrayMetadata, Metad
             let mut c = Map::new();
             c.insert(
                 "endian".into(),
-                Value::from(if e == Endian::Big { "big" } else { "little" }),
+                Value::from(if e == ByteOrder::Big { "big" } else { "little" }),
             );
             c
         });
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(m.chunk_key_encoding.key(&[1, 0]), "c1.0");
         assert_eq!(
             parse_data_type(&json!("int16")).unwrap(),
-            (DataType::Int16, Some(Endian::Little))
+            (DataType::Int16, Some(ByteOrder::Little))
         );
         assert_eq!(
             parse_data_type(&json!("bool")).unwrap(),

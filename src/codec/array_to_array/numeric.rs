@@ -222,7 +222,8 @@ pub(crate) fn map_fill(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct NumpyDtype {
     pub data_type: DataType,
-    pub order: ByteOrder,
+    /// `None` for single-byte units.
+    pub order: Option<ByteOrder>,
 }
 
 impl NumpyDtype {
@@ -230,11 +231,7 @@ impl NumpyDtype {
     pub(crate) fn native(dt: &DataType) -> NumpyDtype {
         NumpyDtype {
             data_type: dt.clone(),
-            order: if dt.endian_unit() == 1 {
-                ByteOrder::NotApplicable
-            } else {
-                ByteOrder::native()
-            },
+            order: (dt.endian_unit() > 1).then(ByteOrder::native),
         }
     }
 
@@ -257,11 +254,7 @@ pub(crate) fn get_dtype(
     // `numcodecs.*` codecs of v3 arrays; those mean little-endian.
     let v3_name = |s: &str| {
         DataType::from_name(s).ok().map(|t| {
-            let order = if t.endian_unit() > 1 {
-                ByteOrder::Little
-            } else {
-                ByteOrder::NotApplicable
-            };
+            let order = (t.endian_unit() > 1).then_some(ByteOrder::Little);
             (t, order)
         })
     };

@@ -11,32 +11,26 @@ use serde_json::{Map, Value};
 
 const NAME: &str = "bytes";
 
-pub use crate::data_type::Endian;
-
 /// The `bytes` codec. `endian` is `None` only for types with single-byte units, and (read
 /// leniently) for zarr-python's legacy `structured` type and GDAL's `fixed_length_utf32`,
 /// whose multi-byte units are then little-endian.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BytesCodec {
-    endian: Option<Endian>,
+    endian: Option<ByteOrder>,
 }
 
 impl BytesCodec {
     #[cfg(test)]
-    pub fn new(endian: Option<Endian>) -> BytesCodec {
+    pub fn new(endian: Option<ByteOrder>) -> BytesCodec {
         BytesCodec { endian }
     }
 
     /// The byte order elements are stored in (struct fields may carry their own, see
     /// [`DataType::swap_stored`]).
     fn stored_order(&self) -> ByteOrder {
-        match self.endian {
-            // Only `structured` and `fixed_length_utf32` have multi-byte units without an
-            // `endian` (see `from_configuration`): little-endian.
-            None => ByteOrder::Little,
-            Some(Endian::Little) => ByteOrder::Little,
-            Some(Endian::Big) => ByteOrder::Big,
-        }
+        // Only `structured` and `fixed_length_utf32` have multi-byte units without an
+        // `endian` (see `from_configuration`): little-endian.
+        self.endian.unwrap_or(ByteOrder::Little)
     }
 
     /// `{"endian": "little" | "big"}`; `endian` may be omitted only when the data type's
@@ -53,8 +47,8 @@ impl BytesCodec {
                 }
                 match configuration.get("endian") {
                     None => None,
-                    Some(Value::String(s)) if s == "little" => Some(Endian::Little),
-                    Some(Value::String(s)) if s == "big" => Some(Endian::Big),
+                    Some(Value::String(s)) if s == "little" => Some(ByteOrder::Little),
+                    Some(Value::String(s)) if s == "big" => Some(ByteOrder::Big),
                     Some(other) => {
                         return Err(CodecError::config(
                             NAME,
@@ -96,8 +90,8 @@ impl ArrayToBytesCodec for BytesCodec {
         self.endian.map(|endian| {
             let mut map = Map::new();
             let text = match endian {
-                Endian::Little => "little",
-                Endian::Big => "big",
+                ByteOrder::Little => "little",
+                ByteOrder::Big => "big",
             };
             map.insert("endian".into(), Value::from(text));
             map
@@ -259,7 +253,7 @@ mod tests {
 
     #[test]
     fn big_endian_swaps_each_unit() {
-        let codec = BytesCodec::new(Some(Endian::Big));
+        let codec = BytesCodec::new(Some(ByteOrder::Big));
         let values = [1u32, 0x01020304];
         let host: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
         let stored = codec
@@ -279,7 +273,7 @@ mod tests {
 
     #[test]
     fn wrong_size_is_corrupt() {
-        let codec = BytesCodec::new(Some(Endian::Little));
+        let codec = BytesCodec::new(Some(ByteOrder::Little));
         assert!(codec
             .decode(vec![0; 7], &repr(&[2], DataType::UInt32))
             .is_err());
