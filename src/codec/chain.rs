@@ -164,7 +164,9 @@ impl CodecChain {
     }
 
     /// [`CodecChain::decode_bytes`] of stored bytes the caller keeps: the outermost codec
-    /// reads them where they are. There is at least one bytes->bytes codec.
+    /// reads them where they are. There is at least one bytes->bytes codec. (Both exist
+    /// because `decode_bytes` hands its owned input to the outermost codec, which a checksum
+    /// codec then shortens in place, while here it would have to copy it.)
     fn decode_bytes_from(&self, stored: &[u8]) -> Result<Vec<u8>, CodecError> {
         let mut codecs = self.bytes_to_bytes.iter().zip(self.decoded_sizes()).rev();
         let Some((outermost, size)) = codecs.next() else {

@@ -530,8 +530,9 @@ impl ReadableStorage for ZipStore {
             return Ok(Some(value[span.start as usize..span.end as usize].to_vec()));
         }
         let mut data = value_buffer(&label, span.end - span.start)?;
-        let n = (span.end - span.start) as usize; // fits: it was reserved
-                                                  // In bounds of the file: checked when the archive was opened.
+        // `n` fits in usize: it was reserved. The range is in bounds of the file: checked
+        // when the archive was opened.
+        let n = (span.end - span.start) as usize;
         crate::sys::read_at::append_exact_at(
             &self.file.file,
             &mut data,
