@@ -78,8 +78,11 @@ static void populate_share(struct decode_job *job) {
     size_t total = job->n_chunks * job->chunk_nbytes, page = 4096;
     size_t part = __sync_fetch_and_add(&job->next_part, 1);
     size_t share = (total + job->workers - 1) / job->workers;
-    uintptr_t start = (uintptr_t)job->out + part * share;
-    uintptr_t end = (uintptr_t)job->out + (part + 1 == job->workers ? total : (part + 1) * share);
+    size_t from = part * share, to = (part + 1) * share;
+    /* Rounding the share up can carry the last shares past the buffer: clamp them. */
+    if (from > total) from = total;
+    if (to > total) to = total;
+    uintptr_t start = (uintptr_t)job->out + from, end = (uintptr_t)job->out + to;
     start = (start + page - 1) / page * page;
     end = end / page * page;
     if (end > start) madvise((void *)start, end - start, MADV_POPULATE_WRITE);
