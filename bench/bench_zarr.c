@@ -9,7 +9,12 @@
  *       scatter: into one fresh buffer of the array's size, chunk after chunk, as a read
  *       must fill fresh memory (decode_limit; each worker first faults in its share of the
  *       buffer in one madvise call, as libzarr's reads do), or each worker into one chunk
- *       buffer it reuses, so that no page is ever faulted in (decode_limit_reused)).
+ *       buffer it reuses, so that no page is ever faulted in (decode_limit_reused)),
+ *       bare_read (the work of a whole read done by the simplest program, with nothing of
+ *       libzarr but its codecs: as many threads as libzarr's pool, each faults in its share
+ *       of a fresh buffer, then takes chunk after chunk: pread the chunk's file into a buffer
+ *       it reuses, zarr_array_decode_chunk into another, memcpy each row into place; for
+ *       float32 arrays of regular chunks, not shards, whose shape the chunks divide).
  * Prints one JSON line: {"impl", "op", "seconds", "peak_rss_mib", "checksum"}. Only the
  * operation is timed; each run is a fresh process so the peak RSS belongs to one operation.
  * For `write` the array must already exist (created by peers.py with the layout's metadata).
@@ -23,8 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "zarr.h"
 
@@ -52,6 +60,21 @@ static void die(const char *what) {
     exit(1);
 }
 
+/* An array's buffer. By default plain malloc: 4 KiB pages, as a C caller gets them (and
+ * peers.py turns numpy's huge-page advice off, so every implementation writes into the same
+ * kind of memory). ZARR_BENCH_PAGES=huge gives it what numpy gives its arrays of 4 MiB and
+ * more on Linux: transparent huge pages advised for the buffer's whole pages (peers.py then
+ * leaves numpy's advice on). */
+static void *alloc_array(size_t nbytes) {
+    unsigned char *p = malloc(nbytes);
+    const char *pages = getenv("ZARR_BENCH_PAGES");
+    if (p && nbytes >= ((size_t)1 << 22) && pages && strcmp(pages, "huge") == 0) {
+        size_t offset = 4096 - (uintptr_t)p % 4096;
+        madvise(p + offset, nbytes - offset, MADV_HUGEPAGE);
+    }
+    return p;
+}
+
 /* The decode limit: stored chunks in memory, decoded by `workers` threads. */
 struct stored_chunk {
     void *bytes;
@@ -71,6 +94,10 @@ struct decode_job {
     size_t next;         /* the next chunk to take, shared (atomic) */
     size_t next_part, workers; /* shares of `out` to fault in, one per worker */
     int failed;
+    /* bare_read only: each chunk's file, the largest file's size, the geometry */
+    char **paths;
+    size_t max_stored;
+    uint64_t shape[3], chunk[3], grid[3];
 };
 
 /* Fault in one worker's share of the fresh output, whole pages inside it only. */
@@ -103,6 +130,113 @@ static void *decode_worker(void *arg) {
     }
     free(own);
     return NULL;
+}
+
+/* One worker of the bare read: its share of the output faulted in, then chunks until none
+ * is left, each read, decoded and copied row by row into its place. */
+static void *bare_worker(void *arg) {
+    struct decode_job *job = arg;
+    unsigned char *stored = malloc(job->max_stored ? job->max_stored : 1);
+    unsigned char *decoded = malloc(job->chunk_nbytes);
+    size_t row = (size_t)job->chunk[2] * 4;
+    if (!stored || !decoded) {
+        job->failed = 1;
+        free(stored);
+        free(decoded);
+        return NULL;
+    }
+    populate_share(job);
+    for (;;) {
+        size_t i = __sync_fetch_and_add(&job->next, 1), z, y;
+        uint64_t c0, c1, c2;
+        ssize_t len;
+        int fd;
+        if (i >= job->n_chunks) break;
+        fd = open(job->paths[i], O_RDONLY);
+        len = fd < 0 ? -1 : pread(fd, stored, job->max_stored, 0);
+        if (fd >= 0) close(fd);
+        if (len < 0 || zarr_array_decode_chunk(job->array, stored, (size_t)len, decoded,
+                                               job->chunk_nbytes) != ZARR_OK) {
+            job->failed = 1;
+            break;
+        }
+        c0 = i / (job->grid[1] * job->grid[2]);
+        c1 = i / job->grid[2] % job->grid[1];
+        c2 = i % job->grid[2];
+        for (z = 0; z < job->chunk[0]; z++)
+            for (y = 0; y < job->chunk[1]; y++) {
+                size_t at = (size_t)(((c0 * job->chunk[0] + z) * job->shape[1] +
+                                      c1 * job->chunk[1] + y) * job->shape[2] +
+                                     c2 * job->chunk[2]) * 4;
+                memcpy(job->out + at, decoded + (z * job->chunk[1] + y) * row, row);
+            }
+    }
+    free(stored);
+    free(decoded);
+    return NULL;
+}
+
+/* The bare read of a 3-D float32 array of regular chunks: chunk paths and sizes gathered
+ * (untimed), then the timed part as in bare_worker into a fresh buffer. */
+static double bare_read(zarr_array *array, const char *store_path, const uint64_t shape[3],
+                        uint64_t *sum, size_t *read_bytes) {
+    uint64_t inner[3], idx[3];
+    size_t n, i = 0, workers = 1, t;
+    struct decode_job job;
+    pthread_t threads[256];
+    double t0, seconds;
+    memset(&job, 0, sizeof job);
+    if (zarr_array_chunk_shape(array, 3, job.chunk) != ZARR_OK) die("chunk shape");
+    if (zarr_array_inner_chunk_shape(array, 3, inner) != ZARR_OK) die("inner shape");
+    if (memcmp(inner, job.chunk, sizeof inner) != 0) {
+        fprintf(stderr, "bench_zarr: bare_read: sharded arrays are not supported\n");
+        exit(2);
+    }
+    if (zarr_array_chunk_nbytes(array, &job.chunk_nbytes) != ZARR_OK) die("chunk nbytes");
+    if (zarr_thread_pool_size(&workers) != ZARR_OK) die("pool size");
+    if (workers > 256) workers = 256;
+    for (t = 0; t < 3; t++) {
+        if (shape[t] % job.chunk[t] != 0) {
+            fprintf(stderr, "bench_zarr: bare_read: the chunks must divide the shape\n");
+            exit(2);
+        }
+        job.shape[t] = shape[t];
+        job.grid[t] = shape[t] / job.chunk[t];
+    }
+    n = (size_t)(job.grid[0] * job.grid[1] * job.grid[2]);
+    job.paths = calloc(n, sizeof *job.paths);
+    if (!job.paths) die("allocate");
+    for (idx[0] = 0; idx[0] < job.grid[0]; idx[0]++)
+        for (idx[1] = 0; idx[1] < job.grid[1]; idx[1]++)
+            for (idx[2] = 0; idx[2] < job.grid[2]; idx[2]++, i++) {
+                char *key = NULL;
+                struct stat st;
+                size_t len;
+                if (zarr_array_chunk_key(array, 3, idx, &key) != ZARR_OK) die("chunk key");
+                len = strlen(store_path) + strlen(key) + 2;
+                job.paths[i] = malloc(len);
+                if (!job.paths[i]) die("allocate");
+                snprintf(job.paths[i], len, "%s/%s", store_path, key);
+                zarr_string_free(key);
+                if (stat(job.paths[i], &st) != 0) die("bare_read: every chunk must be stored");
+                if ((size_t)st.st_size > job.max_stored) job.max_stored = (size_t)st.st_size;
+            }
+    job.array = array;
+    job.n_chunks = n;
+    job.workers = workers;
+    *read_bytes = n * job.chunk_nbytes;
+    job.out = alloc_array(n * job.chunk_nbytes);
+    if (!job.out) die("allocate output");
+    t0 = now();
+    for (t = 0; t < workers; t++) pthread_create(&threads[t], NULL, bare_worker, &job);
+    for (t = 0; t < workers; t++) pthread_join(threads[t], NULL);
+    seconds = now() - t0;
+    if (job.failed) die("bare_read: read or decode");
+    *sum = checksum(job.out, n * job.chunk_nbytes);
+    free(job.out);
+    for (i = 0; i < n; i++) free(job.paths[i]);
+    free(job.paths);
+    return seconds;
 }
 
 /* Read every stored chunk of a 3-D array into memory (untimed), then time decoding them
@@ -147,7 +281,7 @@ static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t 
     *decoded_bytes = n * chunk_nbytes;
     t0 = now();
     if (fresh) {
-        job.out = malloc(n * chunk_nbytes);
+        job.out = alloc_array(n * chunk_nbytes);
         if (!job.out) die("allocate output");
     }
     for (t = 0; t < workers; t++) pthread_create(&threads[t], NULL, decode_worker, &job);
@@ -188,7 +322,7 @@ int main(int argc, char **argv) {
         FILE *f;
         if (argc < 7) die("write needs RAW");
         nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
-        buf = malloc(nbytes);
+        buf = alloc_array(nbytes);
         f = fopen(argv[6], "rb");
         if (!buf || !f || fread(buf, 1, nbytes, f) != nbytes) die("read RAW");
         fclose(f);
@@ -198,7 +332,7 @@ int main(int argc, char **argv) {
         sum = checksum(buf, nbytes);
     } else if (strcmp(op, "read") == 0) {
         nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
-        buf = malloc(nbytes);
+        buf = alloc_array(nbytes);
         t0 = now();
         if (zarr_array_read(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("read");
         seconds = now() - t0;
@@ -207,7 +341,7 @@ int main(int argc, char **argv) {
         uint64_t inner_shape[3];
         if (zarr_array_inner_chunk_shape(array, 3, inner_shape) != ZARR_OK) die("inner shape");
         nbytes = (size_t)(inner_shape[0] * inner_shape[1] * inner_shape[2] * 4);
-        buf = malloc(nbytes);
+        buf = alloc_array(nbytes);
         t0 = now();
         if (zarr_array_read_inner_chunk(array, 3, inner, buf, nbytes) != ZARR_OK) die("read_inner");
         seconds = now() - t0;
@@ -215,7 +349,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(op, "read_element") == 0) {
         uint64_t at[3] = {shape[0] / 2, shape[1] / 3, shape[2] / 5};
         nbytes = 4;
-        buf = malloc(nbytes);
+        buf = alloc_array(nbytes);
         t0 = now();
         if (zarr_array_read(array, 3, at, one, buf, nbytes) != ZARR_OK) die("read_element");
         seconds = now() - t0;
@@ -223,6 +357,8 @@ int main(int argc, char **argv) {
     } else if (strcmp(op, "decode_limit") == 0 || strcmp(op, "decode_limit_reused") == 0) {
         seconds = decode_limit(store, array, shape, strcmp(op, "decode_limit") == 0, &sum,
                                &nbytes);
+    } else if (strcmp(op, "bare_read") == 0) {
+        seconds = bare_read(array, store_path, shape, &sum, &nbytes);
     } else {
         fprintf(stderr, "unknown op %s\n", op);
         return 2;

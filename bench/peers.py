@@ -13,12 +13,19 @@ Layouts: a = 64^3 chunks uncompressed, b = 64^3 chunks zstd level 1, c = 256^3 s
 """
 
 import json
+import os
 import resource
 import statistics
 import sys
 import time
 
 import numpy as np
+
+if os.environ.get("ZARR_BENCH_PAGES") != "huge":
+    # numpy advises transparent huge pages for its arrays of 4 MiB and more (on Linux).
+    # bench_zarr's buffers are plain 4 KiB pages, as a C caller's are, so the peers' arrays
+    # are made the same (bench/README.md, "Buffers"); --pages huge gives both the huge pages.
+    np._core.multiarray._set_madvise_hugepage(False)
 
 BYTES = {"name": "bytes", "configuration": {"endian": "little"}}
 ZSTD = {"name": "zstd", "configuration": {"level": 1, "checksum": False}}
@@ -55,8 +62,6 @@ def gen(raw, nx, ny, nz):
 
 
 def create(store, layout, shape):
-    import os
-
     import zarr
     chunks, codecs = LAYOUTS[layout]
     metadata = {"zarr_format": 3, "node_type": "array", "shape": list(shape),
@@ -142,6 +147,18 @@ def report(path):
             rate = f", {limit[0]['bytes'] / 1e9 / limit_s:.2f} GB/s" if gb else ""
             print(f"{layout:6} decode limit {what}: {limit_s:.4f} s{rate}; "
                   f"libzarr's read ({read_s:.4f} s) runs at {100 * limit_s / read_s:.0f}% of it")
+        bare = groups.get((layout, "bare_read"), {}).get("libzarr")
+        if not bare:
+            continue
+        bare_s = statistics.median(r["seconds"] for r in bare)
+        limit = groups.get((layout, "decode_limit"), {}).get("libzarr")
+        of_limit = (f"; the bare read runs at "
+                    f"{100 * statistics.median(r['seconds'] for r in limit) / bare_s:.0f}% "
+                    f"of the decode limit into a fresh buffer" if limit else "")
+        print(f"{layout:6} bare read: {bare_s:.4f} s; libzarr's read runs at "
+              f"{100 * bare_s / read_s:.0f}% of its speed{of_limit}")
+        if {r["checksum"] for r in bare} != {r["checksum"] for r in read}:
+            print(f"{layout:6} bare_read CHECKSUMS DIFFER from libzarr's read")
 
 
 def main(argv):

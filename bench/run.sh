@@ -7,6 +7,9 @@
 #   bash bench/run.sh [--quick] --reps N    N repetitions instead
 #   --layouts "b c" --ops "read decode_limit"   only these (a shorter run while working;
 #                                               the published table is a whole run)
+#   --pages huge   every implementation's arrays get transparent huge pages, as numpy
+#                  advises by default; without it, all get plain 4 KiB pages
+#                  (bench/README.md, "Buffers")
 #
 # Needs about 6 GiB of free disk for the full size. Reads are measured with a warm page
 # cache (dropping it needs privileges this script does not assume).
@@ -15,17 +18,24 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 shape=(1024 1024 256)
 reps=5
 layouts=(a b c)
-ops=(write read read_inner read_element decode_limit decode_limit_reused)
+ops=(write read read_inner read_element decode_limit decode_limit_reused bare_read)
+pages=4k
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) shape=(256 256 128); reps=2; shift ;;
     --reps) reps=${2:?--reps needs a number}; shift 2 ;;
     --layouts) read -r -a layouts <<< "${2:?--layouts needs a list}"; shift 2 ;;
     --ops) read -r -a ops <<< "${2:?--ops needs a list}"; shift 2 ;;
-    *) echo "usage: bench/run.sh [--quick] [--reps N] [--layouts 'a b c'] [--ops 'read ...']" >&2
+    --pages) pages=${2:?--pages needs 4k or huge}; shift 2 ;;
+    *) echo "usage: bench/run.sh [--quick] [--reps N] [--layouts 'a b c'] [--ops 'read ...']" \
+            "[--pages 4k|huge]" >&2
        exit 2 ;;
   esac
 done
+case "$pages" in
+  4k|huge) export ZARR_BENCH_PAGES=$pages ;;
+  *) echo "bench/run.sh: --pages takes 4k or huge" >&2; exit 2 ;;
+esac
 wants() { [[ " ${ops[*]} " == *" $1 "* ]]; }
 out=bench/out
 mkdir -p "$out"
@@ -92,9 +102,11 @@ for layout in "${layouts[@]}"; do
       done
     done
   done
-  # The decode limit of the same store: libzarr's codecs on chunks already in memory.
-  for op in decode_limit decode_limit_reused; do
+  # The decode limit of the same store: libzarr's codecs on chunks already in memory; and
+  # the bare read (regular chunks only, not shards): the read's work by the simplest loop.
+  for op in decode_limit decode_limit_reused bare_read; do
     wants "$op" || continue
+    [ "$op" = bare_read ] && [ "$layout" = c ] && continue
     echo "layout $layout: $op" >&2
     for rep in $(seq "$reps"); do
       run_one libzarr "$op" "$common" "$inner"
@@ -105,5 +117,6 @@ for layout in "${layouts[@]}"; do
   done
 done
 
-echo "shape ${shape[*]} float32, $reps repetitions, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "shape ${shape[*]} float32, $reps repetitions, $(nproc) cores, $pages pages," \
+  "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$py" bench/peers.py report "$results"
