@@ -13,7 +13,7 @@
 #   P/share/zarr/fortran/zarr.f90     the Fortran module's source, for other compilers
 #
 # The libraries are installed without their debug information (cargo builds them with line
-# tables for profiling; that is 27 MB of libzarr.so's 30 MB): `strip --strip-debug` runs on
+# tables for profiling; that is 50 MB of libzarr.so's 59 MB): `strip --strip-debug` runs on
 # the installed copies. -DZARR_INSTALL_DEBUG_INFO=ON keeps it (for a distribution that
 # splits it off itself). `cmake --install --strip` removes the symbol tables as well
 # (--strip-unneeded on libzarr.so; the dynamic symbols stay, of course).
