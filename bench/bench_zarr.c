@@ -1,7 +1,8 @@
 /* bench_zarr.c -- libzarr's side of the benchmark (see bench/README.md).
  *
  * Usage: bench_zarr OP STORE NX NY NZ [RAW]
- *   OP: write (from the float32 file RAW, C order), read (the whole array),
+ *   OP: write (from the float32 file RAW, C order), read (the whole array), read_again
+ *       (the whole array again, into the buffer a first, untimed, read filled),
  *       read_inner (inner chunk / chunk (1,1,1)), read_element (element (NX/2, NY/3, NZ/5)),
  *       decode_limit and decode_limit_reused (the decode limit of the store: every stored
  *       chunk is first read into memory, untimed; then the workers of libzarr's pool, as
@@ -335,6 +336,16 @@ int main(int argc, char **argv) {
         buf = alloc_array(nbytes);
         t0 = now();
         if (zarr_array_read(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("read");
+        seconds = now() - t0;
+        sum = checksum(buf, nbytes);
+    } else if (strcmp(op, "read_again") == 0) {
+        /* A whole read into a buffer the first (untimed) read already filled. */
+        nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
+        buf = alloc_array(nbytes);
+        if (!buf) die("allocate");
+        if (zarr_array_read(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("read");
+        t0 = now();
+        if (zarr_array_read(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("read_again");
         seconds = now() - t0;
         sum = checksum(buf, nbytes);
     } else if (strcmp(op, "read_inner") == 0) {

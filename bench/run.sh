@@ -18,7 +18,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 shape=(1024 1024 256)
 reps=5
 layouts=(a b c)
-ops=(write read read_inner read_element decode_limit decode_limit_reused bare_read)
+ops=(write read read_again read_inner read_element decode_limit decode_limit_reused bare_read)
 pages=4k
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -102,9 +102,10 @@ for layout in "${layouts[@]}"; do
       done
     done
   done
-  # The decode limit of the same store: libzarr's codecs on chunks already in memory; and
-  # the bare read (regular chunks only, not shards): the read's work by the simplest loop.
-  for op in decode_limit decode_limit_reused bare_read; do
+  # libzarr alone: a whole read into a buffer already used; the decode limit of the same
+  # store (libzarr's codecs on chunks already in memory); and the bare read (regular chunks
+  # only, not shards): the read's work by the simplest loop.
+  for op in read_again decode_limit decode_limit_reused bare_read; do
     wants "$op" || continue
     [ "$op" = bare_read ] && [ "$layout" = c ] && continue
     echo "layout $layout: $op" >&2
