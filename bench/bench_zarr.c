@@ -23,13 +23,14 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -76,7 +77,7 @@ static void *alloc_array(size_t nbytes) {
     return p;
 }
 
-/* The decode limit: stored chunks in memory, decoded by `workers` threads. */
+/* A chunk's stored bytes, read into memory for the decode limit. */
 struct stored_chunk {
     void *bytes;
     size_t len;
@@ -87,6 +88,7 @@ struct stored_chunk {
 #define MADV_POPULATE_WRITE 23
 #endif
 
+/* The work that the decode limit's and the bare read's threads share. */
 struct decode_job {
     zarr_array *array;
     struct stored_chunk *chunks;
@@ -94,12 +96,30 @@ struct decode_job {
     unsigned char *out;  /* fresh: chunk i at i * chunk_nbytes; NULL: each worker reuses one */
     size_t next;         /* the next chunk to take, shared (atomic) */
     size_t next_part, workers; /* shares of `out` to fault in, one per worker */
-    int failed;
+    int failed;          /* set (atomically) by any worker that failed */
     /* bare_read only: each chunk's file, the largest file's size, the geometry */
     char **paths;
     size_t max_stored;
     uint64_t shape[3], chunk[3], grid[3];
 };
+
+/* The number of threads in libzarr's pool (at most 256), which the decode limit and the
+ * bare read use as many of. */
+static size_t pool_workers(void) {
+    size_t workers = 1;
+    if (zarr_thread_pool_size(&workers) != ZARR_OK) die("pool size");
+    return workers > 256 ? 256 : workers;
+}
+
+/* Run `worker` on `job->workers` threads; returns the seconds until all have finished. */
+static double run_workers(struct decode_job *job, void *(*worker)(void *)) {
+    pthread_t threads[256];
+    size_t t;
+    double t0 = now();
+    for (t = 0; t < job->workers; t++) pthread_create(&threads[t], NULL, worker, job);
+    for (t = 0; t < job->workers; t++) pthread_join(threads[t], NULL);
+    return now() - t0;
+}
 
 /* Fault in one worker's share of the fresh output, whole pages inside it only. */
 static void populate_share(struct decode_job *job) {
@@ -127,7 +147,7 @@ static void *decode_worker(void *arg) {
         dest = job->out ? job->out + i * job->chunk_nbytes : own;
         if (zarr_array_decode_chunk(job->array, job->chunks[i].bytes, job->chunks[i].len, dest,
                                     job->chunk_nbytes) != ZARR_OK)
-            job->failed = 1;
+            __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
     }
     free(own);
     return NULL;
@@ -141,24 +161,28 @@ static void *bare_worker(void *arg) {
     unsigned char *decoded = malloc(job->chunk_nbytes);
     size_t row = (size_t)job->chunk[2] * 4;
     if (!stored || !decoded) {
-        job->failed = 1;
+        __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
         free(stored);
         free(decoded);
         return NULL;
     }
     populate_share(job);
     for (;;) {
-        size_t i = __sync_fetch_and_add(&job->next, 1), z, y;
+        size_t i = __sync_fetch_and_add(&job->next, 1), len = 0, z, y;
         uint64_t c0, c1, c2;
-        ssize_t len;
+        ssize_t got = 0;
         int fd;
         if (i >= job->n_chunks) break;
+        /* The whole file: pread until the end (the buffer holds the largest file). */
         fd = open(job->paths[i], O_RDONLY);
-        len = fd < 0 ? -1 : pread(fd, stored, job->max_stored, 0);
+        while (fd >= 0 && len < job->max_stored &&
+               (got = pread(fd, stored + len, job->max_stored - len, (off_t)len)) > 0)
+            len += (size_t)got;
         if (fd >= 0) close(fd);
-        if (len < 0 || zarr_array_decode_chunk(job->array, stored, (size_t)len, decoded,
-                                               job->chunk_nbytes) != ZARR_OK) {
-            job->failed = 1;
+        if (fd < 0 || got < 0 ||
+            zarr_array_decode_chunk(job->array, stored, len, decoded, job->chunk_nbytes) !=
+                ZARR_OK) {
+            __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
             break;
         }
         c0 = i / (job->grid[1] * job->grid[2]);
@@ -182,10 +206,9 @@ static void *bare_worker(void *arg) {
 static double bare_read(zarr_array *array, const char *store_path, const uint64_t shape[3],
                         uint64_t *sum, size_t *read_bytes) {
     uint64_t inner[3], idx[3];
-    size_t n, i = 0, workers = 1, t;
+    size_t n, i = 0, t;
     struct decode_job job;
-    pthread_t threads[256];
-    double t0, seconds;
+    double seconds;
     memset(&job, 0, sizeof job);
     if (zarr_array_chunk_shape(array, 3, job.chunk) != ZARR_OK) die("chunk shape");
     if (zarr_array_inner_chunk_shape(array, 3, inner) != ZARR_OK) die("inner shape");
@@ -194,8 +217,6 @@ static double bare_read(zarr_array *array, const char *store_path, const uint64_
         exit(2);
     }
     if (zarr_array_chunk_nbytes(array, &job.chunk_nbytes) != ZARR_OK) die("chunk nbytes");
-    if (zarr_thread_pool_size(&workers) != ZARR_OK) die("pool size");
-    if (workers > 256) workers = 256;
     for (t = 0; t < 3; t++) {
         if (shape[t] % job.chunk[t] != 0) {
             fprintf(stderr, "bench_zarr: bare_read: the chunks must divide the shape\n");
@@ -219,19 +240,20 @@ static double bare_read(zarr_array *array, const char *store_path, const uint64_
                 if (!job.paths[i]) die("allocate");
                 snprintf(job.paths[i], len, "%s/%s", store_path, key);
                 zarr_string_free(key);
-                if (stat(job.paths[i], &st) != 0) die("bare_read: every chunk must be stored");
+                if (stat(job.paths[i], &st) != 0) {
+                    fprintf(stderr, "bench_zarr: bare_read: every chunk must be stored: %s: %s\n",
+                            job.paths[i], strerror(errno));
+                    exit(1);
+                }
                 if ((size_t)st.st_size > job.max_stored) job.max_stored = (size_t)st.st_size;
             }
     job.array = array;
     job.n_chunks = n;
-    job.workers = workers;
+    job.workers = pool_workers();
     *read_bytes = n * job.chunk_nbytes;
     job.out = alloc_array(n * job.chunk_nbytes);
     if (!job.out) die("allocate output");
-    t0 = now();
-    for (t = 0; t < workers; t++) pthread_create(&threads[t], NULL, bare_worker, &job);
-    for (t = 0; t < workers; t++) pthread_join(threads[t], NULL);
-    seconds = now() - t0;
+    seconds = run_workers(&job, bare_worker);
     if (job.failed) die("bare_read: read or decode");
     *sum = checksum(job.out, n * job.chunk_nbytes);
     free(job.out);
@@ -246,15 +268,12 @@ static double bare_read(zarr_array *array, const char *store_path, const uint64_
 static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t shape[3],
                            int fresh, uint64_t *sum, size_t *decoded_bytes) {
     uint64_t chunk[3], grid[3], idx[3];
-    size_t n, i = 0, workers = 1, chunk_nbytes = 0, t;
+    size_t n, i = 0, chunk_nbytes = 0, t;
     struct stored_chunk *chunks;
     struct decode_job job;
-    pthread_t threads[256];
     double t0, seconds;
     if (zarr_array_chunk_shape(array, 3, chunk) != ZARR_OK) die("chunk shape");
     if (zarr_array_chunk_nbytes(array, &chunk_nbytes) != ZARR_OK) die("chunk nbytes");
-    if (zarr_thread_pool_size(&workers) != ZARR_OK) die("pool size");
-    if (workers > 256) workers = 256;
     for (t = 0; t < 3; t++) grid[t] = (shape[t] + chunk[t] - 1) / chunk[t];
     n = (size_t)(grid[0] * grid[1] * grid[2]);
     chunks = calloc(n, sizeof *chunks);
@@ -278,16 +297,15 @@ static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t 
     job.chunks = chunks;
     job.n_chunks = n;
     job.chunk_nbytes = chunk_nbytes;
-    job.workers = workers;
+    job.workers = pool_workers();
     *decoded_bytes = n * chunk_nbytes;
     t0 = now();
     if (fresh) {
         job.out = alloc_array(n * chunk_nbytes);
         if (!job.out) die("allocate output");
     }
-    for (t = 0; t < workers; t++) pthread_create(&threads[t], NULL, decode_worker, &job);
-    for (t = 0; t < workers; t++) pthread_join(threads[t], NULL);
-    seconds = now() - t0;
+    run_workers(&job, decode_worker);
+    seconds = now() - t0; /* the output's allocation included, as it always was */
     if (job.failed) die("decode");
     *sum = fresh ? checksum(job.out, n * chunk_nbytes) : 0;
     free(job.out);
