@@ -6,11 +6,12 @@
  *       read_inner (inner chunk / chunk (1,1,1)), read_element (element (NX/2, NY/3, NZ/5)),
  *       decode_limit and decode_limit_reused (the decode limit of the store: every stored
  *       chunk is first read into memory, untimed; then the workers of libzarr's pool, as
- *       many threads, decode them all with zarr_array_decode_chunk, no file system and no
- *       scatter: into one fresh buffer of the array's size, chunk after chunk, as a read
- *       must fill fresh memory (decode_limit; each worker first faults in its share of the
- *       buffer in one madvise call, as libzarr's reads do), or each worker into one chunk
- *       buffer it reuses, so that no page is ever faulted in (decode_limit_reused)),
+ *       many threads, decode the units a read decodes (chunks, or a shard's inner chunks)
+ *       with zarr_array_decode_chunk, no file system and no scatter: into one fresh
+ *       buffer of the array's size, unit after unit, as a read must fill fresh memory
+ *       (decode_limit; each worker first faults in its share of the buffer in one madvise
+ *       call, as libzarr's reads do), or each worker into one unit's buffer it reuses, so
+ *       that no page is ever faulted in (decode_limit_reused)),
  *       bare_read (the work of a whole read done by the simplest program, with nothing of
  *       libzarr but its codecs: as many threads as libzarr's pool, each faults in its share
  *       of a fresh buffer, then takes chunk after chunk: pread the chunk's file into a buffer
@@ -262,22 +263,156 @@ static double bare_read(zarr_array *array, const char *store_path, const uint64_
     return seconds;
 }
 
-/* Read every stored chunk of a 3-D array into memory (untimed), then time decoding them
- * all on the pool's number of threads. Returns the seconds; `sum` gets a checksum of the
- * decoded fresh buffer (or of nothing, when reused). */
+/* The text of the JSON array that follows `"key":` in `json` (brackets matched, strings
+ * skipped), as a new string; NULL when the key is absent. Enough for the codec
+ * configurations libzarr prints, not a JSON parser. */
+static char *json_array_after(const char *json, const char *key) {
+    const char *at = strstr(json, key), *p;
+    int depth = 0, in_string = 0;
+    char *text;
+    if (!at || !(at = strchr(at + strlen(key), '['))) return NULL;
+    for (p = at; *p; p++) {
+        if (in_string) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == '"') in_string = 0;
+        } else if (*p == '"') {
+            in_string = 1;
+        } else if (*p == '[') {
+            depth++;
+        } else if (*p == ']' && --depth == 0) {
+            break;
+        }
+    }
+    if (!*p) return NULL;
+    text = malloc((size_t)(p - at) + 2);
+    if (!text) die("allocate");
+    memcpy(text, at, (size_t)(p - at) + 1);
+    text[p - at + 1] = '\0';
+    return text;
+}
+
+/* The units a whole read decodes. For a sharded array these are the inner chunks, not the
+ * shards: decoding a whole shard would add the shard's own scatter (inner chunks into the
+ * shard's layout) to the limit, which a read does not do. The inner chunks are decoded by
+ * an array of their own in a memory store: the inner chunk shape, the inner codecs. */
+struct decode_units {
+    zarr_store *inner_store; /* NULL when the array is not sharded */
+    zarr_array *decoder;     /* the array whose codecs decode one unit */
+    size_t unit_nbytes;
+    int index_at_start;      /* the shard index's place ("index_location") */
+    size_t inner_per_shard, index_len;
+};
+
+static void decode_units_open(zarr_array *array, struct decode_units *units) {
+    uint64_t chunk[3], inner[3];
+    size_t count = 0;
+    char *name = NULL, *config = NULL, *inner_codecs, *index_codecs, meta[4096];
+    zarr_data_type type;
+    memset(units, 0, sizeof *units);
+    units->decoder = array;
+    if (zarr_array_chunk_nbytes(array, &units->unit_nbytes) != ZARR_OK) die("chunk nbytes");
+    if (zarr_array_codec_count(array, &count) != ZARR_OK || count == 0 ||
+        zarr_array_codec_name(array, 0, &name) != ZARR_OK)
+        die("codecs");
+    if (strcmp(name, "sharding_indexed") != 0) {
+        zarr_string_free(name);
+        return;
+    }
+    zarr_string_free(name);
+    if (zarr_array_data_type(array, &type) != ZARR_OK) die("data type");
+    if (type != ZARR_DATA_TYPE_FLOAT32) {
+        fprintf(stderr, "bench_zarr: decode limit: sharded arrays must be float32\n");
+        exit(2);
+    }
+    if (zarr_array_chunk_shape(array, 3, chunk) != ZARR_OK) die("chunk shape");
+    if (zarr_array_inner_chunk_shape(array, 3, inner) != ZARR_OK) die("inner shape");
+    if (zarr_array_codec_configuration_json(array, 0, &config) != ZARR_OK) die("sharding");
+    /* The quote in "\"codecs\"" keeps "index_codecs" from matching; the first match is the
+     * sharding codec's own key (nested codecs come later, inside its array). */
+    index_codecs = json_array_after(config, "\"index_codecs\"");
+    inner_codecs = json_array_after(config, "\"codecs\"");
+    if (!inner_codecs || !index_codecs) {
+        fprintf(stderr, "bench_zarr: decode limit: cannot read the sharding configuration\n");
+        exit(2);
+    }
+    units->index_at_start = strstr(config, "\"index_location\":\"start\"") != NULL ||
+                            strstr(config, "\"index_location\": \"start\"") != NULL;
+    units->inner_per_shard =
+        (size_t)((chunk[0] / inner[0]) * (chunk[1] / inner[1]) * (chunk[2] / inner[2]));
+    /* The index: an offset and a length (two little-endian uint64) per inner chunk, then
+     * 4 bytes of crc32c when the index codecs have it. */
+    units->index_len = units->inner_per_shard * 16 + (strstr(index_codecs, "crc32c") ? 4 : 0);
+    if (snprintf(meta, sizeof meta,
+                 "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[%llu,%llu,%llu],"
+                 "\"data_type\":\"float32\",\"chunk_grid\":{\"name\":\"regular\","
+                 "\"configuration\":{\"chunk_shape\":[%llu,%llu,%llu]}},"
+                 "\"chunk_key_encoding\":{\"name\":\"default\"},\"fill_value\":0.0,"
+                 "\"codecs\":%s}",
+                 (unsigned long long)inner[0], (unsigned long long)inner[1],
+                 (unsigned long long)inner[2], (unsigned long long)inner[0],
+                 (unsigned long long)inner[1], (unsigned long long)inner[2],
+                 inner_codecs) >= (int)sizeof meta)
+        die("inner codecs too long");
+    if (zarr_store_open_memory(&units->inner_store) != ZARR_OK ||
+        zarr_array_create(units->inner_store, "/", meta, &units->decoder) != ZARR_OK)
+        die("inner array");
+    if (zarr_array_chunk_nbytes(units->decoder, &units->unit_nbytes) != ZARR_OK)
+        die("inner nbytes");
+    free(inner_codecs);
+    free(index_codecs);
+    zarr_string_free(config);
+}
+
+static uint64_t le64(const unsigned char *p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+/* Cut a shard's stored bytes into its inner chunks' bytes (pointers into `shard`),
+ * appended to `chunks` from `*n`; inner chunks that are not stored are skipped. */
+static void cut_shard(const struct decode_units *units, const unsigned char *shard,
+                      size_t len, struct stored_chunk *chunks, size_t *n) {
+    const unsigned char *index;
+    size_t i, body_from, body_to;
+    if (len < units->index_len) die("a shard shorter than its index");
+    index = units->index_at_start ? shard : shard + len - units->index_len;
+    body_from = units->index_at_start ? units->index_len : 0;
+    body_to = units->index_at_start ? len : len - units->index_len;
+    for (i = 0; i < units->inner_per_shard; i++) {
+        uint64_t offset = le64(index + 16 * i), nbytes = le64(index + 16 * i + 8);
+        if (offset == UINT64_MAX && nbytes == UINT64_MAX) continue;
+        if (offset < body_from || offset > body_to || nbytes > body_to - offset) {
+            fprintf(stderr, "bench_zarr: decode limit: a shard index points outside it\n");
+            exit(1);
+        }
+        chunks[*n].bytes = (void *)(shard + offset);
+        chunks[*n].len = (size_t)nbytes;
+        (*n)++;
+    }
+}
+
+/* Read every stored chunk of a 3-D array into memory (untimed), then time decoding all the
+ * units a whole read decodes (chunks, or a shard's inner chunks) on the pool's number of
+ * threads. Returns the seconds; `sum` gets a checksum of the decoded fresh buffer (or of
+ * nothing, when reused). */
 static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t shape[3],
                            int fresh, uint64_t *sum, size_t *decoded_bytes) {
     uint64_t chunk[3], grid[3], idx[3];
-    size_t n, i = 0, chunk_nbytes = 0, t;
+    size_t n_stored, n = 0, i = 0, t;
+    void **stored;
     struct stored_chunk *chunks;
+    struct decode_units units;
     struct decode_job job;
     double t0, seconds;
+    decode_units_open(array, &units);
     if (zarr_array_chunk_shape(array, 3, chunk) != ZARR_OK) die("chunk shape");
-    if (zarr_array_chunk_nbytes(array, &chunk_nbytes) != ZARR_OK) die("chunk nbytes");
     for (t = 0; t < 3; t++) grid[t] = (shape[t] + chunk[t] - 1) / chunk[t];
-    n = (size_t)(grid[0] * grid[1] * grid[2]);
-    chunks = calloc(n, sizeof *chunks);
-    if (!chunks) die("allocate");
+    n_stored = (size_t)(grid[0] * grid[1] * grid[2]);
+    stored = calloc(n_stored, sizeof *stored);
+    chunks = calloc(n_stored * (units.inner_store ? units.inner_per_shard : 1), sizeof *chunks);
+    if (!stored || !chunks) die("allocate");
     for (idx[0] = 0; idx[0] < grid[0]; idx[0]++)
         for (idx[1] = 0; idx[1] < grid[1]; idx[1]++)
             for (idx[2] = 0; idx[2] < grid[2]; idx[2]++, i++) {
@@ -285,32 +420,41 @@ static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t 
                 size_t len = 0;
                 if (zarr_array_chunk_key(array, 3, idx, &key) != ZARR_OK) die("chunk key");
                 if (zarr_store_get(store, key, NULL, 0, &len) != ZARR_OK) die("chunk size");
-                chunks[i].bytes = malloc(len ? len : 1);
-                chunks[i].len = len;
-                if (!chunks[i].bytes ||
-                    zarr_store_get(store, key, chunks[i].bytes, len, &len) != ZARR_OK)
+                stored[i] = malloc(len ? len : 1);
+                if (!stored[i] || zarr_store_get(store, key, stored[i], len, &len) != ZARR_OK)
                     die("chunk bytes");
                 zarr_string_free(key);
+                if (units.inner_store) {
+                    cut_shard(&units, stored[i], len, chunks, &n);
+                } else {
+                    chunks[n].bytes = stored[i];
+                    chunks[n++].len = len;
+                }
             }
     memset(&job, 0, sizeof job);
-    job.array = array;
+    job.array = units.decoder;
     job.chunks = chunks;
     job.n_chunks = n;
-    job.chunk_nbytes = chunk_nbytes;
+    job.chunk_nbytes = units.unit_nbytes;
     job.workers = pool_workers();
-    *decoded_bytes = n * chunk_nbytes;
+    *decoded_bytes = n * units.unit_nbytes;
     t0 = now();
     if (fresh) {
-        job.out = alloc_array(n * chunk_nbytes);
+        job.out = alloc_array(n * units.unit_nbytes);
         if (!job.out) die("allocate output");
     }
     run_workers(&job, decode_worker);
     seconds = now() - t0; /* the output's allocation included, as it always was */
     if (job.failed) die("decode");
-    *sum = fresh ? checksum(job.out, n * chunk_nbytes) : 0;
+    *sum = fresh ? checksum(job.out, n * units.unit_nbytes) : 0;
     free(job.out);
-    for (i = 0; i < n; i++) free(chunks[i].bytes);
+    for (i = 0; i < n_stored; i++) free(stored[i]);
+    free(stored);
     free(chunks);
+    if (units.inner_store) {
+        zarr_array_free(units.decoder);
+        zarr_store_free(units.inner_store);
+    }
     return seconds;
 }
 
