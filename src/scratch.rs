@@ -52,6 +52,20 @@ pub(crate) fn take(len: usize) -> Option<Vec<u8>> {
     Some(buffer)
 }
 
+/// A buffer of `len` bytes whose contents are left over from earlier use (zero where it
+/// grew), for a caller that writes every byte before reading any: a reused buffer is not
+/// cleared again. `None` when that much memory cannot be allocated.
+pub(crate) fn take_filled(len: usize) -> Option<Vec<u8>> {
+    let mut buffer = take_spare(len);
+    if buffer.len() >= len {
+        buffer.truncate(len);
+    } else {
+        buffer.try_reserve_exact(len - buffer.len()).ok()?;
+        buffer.resize(len, 0);
+    }
+    Some(buffer)
+}
+
 /// Give a buffer back for the next chunk on this thread; one beyond the bounds, or given
 /// back on a thread that is not one of the pool's workers, is freed.
 pub(crate) fn give_back(buffer: Vec<u8>) {
@@ -132,5 +146,22 @@ mod tests {
         assert!(kept().is_empty());
         // Impossible sizes are refused, not a panic.
         assert!(take(usize::MAX).is_none());
+        assert!(take_filled(usize::MAX).is_none());
+        // A filled buffer comes back with its bytes, cut to the length asked for.
+        let mut d = take_filled(3000).unwrap();
+        assert_eq!(d.len(), 3000);
+        d.fill(7);
+        give_back(d);
+        let e = take_filled(2000).unwrap();
+        assert_eq!(e, vec![7; 2000]);
+        // Grown, the new part is zero.
+        give_back(e);
+        let f = take_filled(5000).unwrap();
+        assert_eq!(
+            (&f[..2000], &f[2000..]),
+            (&[7u8; 2000][..], &[0u8; 3000][..])
+        );
+        give_back(f);
+        release();
     }
 }

@@ -832,6 +832,55 @@ mod tests {
     }
 
     #[test]
+    fn rows_of_chunks_read_as_row_groups() {
+        // 64 x 12 int32 in 2 x 3 chunks: 12-byte rows, so each row of four chunks is read as
+        // one row group (planner::read_row_group; 128 chunks, enough units for the pool of
+        // a 64-core machine); chunk (1, 2) is not stored.
+        let s = store();
+        let a = Array::create(
+            s.clone(),
+            "/a",
+            &metadata(&[64, 12], &[2, 3], "int32", json!(-1), le()),
+        )
+        .unwrap();
+        let values: Vec<i32> = (0..768).collect();
+        let bytes = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_ne_bytes()).collect() };
+        a.write_region(&[0, 0], &[64, 12], &bytes(&values)).unwrap();
+        s.erase("a/c/1/2").unwrap();
+        let mut expected = values.clone();
+        for row in 2..4 {
+            for column in 6..9 {
+                expected[row * 12 + column] = -1;
+            }
+        }
+        let mut back = vec![0u8; 768 * 4];
+        a.read_region(&[0, 0], &[64, 12], &mut back).unwrap();
+        assert_eq!(back, bytes(&expected));
+        // A region that cuts chunks: the partial cells at its edges differ in extent.
+        let mut sub = vec![0u8; 60 * 10 * 4];
+        a.read_region(&[1, 1], &[60, 10], &mut sub).unwrap();
+        let want: Vec<i32> = (1..61)
+            .flat_map(|r| (1..11).map(move |c| (r, c)))
+            .map(|(r, c)| expected[r * 12 + c])
+            .collect();
+        assert_eq!(sub, bytes(&want));
+        // Fortran order: rows are not runs in the buffer.
+        let mut fortran = vec![0u8; 768 * 4];
+        a.read_region_strided(&[0, 0], &[64, 12], Some(&[4, 256]), &mut fortran)
+            .unwrap();
+        let want: Vec<i32> = (0..12)
+            .flat_map(|c| (0..64).map(move |r| (r, c)))
+            .map(|(r, c)| expected[r * 12 + c])
+            .collect();
+        assert_eq!(fortran, bytes(&want));
+        // A damaged chunk inside a group fails the read and is named.
+        s.set("a/c/2/1", &[1, 2, 3]).unwrap();
+        let err = a.read_region(&[0, 0], &[64, 12], &mut back).unwrap_err();
+        assert!(matches!(err, Error::Codec(_)), "{err}");
+        assert!(err.to_string().contains("a/c/2/1"), "{err}");
+    }
+
+    #[test]
     fn missing_chunks_read_as_fill_and_fill_chunks_are_not_stored() {
         let s = store();
         let a = Array::create(

@@ -501,17 +501,20 @@ pub unsafe extern "C" fn zarr_array_selection_nbytes(
 /// (Fortran order, a slice of a larger buffer) see `zarr_array_read_strided`.
 ///
 /// The chunks are decoded in parallel, each straight into its place in `buf` (no copy of
-/// the whole selection is held). So on failure: argument errors (NULL, rank, bounds,
-/// buffer too small) are found before anything is read and leave `buf` unchanged; after a
-/// corrupt or unreadable chunk, the selection's bytes are unspecified (parts may hold
-/// their data, the failing chunk's part may be partly written), and no byte past the
-/// selection is ever written.
+/// the whole selection is held), except that chunks side by side whose rows in `buf` are
+/// short (under 4 KiB) are decoded a few at a time into a buffer of the worker's and then
+/// copied in row by row, which fills `buf`'s pages front to back. So on failure: argument
+/// errors (NULL, rank, bounds, buffer too small) are found before anything is read and
+/// leave `buf` unchanged; after a corrupt or unreadable chunk, the selection's bytes are
+/// unspecified (parts may hold their data, the failing chunk's part may be partly
+/// written), and no byte past the selection is ever written.
 ///
 /// Memory besides `buf`: each worker thread holds at most one chunk's stored and decoded
 /// bytes at a time (for a shard: one batch of neighbouring inner chunks of at most 2 MiB
 /// from local stores and 32 MiB from remote ones, or one larger inner chunk, and one
-/// decoded inner chunk). Workers reuse these buffers from chunk to chunk and free them
-/// when the call is done (each as soon as it is idle).
+/// decoded inner chunk; for chunks side by side with short rows, their decoded bytes, at
+/// most 4 MiB, and one chunk's stored bytes). Workers reuse these buffers from chunk to
+/// chunk and free them when the call is done (each as soon as it is idle).
 ///
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`;

@@ -131,6 +131,110 @@ impl<'b> OutBlock<'b> {
         );
     }
 
+    pub(crate) fn element_size(&self) -> usize {
+        self.layout.element_size()
+    }
+
+    /// The distance in the buffer between neighbours along the last dimension (the element
+    /// size when rows are runs of consecutive bytes); `None` for no dimensions.
+    pub(crate) fn last_step(&self) -> Option<usize> {
+        self.layout.strides().last().copied()
+    }
+
+    /// Whether the block's elements are one run of consecutive bytes in C order (see
+    /// [`OutBlock::contiguous`]).
+    pub(crate) fn is_contiguous(&self) -> bool {
+        self.layout
+            .contiguous_range(&self.offset, &self.extent)
+            .is_some()
+    }
+
+    /// Join blocks of one buffer that follow each other along the last dimension (the same
+    /// offset and extent in every other dimension, each starting where the one before it
+    /// ends) into one block of all their elements; `None` when they do not, or when there
+    /// are none. The blocks are consumed, so their elements stay written by one block only.
+    pub(crate) fn join_along_last(blocks: Vec<OutBlock<'b>>) -> Option<OutBlock<'b>> {
+        let first = blocks.first()?;
+        let last = first.extent.len().checked_sub(1)?;
+        let mut end = first.offset[last];
+        for block in &blocks {
+            let follows = block.base == first.base
+                && block.len == first.len
+                && std::ptr::eq(block.layout, first.layout)
+                && block.offset[..last] == first.offset[..last]
+                && block.extent[..last] == first.extent[..last]
+                && block.offset[last] == end;
+            if !follows {
+                return None;
+            }
+            end += block.extent[last];
+        }
+        let mut extent = first.extent.clone();
+        extent[last] = end - first.offset[last];
+        Some(OutBlock {
+            base: first.base,
+            len: first.len,
+            layout: first.layout,
+            offset: first.offset.clone(),
+            extent,
+            _buffer: PhantomData,
+        })
+    }
+
+    /// Copy into the block `parts` dense C-order blocks that lie one after another in `src`
+    /// and cut the block's last dimension into `parts` equal pieces (part k holds the
+    /// elements whose last index is in the k-th piece), as a row of chunks decoded side by
+    /// side. The caller's buffer is written row by row, each row's pieces one after
+    /// another, rather than part by part: short rows scattered part by part land a page
+    /// apart, and the writes then cost a cache miss and often a TLB miss each.
+    pub(crate) fn copy_parts_from(&mut self, src: &[u8], parts: usize) {
+        let last = self
+            .extent
+            .len()
+            .checked_sub(1)
+            .expect("a block of one dimension or more");
+        assert!(
+            parts > 0 && self.extent[last].is_multiple_of(parts as u64),
+            "parts that cut the last dimension evenly"
+        );
+        let piece = self.extent[last] / parts as u64;
+        let element_size = self.layout.element_size();
+        let mut part_extent = self.extent.clone();
+        part_extent[last] = piece;
+        let part = Layout::c_order(&part_extent, element_size).expect("inside a checked layout");
+        let part_bytes = part.span().expect("inside a checked layout");
+        assert_eq!(src.len(), part_bytes * parts, "the parts' bytes");
+        // Both sides seen with the last dimension split in two, (piece number, index in the
+        // piece): index i of the last dimension is (i / piece, i % piece). The destination's
+        // offset keeps the block's start as an index into the second of them, which gives
+        // the same byte offset.
+        let mut extent = self.extent[..last].to_vec();
+        extent.extend([parts as u64, piece]);
+        let as_i64 = |s: usize| i64::try_from(s).expect("strides of a checked layout");
+        let mut src_strides: Vec<i64> = part.strides()[..last].iter().map(|&s| as_i64(s)).collect();
+        src_strides.extend([as_i64(part_bytes), as_i64(element_size)]);
+        let step = self.layout.strides()[last];
+        let mut dst_strides: Vec<i64> = self.layout.strides()[..last]
+            .iter()
+            .map(|&s| as_i64(s))
+            .collect();
+        dst_strides.extend([as_i64(step * piece as usize), as_i64(step)]);
+        let src_split = Layout::strided(&extent, &src_strides, element_size).expect("inside `src`");
+        let dst_split =
+            Layout::strided(&extent, &dst_strides, element_size).expect("inside the buffer");
+        let mut dst_offset = self.offset[..last].to_vec();
+        dst_offset.extend([0, self.offset[last]]);
+        let (base, len) = (self.base, self.len);
+        for_each_line(
+            &src_split,
+            &vec![0; extent.len()],
+            &dst_split,
+            &dst_offset,
+            &extent,
+            |line| write_line(base, len, src, line),
+        );
+    }
+
     /// When the block's elements are one run of consecutive bytes in C order, that run, to
     /// decode into directly.
     pub(crate) fn contiguous(&mut self) -> Option<&mut [u8]> {
@@ -304,6 +408,75 @@ mod tests {
         assert_eq!(buf[4], 2);
         assert_eq!(&buf[5..8], &[4, 4, 4]);
         assert_eq!(buf[16], 0, "past the layout's span");
+    }
+
+    /// Cuts given dimension by dimension.
+    struct Cuts(Vec<Vec<Range<u64>>>);
+    impl GridCuts for Cuts {
+        fn cells(&self, d: usize) -> u64 {
+            self.0[d].len() as u64
+        }
+        fn cell(&self, d: usize, i: u64) -> Range<u64> {
+            self.0[d][i as usize].clone()
+        }
+    }
+
+    #[test]
+    fn row_groups_join_and_are_copied_row_by_row() {
+        // A 4 x 8 byte buffer cut at rows 1, 3 and columns 1, 3, 5, 7; the row of cells
+        // at rows 1..3 has the 2 x 2 cells of columns 1..3, 3..5 and 5..7.
+        let cuts = Cuts(vec![
+            vec![0..1, 1..3, 3..4],
+            vec![0..1, 1..3, 3..5, 5..7, 7..8],
+        ]);
+        let layout = Layout::c_order(&[4, 8], 1).unwrap();
+        let mut buf = vec![0u8; 32];
+        let mut out = OutBuffer::new(&mut buf, layout).unwrap();
+        {
+            let mut whole = out.whole();
+            let mut row: Vec<_> = whole
+                .cells(&cuts)
+                .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
+                .map(|cell| cell.block)
+                .collect();
+            assert_eq!(row.len(), 3);
+            assert!(row
+                .iter()
+                .all(|b| !b.is_contiguous() && b.last_step() == Some(1)));
+            // Out of order, or with a gap, they do not join; nor does nothing.
+            row.swap(0, 1);
+            assert!(OutBlock::join_along_last(row).is_none());
+            assert!(OutBlock::join_along_last(Vec::new()).is_none());
+        }
+        {
+            let mut whole = out.whole();
+            let mut row: Vec<_> = whole
+                .cells(&cuts)
+                .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
+                .map(|cell| cell.block)
+                .collect();
+            row.remove(1);
+            assert!(OutBlock::join_along_last(row).is_none(), "a gap");
+        }
+        {
+            let mut whole = out.whole();
+            let row: Vec<_> = whole
+                .cells(&cuts)
+                .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
+                .map(|cell| cell.block)
+                .collect();
+            let mut joined = OutBlock::join_along_last(row).expect("side by side");
+            assert_eq!(joined.extent(), &[2, 6]);
+            // Three 2 x 2 parts one after another; part k holds 40 (k + 1) + 10 row + column.
+            let parts: Vec<u8> = (0..3u8)
+                .flat_map(|k| [0u8, 1, 10, 11].map(|v| 40 * (k + 1) + v))
+                .collect();
+            joined.copy_parts_from(&parts, 3);
+        }
+        let mut expected = vec![0u8; 32];
+        expected[9..15].copy_from_slice(&[40, 41, 80, 81, 120, 121]);
+        expected[17..23].copy_from_slice(&[50, 51, 90, 91, 130, 131]);
+        assert_eq!(buf, expected);
     }
 
     #[test]
