@@ -244,6 +244,7 @@ fn joins_row_group(group: &[OutCell], next: &OutCell) -> bool {
     let side_by_side = next.coords[..last] == previous.coords[..last]
         && next.coords[last] == previous.coords[last] + 1;
     side_by_side
+        && element_size > 0
         && next.block.extent() == first.extent()
         && !first.is_contiguous()
         && first.last_step() == Some(element_size)
@@ -269,6 +270,7 @@ fn read_row_group(io: &ChunkIo, cuts: &ChunkCuts, group: Vec<OutCell>) -> Result
     let unit_bytes = unit_layout
         .span()
         .map_err(|e| Error::Internal(format!("a row group's unit: {}", e.0)))?;
+    // At most ROW_GROUP_BYTES (joins_row_group).
     let total = unit_bytes * group.len();
     let mut decoded = crate::scratch::take_filled(total).ok_or_else(|| {
         Error::OutOfMemory(format!("cannot allocate {total} bytes for a row of chunks"))

@@ -421,50 +421,46 @@ mod tests {
         }
     }
 
-    #[test]
-    fn row_groups_join_and_are_copied_row_by_row() {
-        // A 4 x 8 byte buffer cut at rows 1, 3 and columns 1, 3, 5, 7; the row of cells
-        // at rows 1..3 has the 2 x 2 cells of columns 1..3, 3..5 and 5..7.
+    /// The cells of row 1 of a 4 x 8 byte buffer cut at rows 1, 3 and columns 1, 3, 5, 7
+    /// that lie at columns 1..7: three 2 x 2 cells side by side.
+    fn middle_row_of_cells<'s>(whole: &'s mut OutBlock<'_>) -> Vec<OutBlock<'s>> {
         let cuts = Cuts(vec![
             vec![0..1, 1..3, 3..4],
             vec![0..1, 1..3, 3..5, 5..7, 7..8],
         ]);
+        whole
+            .cells(&cuts)
+            .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
+            .map(|cell| cell.block)
+            .collect()
+    }
+
+    #[test]
+    fn row_groups_join_and_are_copied_row_by_row() {
         let layout = Layout::c_order(&[4, 8], 1).unwrap();
         let mut buf = vec![0u8; 32];
         let mut out = OutBuffer::new(&mut buf, layout).unwrap();
         {
             let mut whole = out.whole();
-            let mut row: Vec<_> = whole
-                .cells(&cuts)
-                .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
-                .map(|cell| cell.block)
-                .collect();
+            let mut row = middle_row_of_cells(&mut whole);
             assert_eq!(row.len(), 3);
             assert!(row
                 .iter()
                 .all(|b| !b.is_contiguous() && b.last_step() == Some(1)));
-            // Out of order, or with a gap, they do not join; nor does nothing.
+            // Out of order they do not join; nor does nothing.
             row.swap(0, 1);
             assert!(OutBlock::join_along_last(row).is_none());
             assert!(OutBlock::join_along_last(Vec::new()).is_none());
         }
         {
             let mut whole = out.whole();
-            let mut row: Vec<_> = whole
-                .cells(&cuts)
-                .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
-                .map(|cell| cell.block)
-                .collect();
+            let mut row = middle_row_of_cells(&mut whole);
             row.remove(1);
             assert!(OutBlock::join_along_last(row).is_none(), "a gap");
         }
         {
             let mut whole = out.whole();
-            let row: Vec<_> = whole
-                .cells(&cuts)
-                .filter(|cell| cell.coords[0] == 1 && (1..4).contains(&cell.coords[1]))
-                .map(|cell| cell.block)
-                .collect();
+            let row = middle_row_of_cells(&mut whole);
             let mut joined = OutBlock::join_along_last(row).expect("side by side");
             assert_eq!(joined.extent(), &[2, 6]);
             // Three 2 x 2 parts one after another; part k holds 40 (k + 1) + 10 row + column.
