@@ -1,10 +1,15 @@
 /* Concurrent writers: threads and processes writing disjoint regions that share chunks or
  * shards lose nothing; every value is checked afterwards. */
+#define _GNU_SOURCE /* F_OFD_SETLKW, to hold a chunk's lock as a writer does */
 #include "ztest.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "contention.h"
 
 #define SIDE 64
 #define THREADS 8
@@ -164,10 +169,156 @@ ZTEST(processes_on_disjoint_shards_lose_nothing) {
     zarr_store_free(store);
 }
 
+
+/* Four processes, each with its own store handle, write their own column of one chunk an
+ * element at a time, all at once: each write is a read-merge-write of the same chunk,
+ * which holds the chunk's lock across processes. Nothing is lost. */
+ZTEST(processes_contending_for_a_chunk_lose_nothing) {
+    contention_run(ztest_tmp_dir(), NULL, CONTENTION_V3);
+}
+
+/* The same with the chunk a shard of inner chunks (a partial shard update). */
+ZTEST(processes_contending_for_a_shard_lose_nothing) {
+    contention_run(ztest_tmp_dir(), NULL, CONTENTION_SHARDED);
+}
+
+/* The same in a Zarr v2 array. */
+ZTEST(processes_contending_for_a_v2_chunk_lose_nothing) {
+    contention_run(ztest_tmp_dir(), NULL, CONTENTION_V2);
+}
+
+/* Hold the lock of the chunk at `dir`/`name` as a writer does (an open file description
+ * lock on `.libzarr-lock-<name>` beside it, see zarr_store_open_filesystem); 0 on success. */
+static int hold_chunk_lock(const char *dir, const char *name) {
+    char lock_path[4096];
+    struct flock lock;
+    int fd;
+    snprintf(lock_path, sizeof lock_path, "%s/.libzarr-lock-%s", dir, name);
+    fd = open(lock_path, O_RDWR | O_CREAT, 0666);
+    if (fd < 0) return -1;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    return fcntl(fd, F_OFD_SETLKW, &lock) == 0 ? 0 : -1;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec t;
+    t.tv_sec = ms / 1000;
+    t.tv_nsec = (ms % 1000) * 1000000L;
+    nanosleep(&t, NULL);
+}
+
+/* A process that dies holding a chunk's lock (SIGKILL, in the middle of an update) blocks
+ * the other writers only until it is gone: the kernel drops its lock, the next writer
+ * takes over its lock file, and nothing is lost. */
+ZTEST(a_killed_lock_holder_blocks_no_one) {
+    const char *root = ztest_tmp_dir();
+    const char *chunk_dir = ztest_path(root, "contended/c/0");
+    pid_t holder, writers[CONTENTION_WRITERS];
+    int ready[2], w, status = 0;
+    char byte = 0;
+    ZT_CHECK(pipe(ready) == 0);
+    fflush(NULL);
+    holder = fork();
+    ZT_CHECK(holder >= 0);
+    if (holder == 0) {
+        char command[4200];
+        close(ready[0]);
+        snprintf(command, sizeof command, "mkdir -p '%s'", chunk_dir);
+        if (system(command) != 0 || hold_chunk_lock(chunk_dir, "0") != 0) _exit(1);
+        if (write(ready[1], &byte, 1) != 1) _exit(1);
+        for (;;) pause(); /* until killed, holding the lock */
+    }
+    close(ready[1]);
+    ZT_CHECK(read(ready[0], &byte, 1) == 1);
+    close(ready[0]);
+    ZT_CHECK(contention_start(root, NULL, CONTENTION_V3, writers) == 0);
+    /* The writers wait for the lock: none finishes while its holder lives. */
+    sleep_ms(500);
+    for (w = 0; w < CONTENTION_WRITERS; w++)
+        ZT_CHECK(waitpid(writers[w], &status, WNOHANG) == 0);
+    ZT_CHECK(kill(holder, SIGKILL) == 0);
+    ZT_CHECK(waitpid(holder, &status, 0) == holder);
+    contention_finish(root, NULL, writers);
+    /* The dead holder's lock file was taken over and removed by the next update. */
+    ZT_CHECK(!ztest_exists(ztest_path(chunk_dir, ".libzarr-lock-0")));
+}
+
+/* zarr_store_write_protection says how each store protects partial chunk updates. */
+ZTEST(write_protection_of_each_store) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL, *view = NULL;
+    zarr_group *group = NULL;
+    zarr_write_protection protection = -1;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_LOCKING);
+    /* A consolidated view protects as its store does. */
+    ZT_OK(zarr_group_create(store, "/", "{}", &group));
+    ZT_OK(zarr_group_consolidate(group));
+    ZT_OK(zarr_store_open_consolidated(store, &view));
+    protection = -1;
+    ZT_OK(zarr_store_write_protection(view, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_LOCKING);
+    zarr_store_free(view);
+    zarr_group_free(group);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(root, "{\"locking\": true}", &store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_LOCKING);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(root, "{\"locking\": false}", &store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_NONE);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_NONE);
+    /* NULL arguments, and the output untouched on failure. */
+    protection = 7;
+    ZT_STATUS(zarr_store_write_protection(NULL, &protection), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "store");
+    ZT_EQ_U64(protection, 7);
+    ZT_STATUS(zarr_store_write_protection(store, NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "out");
+    zarr_store_free(store);
+    ZT_CHECK(ZARR_WRITE_PROTECTION_NONE == 0 && ZARR_WRITE_PROTECTION_LOCKING == 1 &&
+             ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES == 2);
+}
+
+/* The options that turn the protection off are checked like every other option. */
+ZTEST(protection_options_are_checked) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    ZT_STATUS(zarr_store_open_url(root, "{\"locking\": 0}", &store), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "locking");
+    ZT_CHECK(store == NULL);
+    ZT_STATUS(zarr_store_open_url(root, "{\"conditional_writes\": false}", &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "conditional_writes");
+}
+
+/* Keys named like the store's lock files are refused, so no write can clobber a lock. */
+ZTEST(lock_file_names_are_reserved) {
+    zarr_store *store = NULL;
+    ZT_OK(zarr_store_open_filesystem(ztest_tmp_dir(), &store));
+    ZT_STATUS(zarr_store_set(store, "a/.libzarr-lock-0", "x", 1), ZARR_ERROR_INVALID_PATH);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "reserved");
+    zarr_store_free(store);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(threads_sharing_a_shard_lose_nothing),
     ZCASE(threads_sharing_a_chunk_lose_nothing),
     ZCASE(processes_on_disjoint_shards_lose_nothing),
+    ZCASE(processes_contending_for_a_chunk_lose_nothing),
+    ZCASE(processes_contending_for_a_shard_lose_nothing),
+    ZCASE(processes_contending_for_a_v2_chunk_lose_nothing),
+    ZCASE(a_killed_lock_holder_blocks_no_one),
+    ZCASE(write_protection_of_each_store),
+    ZCASE(protection_options_are_checked),
+    ZCASE(lock_file_names_are_reserved),
 };
 
 ZTEST_MAIN()

@@ -11,6 +11,8 @@
  */
 #include "ztest.h"
 
+#include "contention.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -418,7 +420,7 @@ ZTEST(new_status_codes) {
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_ACCESS_DENIED), "access denied");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_TIMEOUT), "timed out");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_REMOTE), "HTTP error");
-    ZT_STR_CONTAINS(zarr_status_str(-24), "unknown status");
+    ZT_STR_CONTAINS(zarr_status_str(-25), "unknown status");
 }
 
 /* ---- local paths ------------------------------------------------------------------- */
@@ -868,15 +870,17 @@ ZTEST(s3_probe_of_unreachable_address) {
     zarr_store_free(store);
 }
 
+/* One 20 MiB float32 chunk: its writes are multipart uploads. */
+static const char *const BIG_CHUNK_METADATA =
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [5242880], \"data_type\": "
+    "\"float32\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
+    "{\"chunk_shape\": [5242880]}}, \"chunk_key_encoding\": {\"name\": \"default\"}, "
+    "\"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\", \"configuration\": "
+    "{\"endian\": \"little\"}}]}";
+
 ZTEST(s3_multipart_upload) {
     /* A 20 MiB chunk goes up in parts (on s3s-fs, which checks every part's signature). */
     const char *prefix = unique("multipart");
-    const char *metadata =
-        "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [5242880], \"data_type\": "
-        "\"float32\", \"chunk_grid\": {\"name\": \"regular\", \"configuration\": "
-        "{\"chunk_shape\": [5242880]}}, \"chunk_key_encoding\": {\"name\": \"default\"}, "
-        "\"fill_value\": 0, \"codecs\": [{\"name\": \"bytes\", \"configuration\": "
-        "{\"endian\": \"little\"}}]}";
     size_t n = 5242880, i;
     float *values = (float *)malloc(n * sizeof(float));
     float *back = (float *)malloc(n * sizeof(float));
@@ -892,7 +896,7 @@ ZTEST(s3_multipart_upload) {
         fmt("s3://zarr-test/%s", prefix),
         s3s_options(NULL),
         &store));
-    ZT_OK(zarr_array_create(store, "/big", metadata, &array));
+    ZT_OK(zarr_array_create(store, "/big", BIG_CHUNK_METADATA, &array));
     ZT_OK(zarr_array_write_chunk(array, 1, chunk, values, n * sizeof(float)));
     memset(back, 0, n * sizeof(float));
     ZT_OK(zarr_array_read_chunk(array, 1, chunk, back, n * sizeof(float)));
@@ -1058,6 +1062,122 @@ ZTEST(s3_request_counts) {
                  prefix);
 }
 
+/* ---- updates of part of a chunk from several processes ----------------------------- */
+
+/* Four processes write their own column of one chunk (one shard, one v2 chunk) of an
+ * array in moto, an element at a time, all at once: conditional writes, merged again
+ * after each conflict, lose nothing. */
+ZTEST(s3_processes_contending_for_a_chunk_lose_nothing) {
+    const char *layouts[3];
+    const char *names[3] = {"chunk", "shard", "v2"};
+    int i;
+    SERVER(moto, "ZARR_TEST_MOTO");
+    clean_aws_environment();
+    layouts[0] = CONTENTION_V3;
+    layouts[1] = CONTENTION_SHARDED;
+    layouts[2] = CONTENTION_V2;
+    for (i = 0; i < 3; i++)
+        contention_run(fmt("s3://zarr-test/%s", unique(fmt("contention-%s", names[i]))),
+                       moto_options(moto, ""), layouts[i]);
+}
+
+/* S3 stores write conditionally unless told not to. */
+ZTEST(s3_write_protection) {
+    const char *url = fmt("s3://zarr-test/%s", unique("protection"));
+    zarr_store *store = NULL;
+    zarr_write_protection protection = -1;
+    SERVER(moto, "ZARR_TEST_MOTO");
+    clean_aws_environment();
+    ZT_OK(zarr_store_open_url(url, moto_options(moto, ""), &store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(url, moto_options(moto, "\"conditional_writes\": false"), &store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_NONE);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(url, moto_options(moto, "\"read_only\": true"), &store));
+    ZT_OK(zarr_store_write_protection(store, &protection));
+    ZT_EQ_U64(protection, ZARR_WRITE_PROTECTION_NONE);
+    zarr_store_free(store);
+    store = NULL;
+    /* Options that do not fit. */
+    ZT_STATUS(zarr_store_open_url(url, moto_options(moto, "\"locking\": false"), &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "locking");
+    ZT_STATUS(zarr_store_open_url(
+                  url, moto_options(moto, "\"conditional_writes\": false, \"update_attempts\": 3"),
+                  &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "update_attempts");
+    ZT_STATUS(zarr_store_open_url(url, moto_options(moto, "\"update_attempts\": 0"), &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "update_attempts");
+    ZT_CHECK(store == NULL);
+}
+
+/* When other writers win every attempt (a proxy answers every conditional write with 412),
+ * the update gives up after `update_attempts` tries with ZARR_ERROR_CONFLICT and writes
+ * nothing; whole-chunk writes, which are unconditional, still go through. */
+ZTEST(s3_conflict_after_every_attempt) {
+    const char *prefix = unique("conflict");
+    const char *url;
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    int32_t whole[24 * 4], one = 5, back[24 * 4];
+    uint64_t origin[2] = {0, 0}, all[2] = {24, 4}, at[2] = {3, 1}, single[2] = {1, 1};
+    uint64_t chunk[2] = {0, 0};
+    int i;
+    SERVER(counting, "ZARR_TEST_COUNTING_S3");
+    clean_aws_environment();
+    url = fmt("s3://zarr-test/%s/always412", prefix);
+    for (i = 0; i < 24 * 4; i++) whole[i] = i + 1;
+    ZT_OK(zarr_store_open_url(url, moto_options(counting, "\"update_attempts\": 3"), &store));
+    ZT_OK(zarr_array_create(store, "/a", CONTENTION_V3, &array));
+    ZT_OK(zarr_array_write_chunk(array, 2, chunk, whole, sizeof whole));
+    ZT_STATUS(zarr_array_write(array, 2, at, single, &one, sizeof one), ZARR_ERROR_CONFLICT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "3 attempts");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "always412/a/c/0/0");
+    ZT_OK(zarr_array_read(array, 2, origin, all, back, sizeof back));
+    ZT_EQ_MEM(back, whole, sizeof whole);
+    /* Three conditional PUTs were refused. */
+    ZT_EQ_U64(count_requests("counting", prefix, "PUT ", " 412 ", NULL), 3);
+    zarr_array_free(array);
+    zarr_store_free(store);
+}
+
+/* A partial update of a chunk larger than the multipart threshold (16 MiB) completes its
+ * upload conditionally. */
+ZTEST(s3_partial_update_of_a_large_chunk) {
+    const char *prefix = unique("large-update");
+    size_t n = 5242880, i;
+    float *values = (float *)malloc(n * sizeof(float));
+    float *back = (float *)malloc(n * sizeof(float));
+    float patch[2] = {-1.0f, -2.0f};
+    uint64_t origin[1] = {0}, all[1] = {5242880}, at[1] = {1000}, two[1] = {2};
+    zarr_store *store = NULL;
+    zarr_array *array = NULL;
+    SERVER(counting, "ZARR_TEST_COUNTING_S3");
+    clean_aws_environment();
+    ZT_CHECK(values != NULL && back != NULL);
+    for (i = 0; i < n; i++) values[i] = (float)i;
+    ZT_OK(zarr_store_open_url(fmt("s3://zarr-test/%s", prefix), moto_options(counting, ""),
+                              &store));
+    ZT_OK(zarr_array_create(store, "/big", BIG_CHUNK_METADATA, &array));
+    ZT_OK(zarr_array_write(array, 1, origin, all, values, n * sizeof(float)));
+    ZT_OK(zarr_array_write(array, 1, at, two, patch, sizeof patch));
+    values[1000] = -1.0f;
+    values[1001] = -2.0f;
+    ZT_OK(zarr_array_read(array, 1, origin, all, back, n * sizeof(float)));
+    ZT_EQ_MEM(values, back, n * sizeof(float));
+    /* Two multipart uploads were completed (POST ...uploadId=), the second conditionally. */
+    ZT_EQ_U64(count_requests("counting", prefix, "POST ", "uploadId=", " 200 ", NULL), 2);
+    zarr_array_free(array);
+    zarr_store_free(store);
+    free(values);
+    free(back);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(null_arguments),
     ZCASE(malformed_urls),
@@ -1092,6 +1212,10 @@ static const ztest_case ztest_cases[] = {
     ZCASE(s3_interrupted_multipart_is_aborted),
     ZCASE(http_request_counts),
     ZCASE(s3_request_counts),
+    ZCASE(s3_processes_contending_for_a_chunk_lose_nothing),
+    ZCASE(s3_write_protection),
+    ZCASE(s3_conflict_after_every_attempt),
+    ZCASE(s3_partial_update_of_a_large_chunk),
 };
 
 ZTEST_MAIN()

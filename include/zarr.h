@@ -36,13 +36,17 @@
  *   by key as string, double, int64 and arrays of them; dimension names; fill value;
  *   codecs; children by index). Strings returned through `char **` belong to the
  *   caller and are freed with `zarr_string_free`.
- * - Threads. There is no init call. Distinct handles are independent. Concurrent reads
- *   of one array handle are safe. Concurrent writes of disjoint regions are safe through
- *   one handle or several, even when the regions share a chunk or shard: within the
- *   process the read-merge-write of a partly written chunk holds a lock for that chunk.
- *   Across processes, writes are safe when no two processes write one chunk (shard):
- *   chunk-aligned regions (zarr_array_chunk_aligned). Attribute changes through one handle
- *   are serialised. Error messages are per thread. Stores of the caller's own
+ * - Threads and processes. There is no init call. Distinct handles are independent.
+ *   Concurrent reads of one array handle are safe. Concurrent writes of disjoint regions
+ *   are safe through one handle or several, even when the regions share a chunk or shard:
+ *   the read-merge-write of a partly written chunk holds a lock for that chunk within the
+ *   process. Across processes (and machines) it is protected as the store can
+ *   (zarr_store_write_protection): local directories lock the chunk across processes,
+ *   S3 stores write it back conditionally and merge again when another writer came first;
+ *   memory and callback stores give no protection across processes (there, only
+ *   chunk-aligned regions are safe: zarr_array_chunk_aligned). Attribute changes through
+ *   one handle are serialised; two processes changing attributes of one node at once may
+ *   lose one change. Error messages are per thread. Stores of the caller's own
  *   (zarr_store_open_callbacks) have their callbacks called from worker threads,
  *   concurrently.
  * - Global state. Two things a caller can notice are process-wide: (1) the worker pool
@@ -67,7 +71,8 @@
  *   zarr_last_error_message() returns a fixed text saying so.
  * - File system stores (zarr_store_open_filesystem). A write goes to a uniquely named
  *   temporary file that is renamed over the key, so readers see the old or the new value
- *   and any number of handles, threads and processes may write disjoint keys. If the
+ *   and any number of handles, threads and processes may write disjoint keys; an update
+ *   of part of a chunk locks it across processes (zarr_store_open_filesystem). If the
  *   process crashes or is killed, every key holds its old or its new value. Nothing is
  *   fsync'ed: after a power loss or kernel crash, writes of roughly the last 30 seconds may
  *   be lost and, depending on the file system, a key written in that window may be left
@@ -238,6 +243,11 @@ typedef struct {
   zarr_store_key_fn erase_prefix;
   zarr_store_free_fn free_user_data;
 } zarr_store_callbacks;
+
+// How a store protects the writes of several processes that update the same chunk or shard
+// (a write that covers part of a chunk reads it, merges the new elements in and rewrites
+// it): the answer of `zarr_store_write_protection`.
+typedef int32_t zarr_write_protection;
 
 // An array.
 #define ZARR_NODE_TYPE_ARRAY 1
@@ -433,8 +443,28 @@ typedef struct {
 // 5xx or 429 after every retry, or another 4xx), or with a response that cannot be used.
 #define ZARR_ERROR_REMOTE -23
 
+// Other writers changed the chunk or shard that a write updates in part each time it
+// tried (an object store's conditional write failed on every attempt its retry budget
+// allows): nothing of that chunk was written. Retrying the write later may succeed.
+#define ZARR_ERROR_CONFLICT -24
+
 // A bug inside libzarr was caught before it could unwind into the caller.
 #define ZARR_ERROR_PANIC -99
+
+// No protection across processes: writes through any handles of one process never lose
+// each other's elements, but two processes writing parts of one chunk at once may. Only
+// writes of whole chunks are safe from several processes. Memory stores, stores of C
+// callbacks, read-only stores, and stores opened with `locking` or `conditional_writes`
+// set to false.
+#define ZARR_WRITE_PROTECTION_NONE 0
+
+// An exclusive lock on the chunk across processes from the read to the rewrite: local
+// directories (see `zarr_store_open_filesystem`).
+#define ZARR_WRITE_PROTECTION_LOCKING 1
+
+// Conditional writes: the rewrite succeeds only if the object is still the one read,
+// otherwise the update reads and merges again (S3 stores, see `zarr_store_open_url`).
+#define ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -819,14 +849,18 @@ zarr_status zarr_array_read(const zarr_array *array,
 // `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 // `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
 // `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
-// elements: use `zarr_array_write_vlen`).
+// elements: use `zarr_array_write_vlen`); `ZARR_ERROR_CONFLICT` (see below).
 //
-// Thread safety: concurrent writes of disjoint selections are safe, through one handle or
-// several, even when they share chunks: within the process, the read-merge-write of a
-// chunk holds a lock for that chunk (of that store's directory, for file system stores).
-// Across processes, writes are safe when each process writes whole chunks (shards) that no
-// other process writes: regions whose bounds are multiples of `zarr_array_chunk_shape`
-// (or the array's edge); see `zarr_array_chunk_aligned`.
+// Thread and process safety: concurrent writes of disjoint selections are safe, through
+// one handle or several, even when they share chunks: within the process, the
+// read-merge-write of a chunk holds a lock for that chunk (of that store's directory, for
+// file system stores). Across processes it is protected as the store can
+// (`zarr_store_write_protection`): a local directory locks the chunk across processes, an
+// S3 store writes it back conditionally and merges again when another writer came first
+// (`ZARR_ERROR_CONFLICT` if other writers won every attempt). With a store that gives no
+// protection (memory, callbacks, or `locking`/`conditional_writes` turned off), writes
+// from several processes are safe only when each writes whole chunks (shards) that no
+// other process writes; see `zarr_array_chunk_aligned`.
 //
 // # Safety
 // `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `buf` is NULL
@@ -887,8 +921,9 @@ zarr_status zarr_array_read_vlen(const zarr_array *array,
 // `data[offsets[i] .. offsets[i + 1])`; `offsets` holds `n + 1` non-decreasing values
 // (the first need not be 0), the last at most `data_size`. Text must be valid UTF-8.
 // Everything is checked before anything is written; then as `zarr_array_write`: chunks
-// covered whole are encoded from the elements, others read, merged and rewritten (under a
-// lock per chunk within the process), each replaced atomically; a chunk left all fill
+// covered whole are encoded from the elements, others read, merged and rewritten (one
+// update of a chunk at a time, within the process and, as the store protects it, across
+// processes), each replaced atomically; a chunk left all fill
 // value is erased. In a sharded array a shard is the chunk: the inner chunks the write
 // touches are re-encoded, the others kept as stored, inner chunks left all fill value are
 // left out, and a shard left with none is erased.
@@ -1036,8 +1071,9 @@ zarr_status zarr_array_append(zarr_array *array,
 // Whether the region `start .. start + count` is chunk-aligned: each of its bounds is a
 // multiple of the chunk (shard) shape or the array's edge, so that writing it touches
 // only chunks it covers whole. Processes that write disjoint chunk-aligned regions of one
-// array never lose each other's data (each chunk is replaced whole, atomically); regions
-// that share a chunk across processes can (see `zarr_array_write`).
+// array never lose each other's data on any store (each chunk is replaced whole,
+// atomically, with no read before); regions that share a chunk need the store's
+// protection across processes (see `zarr_array_write` and `zarr_store_write_protection`).
 //
 // - `aligned_out`: receives 1 when aligned, 0 otherwise.
 //
@@ -2260,9 +2296,16 @@ zarr_status zarr_group_create_with_format(zarr_store *store,
 // Writes: every write goes to a temporary file `.libzarr-tmp-<pid>-<n>-<random>` in the
 // destination directory, created exclusively, then renamed into place. Readers never see
 // a torn chunk or metadata file, and any number of handles, threads and processes may
-// write disjoint chunks of one directory at once. Temporary files left behind by a killed
-// process are ignored by reads and listings and never block later writes; they may be
-// deleted when no writer is running.
+// write disjoint regions of one array at once, whether or not the regions share chunks
+// or shards: a write that covers part of a chunk (or shard) reads, merges and rewrites
+// it holding an exclusive lock on that chunk across processes (an open file description
+// lock on a lock file `.libzarr-lock-<name>` beside it, removed afterwards), so no
+// writer's elements are lost. Writes of whole chunks take no lock, and reads never wait.
+// The kernel drops the lock of a process that dies; its lock file stays until the next
+// update of that chunk. Temporary and lock files left behind by a killed process are
+// ignored by reads and listings and never block later writes; they may be deleted when
+// no writer is running. See `zarr_store_write_protection` and, for network file
+// systems and the option that turns locking off, `zarr_store_open_url`.
 //
 // Crashes: if the process dies, every chunk and metadata file holds its old or its new
 // value. Nothing is fsync'ed (`zarr_store_open_url` with the option `fsync` does that),
@@ -2432,6 +2475,25 @@ void zarr_store_free(zarr_store *store);
 //   that cross one (`ZARR_ERROR_INVALID_PATH`). For trees whose directories are linked
 //   in from elsewhere on purpose; it gives up the guarantee that keys stay beneath the
 //   root.
+// - `locking` (bool, local paths; default true): lock a chunk across processes while a
+//   write that covers part of it reads, merges and rewrites it (see
+//   `zarr_store_open_filesystem`). Local file systems, NFSv4 and NFSv3 with lockd honour
+//   the locks, across machines too; Lustre honours them when mounted with `-o flock`
+//   (with `-o localflock` only within one node, and without either option it refuses
+//   them). Where the file system refuses a lock, such a write fails with `ZARR_ERROR_IO`
+//   saying so. `false` turns the locks off: then only writes of whole chunks are safe
+//   from several processes at once.
+// - `conditional_writes` (bool, S3; default true): a write that covers part of a chunk
+//   or shard reads the object with its ETag, merges, and writes it back with `If-Match`
+//   (`If-None-Match: *` when there was none; a conditional DELETE when the result is all
+//   fill value); when another writer came first (HTTP 412, or 409), it waits a random
+//   while (up to 10 ms, doubling with each conflict up to 1 s) and starts over, then
+//   fails with `ZARR_ERROR_CONFLICT` after `update_attempts` tries. AWS S3, MinIO,
+//   Cloudflare R2 and moto support these conditions; a service that ignores them gives
+//   no protection. `false` writes without conditions: then only writes of whole chunks
+//   are safe from several writers at once. Writes of whole chunks are never conditional.
+// - `update_attempts` (integer 1-1000, S3; default 50): the tries of one such update
+//   before `ZARR_ERROR_CONFLICT` (not with `conditional_writes` false).
 //
 // An unknown key, a key that does not apply to the URL's scheme, a value of the wrong
 // JSON type or out of range, and contradicting keys are `ZARR_ERROR_INVALID_ARGUMENT`
@@ -2468,7 +2530,7 @@ void zarr_store_free(zarr_store *store);
 // another scheme; `ZARR_ERROR_IO` if a local path exists and is not a directory;
 // `ZARR_ERROR_NETWORK` if https is needed and no trusted certificate is found. Calls on
 // the store may later return `ZARR_ERROR_NETWORK`, `ZARR_ERROR_ACCESS_DENIED`,
-// `ZARR_ERROR_TIMEOUT` and `ZARR_ERROR_REMOTE`.
+// `ZARR_ERROR_TIMEOUT`, `ZARR_ERROR_REMOTE` and `ZARR_ERROR_CONFLICT`.
 //
 // Thread safety: the store may be used from many threads at once; each call sends its
 // own requests over a shared connection pool.
@@ -2480,6 +2542,23 @@ ZARR_NODISCARD
 zarr_status zarr_store_open_url(const char *url,
                                 const char *options_json,
                                 zarr_store **out);
+
+// Say how `store` protects a write that covers part of a chunk or shard from other
+// processes writing other parts of it at the same time (see `zarr_write_protection`).
+// A tool can print it; a program can refuse to start many unsynchronised writers where
+// the answer is `ZARR_WRITE_PROTECTION_NONE`.
+//
+// - `store`: the store.
+// - `out`: receives one of the `ZARR_WRITE_PROTECTION_*` values; unchanged on failure.
+//
+// Returns `ZARR_OK`, or `ZARR_ERROR_NULL_ARGUMENT` if `store` or `out` is NULL.
+// Thread safety: any thread, any time.
+//
+// # Safety
+// `store` is NULL or a live handle; `out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_store_write_protection(const zarr_store *store,
+                                        zarr_write_protection *out);
 
 // Read the value stored at `key` into `buf`.
 //

@@ -18,8 +18,8 @@ use crate::metadata::v2::{ZARRAY, ZATTRS, ZGROUP, ZMETADATA};
 use crate::metadata::MetadataError;
 use crate::node::{read_json_object, write_json, NodePath, METADATA_KEY};
 use crate::storage::{
-    ranges_of, Bounded, ByteRange, DirListing, ListableStorage, ReadableStorage, Storage,
-    StorageError, WritableStorage,
+    ranges_of, Bounded, ByteRange, DirListing, ListableStorage, Merge, ReadableStorage, Storage,
+    StorageError, UpdateError, UpdateProtection, WritableStorage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -278,6 +278,34 @@ impl WritableStorage for ConsolidatedStore {
     fn erase_prefix_is_atomic(&self) -> bool {
         self.inner.erase_prefix_is_atomic()
     }
+
+    fn lock_scope(&self) -> Option<String> {
+        self.inner.lock_scope()
+    }
+
+    /// The underlying store's update; a metadata document's result also replaces the
+    /// snapshot's.
+    fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
+        if !is_metadata_key(key) {
+            return self.inner.update(key, merge);
+        }
+        let mut result = None;
+        self.inner.update(key, &mut |current| {
+            let merged = merge(current)?;
+            result = Some(merged.clone());
+            Ok(merged)
+        })?;
+        let mut documents = self.documents.write().unwrap_or_else(|e| e.into_inner());
+        match result.flatten() {
+            Some(value) => documents.insert(key.to_string(), value),
+            None => documents.remove(key),
+        };
+        Ok(())
+    }
+
+    fn update_protection(&self) -> UpdateProtection {
+        self.inner.update_protection()
+    }
 }
 
 impl ListableStorage for ConsolidatedStore {
@@ -512,5 +540,28 @@ mod tests {
             ConsolidatedStore::open(store),
             Err(Error::Metadata { .. })
         ));
+    }
+
+    #[test]
+    fn updates_go_to_the_store_and_keep_the_snapshot_true() {
+        let store: Arc<dyn Storage> = Arc::new(MemoryStore::new());
+        let root = Group::create(store.clone(), "/", Map::new(), ZarrFormat::V3).unwrap();
+        root.consolidate().unwrap();
+        let view = ConsolidatedStore::open(store.clone()).unwrap();
+        assert_eq!(view.update_protection(), store.update_protection());
+        assert_eq!(view.lock_scope(), store.lock_scope());
+        // A chunk: straight to the store.
+        view.update("c/0", &mut |_| Ok(Some(b"x".to_vec())))
+            .unwrap();
+        assert_eq!(store.get("c/0").unwrap().unwrap(), b"x");
+        // A metadata document: to the store and to the snapshot.
+        let group = br#"{"zarr_format": 3, "node_type": "group"}"#;
+        view.update("g/zarr.json", &mut |_| Ok(Some(group.to_vec())))
+            .unwrap();
+        assert_eq!(view.get("g/zarr.json").unwrap().unwrap(), group);
+        assert_eq!(store.get("g/zarr.json").unwrap().unwrap(), group);
+        view.update("g/zarr.json", &mut |_| Ok(None)).unwrap();
+        assert_eq!(view.get("g/zarr.json").unwrap(), None);
+        assert_eq!(store.get("g/zarr.json").unwrap(), None);
     }
 }

@@ -168,6 +168,7 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
             let settings = FilesystemOptions {
                 fsync: options.fsync.unwrap_or(false),
                 follow_external_symlinks: options.follow_symlinks.unwrap_or(false),
+                locking: options.locking.unwrap_or(true),
             };
             let store: Arc<dyn Storage> = Arc::new(FilesystemStore::with_options(root, settings)?);
             Ok(if options.read_only == Some(true) {
@@ -238,6 +239,11 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
                 settings.credentials,
                 client,
                 options.read_only == Some(true),
+                options.conditional_writes.unwrap_or(true).then(|| {
+                    options
+                        .update_attempts
+                        .unwrap_or(crate::storage::remote::s3::DEFAULT_UPDATE_ATTEMPTS)
+                }),
             )))
         }
     }

@@ -120,11 +120,14 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_ERROR_INVALID_PATH = -13
   integer(c_int32_t), parameter, public :: ZARR_ERROR_OUT_OF_MEMORY = -14
   integer(c_int32_t), parameter, public :: ZARR_ERROR_READ_ONLY = -15
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_INTERNAL = -16
   integer(c_int32_t), parameter, public :: ZARR_ERROR_TYPE_MISMATCH = -17
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_RESOURCE = -18
   integer(c_int32_t), parameter, public :: ZARR_ERROR_NETWORK = -20
   integer(c_int32_t), parameter, public :: ZARR_ERROR_ACCESS_DENIED = -21
   integer(c_int32_t), parameter, public :: ZARR_ERROR_TIMEOUT = -22
   integer(c_int32_t), parameter, public :: ZARR_ERROR_REMOTE = -23
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_CONFLICT = -24
   integer(c_int32_t), parameter, public :: ZARR_ERROR_PANIC = -99
 
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BOOL = 1

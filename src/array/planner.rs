@@ -23,7 +23,7 @@
 //! fault their pages in again for every chunk) and frees them when the read or write ends.
 
 use super::chains::Chains;
-use super::locks::lock_chunk;
+use super::locks::{store_chunk, update_chunk};
 use crate::chunk_grid::{ChunkCuts, ChunkGrid};
 use crate::chunk_key_encoding::ChunkKeyEncoding;
 use crate::codec::chain::CodecChain;
@@ -333,9 +333,10 @@ fn prefault(out: &mut OutBuffer, workers: usize) {
 
 /// Write `input` into the block of the array at `start` of the same extent. Chunks the
 /// block covers are encoded straight from `input`; chunks it covers in part are updated
-/// under their chunk lock (read, merge, store). A chunk that ends up all fill value is
-/// erased. Each chunk is replaced atomically; on failure, the chunks already written hold
-/// the new data and the others the old.
+/// (read, merge, store) one update at a time, within the process and across processes
+/// (see `locks`). A chunk that ends up all fill value is erased. Each chunk is replaced
+/// atomically; on failure, the chunks already written hold the new data and the others
+/// the old.
 pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), Error> {
     let extent = input.extent().to_vec();
     if extent.contains(&0) {
@@ -385,22 +386,12 @@ fn write_unit(
         let encoded = chain
             .encode_block(part, parallelism)
             .map_err(|e| with_chunk_context(e, &key))?;
-        return store(io, &key, encoded);
+        return store_chunk(io.storage, &key, encoded);
     }
-    // Read, merge, store: under the chunk's lock, and serially (see `locks`).
-    let _guard = lock_chunk(io.lock_scope, &key);
-    let existing = io.storage.get(&key)?;
-    let encoded = chain
-        .encode_update(existing, offset, part, Parallelism::SERIAL)
-        .map_err(|e| with_chunk_context(e, &key))?;
-    store(io, &key, encoded)
-}
-
-/// Store an encoded chunk, or erase it when it is all fill value (`None`).
-fn store(io: &ChunkIo, key: &str, encoded: Option<Vec<u8>>) -> Result<(), Error> {
-    match encoded {
-        Some(bytes) => io.storage.set(key, &bytes)?,
-        None => io.storage.erase(key)?,
-    }
-    Ok(())
+    // Read, merge, store: one update of the chunk at a time, serially (see `locks`).
+    update_chunk(io.storage, io.lock_scope, &key, |existing| {
+        chain
+            .encode_update(existing, offset, part, Parallelism::SERIAL)
+            .map_err(|e| with_chunk_context(e, &key))
+    })
 }

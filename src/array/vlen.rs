@@ -9,7 +9,7 @@
 //! value is not stored (an existing one is erased). Sharded arrays read and write their
 //! shards' inner chunks the same way (`vlen_shards`).
 
-use super::locks::lock_chunk;
+use super::locks::{store_chunk, update_chunk};
 use super::vlen_shards::ShardElements;
 use super::{Array, ArrayState};
 use crate::codec::vlen::{VlenChain, VlenCodecs, VlenElements};
@@ -168,19 +168,10 @@ impl Array {
                         data,
                     };
                     let covered = input.covers(&vec![0; chunk_shape.len()], &chunk_shape);
-                    // A partial update reads the chunk and writes it back: one at a time
-                    // per chunk within the process (see `locks`).
-                    let _guard = (!covered).then(|| lock_chunk(&self.lock_scope, &key));
                     match codecs {
-                        VlenCodecs::Chunks(chain) => self.write_vlen_chunk(
-                            state,
-                            chain,
-                            &chunk,
-                            &chunk_shape,
-                            &key,
-                            &input,
-                            covered,
-                        ),
+                        VlenCodecs::Chunks(chain) => {
+                            self.write_vlen_chunk(state, chain, &chunk_shape, &key, &input, covered)
+                        }
                         VlenCodecs::Shards(shards) => {
                             self.write_vlen_shard(state, shards, &chunk, &key, &input, covered)
                         }
@@ -190,52 +181,30 @@ impl Array {
         }
     }
 
-    /// Write the elements of `input` into the chunk at `chunk` (of `chunk_shape`, stored at
-    /// `key`), merging with what is stored unless the input covers the chunk; the caller
-    /// holds the chunk's lock for a merge.
-    #[allow(clippy::too_many_arguments)]
+    /// Write the elements of `input` into the chunk of `chunk_shape` stored at `key`,
+    /// merging with what is stored unless the input covers the chunk (an update:
+    /// one at a time per chunk, within the process and across processes, see `locks`).
     fn write_vlen_chunk(
         &self,
         state: &ArrayState,
         chain: &VlenChain,
-        chunk: &[u64],
         chunk_shape: &[u64],
         key: &str,
         input: &CellInput,
         covered: bool,
     ) -> Result<(), Error> {
-        let fill = state.metadata.fill_value.as_bytes();
         let chunk_count = checked_product(chunk_shape).unwrap_or(u64::MAX);
-        let existing = if covered {
-            None
-        } else {
-            self.read_vlen_chunk(state, chain, chunk)?
-        };
-        // The chunk's elements in C order: the selection's where the cell covers them,
-        // otherwise what is stored (or the fill value).
-        let mut elements = VlenElements::with_capacity(chunk_count as usize, 0)?;
-        let mut all_fill = true;
-        let whole: Vec<_> = chunk_shape.iter().map(|&n| 0..n).collect();
-        for_each_index(&whole, |position| {
-            let element = match input.get(position) {
-                Some(element) => element,
-                None => existing
-                    .as_ref()
-                    .and_then(|stored| stored.get(elements.len()))
-                    .unwrap_or(fill),
-            };
-            all_fill &= element == fill;
-            elements.push(element)
-        })?;
-        if all_fill {
-            self.storage.erase(key)?;
-        } else {
-            let encoded = chain
-                .encode(&elements.offsets, &elements.data)
+        let merge = |stored: Option<Vec<u8>>| -> Result<Option<Vec<u8>>, Error> {
+            let existing = stored
+                .map(|encoded| chain.decode(encoded, chunk_count))
+                .transpose()
                 .map_err(|e| super::planner::with_chunk_context(e, key))?;
-            self.storage.set(key, &encoded)?;
+            merge_vlen_chunk(state, chain, chunk_shape, key, input, existing)
+        };
+        if covered {
+            return store_chunk(self.storage.as_ref(), key, merge(None)?);
         }
-        Ok(())
+        update_chunk(self.storage.as_ref(), &self.lock_scope, key, merge)
     }
 
     /// Decode the chunk at `chunk`; `None` when it is not stored.
@@ -255,6 +224,44 @@ impl Array {
             .map(Some)
             .map_err(|e| super::planner::with_chunk_context(e, &key))
     }
+}
+
+/// The chunk of `chunk_shape` (stored at `key`) that results from writing `input` over
+/// `existing` (its stored elements, if any), encoded; `None` when every element is the
+/// fill value (the chunk is then erased).
+fn merge_vlen_chunk(
+    state: &ArrayState,
+    chain: &VlenChain,
+    chunk_shape: &[u64],
+    key: &str,
+    input: &CellInput,
+    existing: Option<VlenElements>,
+) -> Result<Option<Vec<u8>>, Error> {
+    let fill = state.metadata.fill_value.as_bytes();
+    let chunk_count = checked_product(chunk_shape).unwrap_or(u64::MAX);
+    // The chunk's elements in C order: the selection's where the cell covers them,
+    // otherwise what is stored (or the fill value).
+    let mut elements = VlenElements::with_capacity(chunk_count as usize, 0)?;
+    let mut all_fill = true;
+    let whole: Vec<_> = chunk_shape.iter().map(|&n| 0..n).collect();
+    for_each_index(&whole, |position| {
+        let element = match input.get(position) {
+            Some(element) => element,
+            None => existing
+                .as_ref()
+                .and_then(|stored| stored.get(elements.len()))
+                .unwrap_or(fill),
+        };
+        all_fill &= element == fill;
+        elements.push(element)
+    })?;
+    if all_fill {
+        return Ok(None);
+    }
+    chain
+        .encode(&elements.offsets, &elements.data)
+        .map(Some)
+        .map_err(|e| super::planner::with_chunk_context(e, key))
 }
 
 /// A decoded chunk, or the decoded inner chunks of a shard that a read needs.

@@ -11,6 +11,7 @@
 //! as they are, leaves out inner chunks that hold only the fill value, and stores the
 //! shard with one `set` (or erases it when no inner chunk is left).
 
+use super::locks::{store_chunk, update_chunk};
 use super::vlen::CellInput;
 use super::{Array, ArrayState};
 use crate::codec::array_to_bytes::sharding::{coalesce, Piece, ShardLayout};
@@ -90,8 +91,8 @@ impl Array {
     }
 
     /// Write the elements of `input` into the shard at `shard` (stored at `key`), merging
-    /// with what is stored unless the input covers the shard; the caller holds the shard's
-    /// lock for a merge.
+    /// with what is stored unless the input covers the shard (an update: one at a time per
+    /// shard, within the process and across processes, see `locks`).
     pub(super) fn write_vlen_shard(
         &self,
         state: &ArrayState,
@@ -103,22 +104,18 @@ impl Array {
     ) -> Result<(), Error> {
         let fill = state.metadata.fill_value.as_bytes();
         let shape = state.grid().chunk_shape_at(shard);
-        let existing = if covered {
-            None
-        } else {
-            self.storage.get(key)?
+        let merge = |existing: Option<Vec<u8>>| -> Result<Option<Vec<u8>>, Error> {
+            let (encoded, all_absent) = shards
+                .with_layout(&shape, |layout| {
+                    merge_shard(layout, shards, existing.as_deref(), input, fill)
+                })
+                .map_err(|e| super::planner::with_chunk_context(e, key))?;
+            Ok((!all_absent).then_some(encoded))
         };
-        let (encoded, all_absent) = shards
-            .with_layout(&shape, |layout| {
-                merge_shard(layout, shards, existing.as_deref(), input, fill)
-            })
-            .map_err(|e| super::planner::with_chunk_context(e, key))?;
-        if all_absent {
-            self.storage.erase(key)?;
-        } else {
-            self.storage.set(key, &encoded)?;
+        if covered {
+            return store_chunk(self.storage.as_ref(), key, merge(None)?);
         }
-        Ok(())
+        update_chunk(self.storage.as_ref(), &self.lock_scope, key, merge)
     }
 }
 

@@ -566,14 +566,18 @@ pub unsafe extern "C" fn zarr_array_read(
 /// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 /// `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
 /// `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
-/// elements: use `zarr_array_write_vlen`).
+/// elements: use `zarr_array_write_vlen`); `ZARR_ERROR_CONFLICT` (see below).
 ///
-/// Thread safety: concurrent writes of disjoint selections are safe, through one handle or
-/// several, even when they share chunks: within the process, the read-merge-write of a
-/// chunk holds a lock for that chunk (of that store's directory, for file system stores).
-/// Across processes, writes are safe when each process writes whole chunks (shards) that no
-/// other process writes: regions whose bounds are multiples of `zarr_array_chunk_shape`
-/// (or the array's edge); see `zarr_array_chunk_aligned`.
+/// Thread and process safety: concurrent writes of disjoint selections are safe, through
+/// one handle or several, even when they share chunks: within the process, the
+/// read-merge-write of a chunk holds a lock for that chunk (of that store's directory, for
+/// file system stores). Across processes it is protected as the store can
+/// (`zarr_store_write_protection`): a local directory locks the chunk across processes, an
+/// S3 store writes it back conditionally and merges again when another writer came first
+/// (`ZARR_ERROR_CONFLICT` if other writers won every attempt). With a store that gives no
+/// protection (memory, callbacks, or `locking`/`conditional_writes` turned off), writes
+/// from several processes are safe only when each writes whole chunks (shards) that no
+/// other process writes; see `zarr_array_chunk_aligned`.
 ///
 /// # Safety
 /// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `buf` is NULL
@@ -697,8 +701,9 @@ pub unsafe extern "C" fn zarr_array_read_vlen(
 /// `data[offsets[i] .. offsets[i + 1])`; `offsets` holds `n + 1` non-decreasing values
 /// (the first need not be 0), the last at most `data_size`. Text must be valid UTF-8.
 /// Everything is checked before anything is written; then as `zarr_array_write`: chunks
-/// covered whole are encoded from the elements, others read, merged and rewritten (under a
-/// lock per chunk within the process), each replaced atomically; a chunk left all fill
+/// covered whole are encoded from the elements, others read, merged and rewritten (one
+/// update of a chunk at a time, within the process and, as the store protects it, across
+/// processes), each replaced atomically; a chunk left all fill
 /// value is erased. In a sharded array a shard is the chunk: the inner chunks the write
 /// touches are re-encoded, the others kept as stored, inner chunks left all fill value are
 /// left out, and a shard left with none is erased.
@@ -937,8 +942,9 @@ pub unsafe extern "C" fn zarr_array_append(
 /// Whether the region `start .. start + count` is chunk-aligned: each of its bounds is a
 /// multiple of the chunk (shard) shape or the array's edge, so that writing it touches
 /// only chunks it covers whole. Processes that write disjoint chunk-aligned regions of one
-/// array never lose each other's data (each chunk is replaced whole, atomically); regions
-/// that share a chunk across processes can (see `zarr_array_write`).
+/// array never lose each other's data on any store (each chunk is replaced whole,
+/// atomically, with no read before); regions that share a chunk need the store's
+/// protection across processes (see `zarr_array_write` and `zarr_store_write_protection`).
 ///
 /// - `aligned_out`: receives 1 when aligned, 0 otherwise.
 ///

@@ -88,6 +88,7 @@ fn storage_status(error: &StorageError) -> zarr_status {
         StorageError::SymbolicLink { .. } => ZARR_ERROR_INVALID_PATH,
         StorageError::NotRegularFile { .. } => ZARR_ERROR_IO,
         StorageError::Callback { status, .. } => callback_status(*status),
+        StorageError::Conflict { .. } => ZARR_ERROR_CONFLICT,
         StorageError::Remote(remote) => match remote.kind {
             RemoteErrorKind::AccessDenied => ZARR_ERROR_ACCESS_DENIED,
             RemoteErrorKind::Timeout => ZARR_ERROR_TIMEOUT,

@@ -66,6 +66,10 @@ pub const ZARR_ERROR_TIMEOUT: zarr_status = -22;
 /// A remote store answered with an HTTP error status other than 401, 403 and 404 (a
 /// 5xx or 429 after every retry, or another 4xx), or with a response that cannot be used.
 pub const ZARR_ERROR_REMOTE: zarr_status = -23;
+/// Other writers changed the chunk or shard that a write updates in part each time it
+/// tried (an object store's conditional write failed on every attempt its retry budget
+/// allows): nothing of that chunk was written. Retrying the write later may succeed.
+pub const ZARR_ERROR_CONFLICT: zarr_status = -24;
 /// A bug inside libzarr was caught before it could unwind into the caller.
 pub const ZARR_ERROR_PANIC: zarr_status = -99;
 
@@ -99,6 +103,7 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_ACCESS_DENIED => c"access denied by the remote store",
         ZARR_ERROR_TIMEOUT => c"request to the remote store timed out",
         ZARR_ERROR_REMOTE => c"the remote store answered with an HTTP error",
+        ZARR_ERROR_CONFLICT => c"other writers kept changing the chunk being updated",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }

@@ -7,7 +7,7 @@ use super::handle::zarr_store;
 use super::status::zarr_status;
 use crate::consolidated::ConsolidatedStore;
 use crate::error::Error;
-use crate::storage::{FilesystemStore, MemoryStore, StorageError, ZipStore};
+use crate::storage::{FilesystemStore, MemoryStore, StorageError, UpdateProtection, ZipStore};
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -19,9 +19,16 @@ use std::sync::Arc;
 /// Writes: every write goes to a temporary file `.libzarr-tmp-<pid>-<n>-<random>` in the
 /// destination directory, created exclusively, then renamed into place. Readers never see
 /// a torn chunk or metadata file, and any number of handles, threads and processes may
-/// write disjoint chunks of one directory at once. Temporary files left behind by a killed
-/// process are ignored by reads and listings and never block later writes; they may be
-/// deleted when no writer is running.
+/// write disjoint regions of one array at once, whether or not the regions share chunks
+/// or shards: a write that covers part of a chunk (or shard) reads, merges and rewrites
+/// it holding an exclusive lock on that chunk across processes (an open file description
+/// lock on a lock file `.libzarr-lock-<name>` beside it, removed afterwards), so no
+/// writer's elements are lost. Writes of whole chunks take no lock, and reads never wait.
+/// The kernel drops the lock of a process that dies; its lock file stays until the next
+/// update of that chunk. Temporary and lock files left behind by a killed process are
+/// ignored by reads and listings and never block later writes; they may be deleted when
+/// no writer is running. See `zarr_store_write_protection` and, for network file
+/// systems and the option that turns locking off, `zarr_store_open_url`.
 ///
 /// Crashes: if the process dies, every chunk and metadata file holds its old or its new
 /// value. Nothing is fsync'ed (`zarr_store_open_url` with the option `fsync` does that),
@@ -286,6 +293,25 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 ///   that cross one (`ZARR_ERROR_INVALID_PATH`). For trees whose directories are linked
 ///   in from elsewhere on purpose; it gives up the guarantee that keys stay beneath the
 ///   root.
+/// - `locking` (bool, local paths; default true): lock a chunk across processes while a
+///   write that covers part of it reads, merges and rewrites it (see
+///   `zarr_store_open_filesystem`). Local file systems, NFSv4 and NFSv3 with lockd honour
+///   the locks, across machines too; Lustre honours them when mounted with `-o flock`
+///   (with `-o localflock` only within one node, and without either option it refuses
+///   them). Where the file system refuses a lock, such a write fails with `ZARR_ERROR_IO`
+///   saying so. `false` turns the locks off: then only writes of whole chunks are safe
+///   from several processes at once.
+/// - `conditional_writes` (bool, S3; default true): a write that covers part of a chunk
+///   or shard reads the object with its ETag, merges, and writes it back with `If-Match`
+///   (`If-None-Match: *` when there was none; a conditional DELETE when the result is all
+///   fill value); when another writer came first (HTTP 412, or 409), it waits a random
+///   while (up to 10 ms, doubling with each conflict up to 1 s) and starts over, then
+///   fails with `ZARR_ERROR_CONFLICT` after `update_attempts` tries. AWS S3, MinIO,
+///   Cloudflare R2 and moto support these conditions; a service that ignores them gives
+///   no protection. `false` writes without conditions: then only writes of whole chunks
+///   are safe from several writers at once. Writes of whole chunks are never conditional.
+/// - `update_attempts` (integer 1-1000, S3; default 50): the tries of one such update
+///   before `ZARR_ERROR_CONFLICT` (not with `conditional_writes` false).
 ///
 /// An unknown key, a key that does not apply to the URL's scheme, a value of the wrong
 /// JSON type or out of range, and contradicting keys are `ZARR_ERROR_INVALID_ARGUMENT`
@@ -322,7 +348,7 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 /// another scheme; `ZARR_ERROR_IO` if a local path exists and is not a directory;
 /// `ZARR_ERROR_NETWORK` if https is needed and no trusted certificate is found. Calls on
 /// the store may later return `ZARR_ERROR_NETWORK`, `ZARR_ERROR_ACCESS_DENIED`,
-/// `ZARR_ERROR_TIMEOUT` and `ZARR_ERROR_REMOTE`.
+/// `ZARR_ERROR_TIMEOUT`, `ZARR_ERROR_REMOTE` and `ZARR_ERROR_CONFLICT`.
 ///
 /// Thread safety: the store may be used from many threads at once; each call sends its
 /// own requests over a shared connection pool.
@@ -353,6 +379,59 @@ pub unsafe extern "C" fn zarr_store_open_url(
         let handle = Box::new(zarr_store { storage });
         // SAFETY: checked non-NULL above, writable per the contract.
         unsafe { write_out(out, Box::into_raw(handle)) };
+        Ok(())
+    })
+}
+
+/// How a store protects the writes of several processes that update the same chunk or shard
+/// (a write that covers part of a chunk reads it, merges the new elements in and rewrites
+/// it): the answer of `zarr_store_write_protection`.
+#[allow(non_camel_case_types)]
+pub type zarr_write_protection = i32;
+
+/// No protection across processes: writes through any handles of one process never lose
+/// each other's elements, but two processes writing parts of one chunk at once may. Only
+/// writes of whole chunks are safe from several processes. Memory stores, stores of C
+/// callbacks, read-only stores, and stores opened with `locking` or `conditional_writes`
+/// set to false.
+pub const ZARR_WRITE_PROTECTION_NONE: zarr_write_protection = 0;
+/// An exclusive lock on the chunk across processes from the read to the rewrite: local
+/// directories (see `zarr_store_open_filesystem`).
+pub const ZARR_WRITE_PROTECTION_LOCKING: zarr_write_protection = 1;
+/// Conditional writes: the rewrite succeeds only if the object is still the one read,
+/// otherwise the update reads and merges again (S3 stores, see `zarr_store_open_url`).
+pub const ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES: zarr_write_protection = 2;
+
+/// Say how `store` protects a write that covers part of a chunk or shard from other
+/// processes writing other parts of it at the same time (see `zarr_write_protection`).
+/// A tool can print it; a program can refuse to start many unsynchronised writers where
+/// the answer is `ZARR_WRITE_PROTECTION_NONE`.
+///
+/// - `store`: the store.
+/// - `out`: receives one of the `ZARR_WRITE_PROTECTION_*` values; unchanged on failure.
+///
+/// Returns `ZARR_OK`, or `ZARR_ERROR_NULL_ARGUMENT` if `store` or `out` is NULL.
+/// Thread safety: any thread, any time.
+///
+/// # Safety
+/// `store` is NULL or a live handle; `out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_store_write_protection(
+    store: *const zarr_store,
+    out: *mut zarr_write_protection,
+) -> zarr_status {
+    run("zarr_store_write_protection", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        let out = out_ptr(out, "out")?;
+        let protection = match store.storage.update_protection() {
+            UpdateProtection::None => ZARR_WRITE_PROTECTION_NONE,
+            UpdateProtection::Locking => ZARR_WRITE_PROTECTION_LOCKING,
+            UpdateProtection::ConditionalWrites => ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES,
+        };
+        // SAFETY: checked non-NULL above, writable per the contract.
+        unsafe { write_out(out, protection) };
         Ok(())
     })
 }

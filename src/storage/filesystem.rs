@@ -24,6 +24,19 @@
 //!   promise). A damaged chunk then reads as `CORRUPT_DATA`, never as wrong values that
 //!   decode cleanly, except with codecs that have no framing (a raw `bytes` chunk).
 //!
+//! **Updates from several processes.** A write that covers part of a chunk or shard reads
+//! the stored value, merges the new elements in and writes the result back
+//! ([`WritableStorage::update`]). Two processes doing that to one key at once would each
+//! rename their own merge over the other's. So an update holds an exclusive lock on the key
+//! from the read to the rename: an open file description lock (`sys::file_lock`) on the
+//! lock file `.libzarr-lock-<name>` beside the key's file, which the holder removes before
+//! it lets go. A waiter that then gets the lock checks that the lock file it holds is still
+//! the one at that name, and otherwise starts over on the new one. The kernel releases the
+//! lock of a killed process; its lock file stays behind (ignored by reads and listings)
+//! until the next update of that key removes it. Writes of whole values take no lock, and
+//! reads never wait: they see the old or the new value. [`FilesystemOptions::locking`]
+//! turns the locks off for file systems that cannot lock files.
+//!
 //! **Links and special files.** Keys resolve beneath the root: by default no symbolic link
 //! below the root is followed, whether it points inside the root or out of it (a key
 //! whose path crosses one gives [`StorageError::SymbolicLink`]), so no read, write or
@@ -40,8 +53,9 @@
 //! temporary files.
 
 use super::{
-    validate_key, validate_prefix, value_buffer, Bounded, ByteRange, DirListing, ListableStorage,
-    ReadableStorage, StorageError, WritableStorage,
+    update_unprotected, validate_key, validate_prefix, value_buffer, Bounded, ByteRange,
+    DirListing, ListableStorage, Merge, ReadableStorage, StorageError, UpdateError,
+    UpdateProtection, WritableStorage,
 };
 use crate::sys::read_at::append_exact_at;
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -54,6 +68,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Temporary files start with this prefix; listings skip them.
 const TEMP_PREFIX: &str = ".libzarr-tmp-";
+
+/// Lock files of updates (see the module documentation) start with this prefix; listings
+/// skip them.
+const LOCK_PREFIX: &str = ".libzarr-lock-";
+
+/// A lock file's name is the prefix and the key's file name, unless that would be longer
+/// than this; then the prefix and a hash of the name.
+const MAX_LOCK_NAME: usize = 255;
+
+/// Flags for a lock file: created when missing, opened for writing (an exclusive lock
+/// needs it), never through a link.
+const LOCK_FILE: OFlags = OFlags::RDWR
+    .union(OFlags::CREATE)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::NONBLOCK)
+    .union(OFlags::CLOEXEC);
 
 /// How many temporary names a write tries before giving up (each collision is an
 /// astronomically unlikely event; 16 in a row means something else is wrong).
@@ -82,7 +112,7 @@ const READ_VALUE: OFlags = OFlags::RDONLY
 
 /// Options of a [`FilesystemStore`]. `FilesystemOptions::default()` is what
 /// [`FilesystemStore::new`] (and the C function `zarr_store_open_filesystem`) uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FilesystemOptions {
     /// Make every write durable before it returns: fsync the temporary file before the
     /// rename, then the directory (and every directory the write created). Off by
@@ -93,6 +123,21 @@ pub struct FilesystemOptions {
     /// does. Off by default: keys then resolve beneath the root without crossing any
     /// link, and a key that would cross one is an error.
     pub follow_external_symlinks: bool,
+    /// Lock a key across processes while a write that covers part of its chunk or shard
+    /// reads, merges and rewrites it (see the module documentation). On by default; turn
+    /// it off only on a file system that cannot lock files (the update then fails with
+    /// an error saying so), and then write only whole chunks from several processes.
+    pub locking: bool,
+}
+
+impl Default for FilesystemOptions {
+    fn default() -> FilesystemOptions {
+        FilesystemOptions {
+            fsync: false,
+            follow_external_symlinks: false,
+            locking: true,
+        }
+    }
 }
 
 /// A store rooted at a directory. The directory is created on the first write.
@@ -194,8 +239,8 @@ impl FilesystemStore {
     /// Open the file holding `key`'s value, with its size; `None` when there is none.
     fn open_value(&self, key: &str) -> Result<Option<(fs::File, u64)>, StorageError> {
         validate_key(key)?;
-        if is_temp_key(key) {
-            return Ok(None); // a write in progress (or a leftover) is not a value
+        if is_reserved_key(key) {
+            return Ok(None); // a write or update in progress (or a leftover) is not a value
         }
         let Some(root) = self.open_root(WALK_DIR)? else {
             return Ok(None);
@@ -340,6 +385,34 @@ impl FilesystemStore {
         Err(io_error(key, last))
     }
 
+    /// Hold the exclusive lock of `key` (see the module documentation) until the returned
+    /// guard is dropped, creating the key's directory if needed.
+    fn lock_key(&self, key: &str) -> Result<KeyLock, StorageError> {
+        let mut to_sync = Vec::new();
+        let dir = self.create_parent_dir(key, &mut to_sync)?;
+        let name = lock_name(key.rsplit('/').next().unwrap_or(key));
+        loop {
+            let file =
+                rustix::fs::openat(&dir, name.as_str(), LOCK_FILE, Mode::from_raw_mode(0o666))
+                    .map_err(|e| io_error(key, e))?;
+            crate::sys::file_lock::lock_exclusive(&file).map_err(|e| lock_error(key, e))?;
+            // The previous holder removes the lock file before it lets go: the file this
+            // lock was taken on may no longer be the one at `name`. Then start over.
+            let held = dev_ino(&rustix::fs::fstat(&file).map_err(|e| io_error(key, e))?);
+            match rustix::fs::statat(&dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) if dev_ino(&stat) == held => {
+                    return Ok(KeyLock {
+                        dir,
+                        name,
+                        _file: file,
+                    })
+                }
+                Ok(_) | Err(Errno::NOENT) => continue,
+                Err(e) => return Err(io_error(key, e)),
+            }
+        }
+    }
+
     fn sync_file(&self, file: &fs::File) -> std::io::Result<()> {
         #[cfg(test)]
         self.syncs.files.fetch_add(1, Ordering::Relaxed);
@@ -373,6 +446,50 @@ impl FilesystemStore {
             ));
         }
         Ok(Some(chain))
+    }
+}
+
+/// The lock of one key, held until dropped: the lock file is removed, then closed (which
+/// releases the lock), so that no later writer can take a lock on a file no longer there
+/// without noticing.
+struct KeyLock {
+    dir: OwnedFd,
+    name: String,
+    /// The locked lock file, kept open: closing it releases the lock.
+    _file: OwnedFd,
+}
+
+impl Drop for KeyLock {
+    fn drop(&mut self) {
+        // Only a holder removes a lock file, so the name still names this one. Failing to
+        // remove it leaves a lock file that the next update uses and removes.
+        // The file is closed after this, when the fields are dropped.
+        let _ = rustix::fs::unlinkat(&self.dir, self.name.as_str(), AtFlags::empty());
+    }
+}
+
+/// A failure to take a key's lock, with what to do about a file system that cannot lock.
+fn lock_error(key: &str, error: std::io::Error) -> StorageError {
+    let cannot_lock = matches!(
+        error.raw_os_error(),
+        Some(libc::ENOLCK | libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+    );
+    if !cannot_lock {
+        return StorageError::Io {
+            key: key.to_string(),
+            source: error,
+        };
+    }
+    StorageError::Io {
+        key: key.to_string(),
+        source: std::io::Error::new(
+            error.kind(),
+            format!(
+                "the file system cannot lock the key for an update of part of its chunk \
+                 ({error}); open the store with the option \"locking\": false to update \
+                 without locks, and then write only whole chunks from several processes"
+            ),
+        ),
     }
 }
 
@@ -495,11 +612,40 @@ fn temp_name() -> String {
     format!("{TEMP_PREFIX}{}-{count}-{random:016x}", std::process::id())
 }
 
-/// Whether the key's file name is one of the temporary files' names.
-fn is_temp_key(key: &str) -> bool {
-    key.rsplit('/')
-        .next()
-        .is_some_and(|name| name.starts_with(TEMP_PREFIX))
+/// Whether the key's file name is one the store keeps for itself: a temporary file's or a
+/// lock file's.
+fn is_reserved_key(key: &str) -> bool {
+    key.rsplit('/').next().is_some_and(is_reserved_name)
+}
+
+/// A valid key whose name is not reserved for the store's own files.
+fn validate_writable_key(key: &str) -> Result<(), StorageError> {
+    validate_key(key)?;
+    if is_reserved_key(key) {
+        return Err(StorageError::InvalidKey {
+            key: key.to_string(),
+            reason: "names starting with '.libzarr-tmp-' or '.libzarr-lock-' are reserved for \
+                     temporary and lock files",
+        });
+    }
+    Ok(())
+}
+
+fn is_reserved_name(name: &str) -> bool {
+    name.starts_with(TEMP_PREFIX) || name.starts_with(LOCK_PREFIX)
+}
+
+/// The name of the lock file of the key whose file is called `name`.
+fn lock_name(name: &str) -> String {
+    let plain = format!("{LOCK_PREFIX}{name}");
+    if plain.len() <= MAX_LOCK_NAME {
+        return plain;
+    }
+    // A fixed hash (FNV-1a), so that every process picks the same name.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{LOCK_PREFIX}#{hash:016x}")
 }
 
 fn dev_ino(stat: &rustix::fs::Stat) -> (u64, u64) {
@@ -634,13 +780,7 @@ impl ReadableStorage for FilesystemStore {
 
 impl WritableStorage for FilesystemStore {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
-        validate_key(key)?;
-        if is_temp_key(key) {
-            return Err(StorageError::InvalidKey {
-                key: key.to_string(),
-                reason: "names starting with '.libzarr-tmp-' are reserved for temporary files",
-            });
-        }
+        validate_writable_key(key)?;
         let name = key.rsplit('/').next().unwrap_or(key);
         let mut to_sync = Vec::new();
         let dir = self.create_parent_dir(key, &mut to_sync)?;
@@ -696,6 +836,25 @@ impl WritableStorage for FilesystemStore {
             self.sync_dir(&dir).map_err(|e| io_error(key, e))?;
         }
         Ok(())
+    }
+
+    /// Under the key's lock across processes (see the module documentation), unless the
+    /// `locking` option is off.
+    fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
+        validate_writable_key(key)?;
+        if !self.options.locking {
+            return update_unprotected(self, key, merge);
+        }
+        let _lock = self.lock_key(key)?;
+        update_unprotected(self, key, merge)
+    }
+
+    fn update_protection(&self) -> UpdateProtection {
+        if self.options.locking {
+            UpdateProtection::Locking
+        } else {
+            UpdateProtection::None
+        }
     }
 
     /// The root's canonical path, so that handles opened on the same directory by different
@@ -777,7 +936,7 @@ impl ListableStorage for FilesystemStore {
             let Ok(name) = entry.file_name().to_str() else {
                 continue;
             };
-            if name == "." || name == ".." || name.starts_with(TEMP_PREFIX) {
+            if name == "." || name == ".." || is_reserved_name(name) {
                 continue;
             }
             let mut kind = entry.file_type();
@@ -815,6 +974,7 @@ impl ListableStorage for FilesystemStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::MergeFailed;
     use std::os::unix::fs::symlink;
 
     fn temp_root(name: &str) -> PathBuf {
@@ -1221,6 +1381,141 @@ mod tests {
             assert_eq!(store.get(&format!("c/{t}")).unwrap().unwrap(), [t, 49]);
         }
         assert_eq!(fs::read_dir(root.join("c")).unwrap().count(), 16);
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// Names in a directory that belong to the store's own lock files.
+    fn lock_files(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|name| name.starts_with(LOCK_PREFIX))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn updates_merge_under_a_lock_and_remove_it() {
+        let root = temp_root("update");
+        for store in variants(&root, FilesystemOptions::default()) {
+            let _ = fs::remove_dir_all(&root);
+            assert_eq!(store.update_protection(), UpdateProtection::Locking);
+            // An absent value, created; then merged; then erased.
+            store
+                .update("a/c/0", &mut |current| {
+                    assert_eq!(current, None);
+                    Ok(Some(b"one".to_vec()))
+                })
+                .unwrap();
+            store
+                .update("a/c/0", &mut |current| {
+                    let mut value = current.unwrap();
+                    value.extend_from_slice(b"+two");
+                    Ok(Some(value))
+                })
+                .unwrap();
+            assert_eq!(store.get("a/c/0").unwrap().unwrap(), b"one+two");
+            // A failed merge writes nothing.
+            assert!(matches!(
+                store.update("a/c/0", &mut |_| Err(MergeFailed)),
+                Err(UpdateError::Merge)
+            ));
+            assert_eq!(store.get("a/c/0").unwrap().unwrap(), b"one+two");
+            store.update("a/c/0", &mut |_| Ok(None)).unwrap();
+            assert_eq!(store.get("a/c/0").unwrap(), None);
+            // No lock file is left behind, whatever the outcome.
+            assert_eq!(lock_files(&root.join("a/c")), Vec::<String>::new());
+            // Reserved names are refused.
+            assert!(matches!(
+                store.update("a/.libzarr-lock-x", &mut |_| Ok(None)),
+                Err(UpdateError::Store(StorageError::InvalidKey { .. }))
+            ));
+        }
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_stale_lock_file_is_taken_over_and_never_listed_or_read() {
+        let root = temp_root("stale-lock");
+        let store = FilesystemStore::new(&root).unwrap();
+        store.set("a/k", b"old").unwrap();
+        // What a writer killed during an update leaves: its lock file, no longer locked.
+        fs::write(root.join("a/.libzarr-lock-k"), b"").unwrap();
+        assert_eq!(store.list_dir("a/").unwrap().keys, ["k"]);
+        assert_eq!(store.get("a/.libzarr-lock-k").unwrap(), None);
+        assert!(store.set("a/.libzarr-lock-k", b"x").is_err());
+        store
+            .update("a/k", &mut |_| Ok(Some(b"new".to_vec())))
+            .unwrap();
+        assert_eq!(store.get("a/k").unwrap().unwrap(), b"new");
+        assert_eq!(lock_files(&root.join("a")), Vec::<String>::new());
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn lock_names_fit_in_a_file_name() {
+        assert_eq!(lock_name("0"), ".libzarr-lock-0");
+        let long = "x".repeat(250);
+        let hashed = lock_name(&long);
+        assert!(hashed.len() <= MAX_LOCK_NAME && hashed.starts_with(LOCK_PREFIX));
+        assert_eq!(
+            hashed,
+            lock_name(&long),
+            "every process picks the same name"
+        );
+        assert_ne!(hashed, lock_name(&"y".repeat(250)));
+    }
+
+    /// Threads updating one key through handles of their own, with no lock of the array
+    /// layer: the store's lock alone serialises them (open file description locks exclude
+    /// each other within a process too), so no increment is lost.
+    #[test]
+    fn updates_through_separate_handles_lose_nothing() {
+        let root = temp_root("counter");
+        const THREADS: usize = 4;
+        const INCREMENTS: u32 = 50;
+        std::thread::scope(|scope| {
+            for _ in 0..THREADS {
+                scope.spawn(|| {
+                    let store = FilesystemStore::new(&root).unwrap();
+                    for _ in 0..INCREMENTS {
+                        store
+                            .update("n/count", &mut |current| {
+                                let n = current.map_or(0, |v| {
+                                    u32::from_le_bytes(v.try_into().expect("4 bytes"))
+                                });
+                                Ok(Some((n + 1).to_le_bytes().to_vec()))
+                            })
+                            .unwrap();
+                    }
+                });
+            }
+        });
+        let store = FilesystemStore::new(&root).unwrap();
+        let count = u32::from_le_bytes(store.get("n/count").unwrap().unwrap().try_into().unwrap());
+        assert_eq!(count, THREADS as u32 * INCREMENTS);
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn without_locking_updates_take_no_lock() {
+        let root = temp_root("no-locking");
+        let options = FilesystemOptions {
+            locking: false,
+            ..FilesystemOptions::default()
+        };
+        let store = FilesystemStore::with_options(&root, options).unwrap();
+        assert_eq!(store.update_protection(), UpdateProtection::None);
+        store
+            .update("a/k", &mut |_| {
+                // No lock file exists while the merge runs.
+                assert_eq!(lock_files(&root.join("a")), Vec::<String>::new());
+                Ok(Some(b"v".to_vec()))
+            })
+            .unwrap();
+        assert_eq!(store.get("a/k").unwrap().unwrap(), b"v");
         fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -81,6 +81,13 @@ pub enum StorageError {
     /// and the HTTP status.
     #[error(transparent)]
     Remote(#[from] RemoteError),
+    /// An update of the value at `key` (read, merge, conditional write) found the value
+    /// changed by another writer on each of its `attempts`: nothing was written.
+    #[error(
+        "'{key}' was changed by other writers during each of {attempts} attempts to update \
+         it; nothing was written"
+    )]
+    Conflict { key: String, attempts: u32 },
 }
 
 /// What a read of several ranges of one value gives: their bytes one after another, and
@@ -217,13 +224,92 @@ pub fn ranges_of(
     Ok((size, out))
 }
 
+/// How a store keeps an update of one value (read it, merge new elements in, write the
+/// result back: a write that covers part of a chunk or shard) from losing an update that
+/// another writer made in between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpdateProtection {
+    /// Nothing across processes: updates through any handles of one process are
+    /// serialised (the array layer's chunk locks), but two processes updating one value
+    /// at once may lose one of the updates.
+    None,
+    /// An exclusive lock on the key, held across processes (and machines, where the file
+    /// system honours it) from the read to the write (the file system store).
+    Locking,
+    /// The write is conditional on the value being the one read (S3's `If-Match` and
+    /// `If-None-Match`); when another writer came first, the update reads and merges again.
+    ConditionalWrites,
+}
+
+/// An update's merge: given the current value (`None`: absent), the value to store
+/// (`None`: erase the key). It may be called more than once (after a conflict), each time
+/// with the value then current. It reports its own failure as [`MergeFailed`]; the caller
+/// that made it knows why (see [`update_value`]).
+pub type Merge<'a> = dyn FnMut(Option<Vec<u8>>) -> Result<Option<Vec<u8>>, MergeFailed> + 'a;
+
+/// The merge of an update failed (a corrupt stored chunk, say); nothing was written.
+#[derive(Debug)]
+pub struct MergeFailed;
+
+/// Why [`WritableStorage::update`] wrote nothing.
+#[derive(Debug)]
+pub enum UpdateError {
+    /// The store failed (including [`StorageError::Conflict`]).
+    Store(StorageError),
+    /// The merge failed.
+    Merge,
+}
+
+impl From<StorageError> for UpdateError {
+    fn from(error: StorageError) -> UpdateError {
+        UpdateError::Store(error)
+    }
+}
+
+/// The default [`WritableStorage::update`]: read, merge, write, with no protection of
+/// its own (for overrides that fall back to it).
+pub fn update_unprotected<S: WritableStorage + ?Sized>(
+    store: &S,
+    key: &str,
+    merge: &mut Merge<'_>,
+) -> Result<(), UpdateError> {
+    let current = store.get(key)?;
+    match merge(current).map_err(|MergeFailed| UpdateError::Merge)? {
+        Some(value) => store.set(key, &value)?,
+        None => store.erase(key)?,
+    }
+    Ok(())
+}
+
+/// Update the value at `key` with `merge` through [`WritableStorage::update`], keeping the
+/// merge's own error (`merge` may run more than once; see [`Merge`]).
+pub fn update_value<E: From<StorageError>>(
+    store: &dyn Storage,
+    key: &str,
+    mut merge: impl FnMut(Option<Vec<u8>>) -> Result<Option<Vec<u8>>, E>,
+) -> Result<(), E> {
+    let mut failure = None;
+    let result = store.update(key, &mut |current| {
+        merge(current).map_err(|error| {
+            failure = Some(error);
+            MergeFailed
+        })
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(UpdateError::Store(error)) => Err(error.into()),
+        Err(UpdateError::Merge) => Err(failure.expect("a failed merge leaves its error")),
+    }
+}
+
 /// Write access to a store. A `set` is atomic for readers: they see the old or the new
 /// value, never a mixture. What a crash leaves depends on the store: the file system store
 /// keeps the old or the new value when the process dies, and after a power loss only with
 /// its `fsync` option (see [`filesystem`] for the exact guarantee).
 ///
-/// A writable store is also listable, so that a whole prefix can be erased.
-pub trait WritableStorage: ListableStorage + Debug + Send + Sync {
+/// A writable store is also readable (so that a value can be updated) and listable (so that
+/// a whole prefix can be erased).
+pub trait WritableStorage: ReadableStorage + ListableStorage + Debug + Send + Sync {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError>;
     /// Remove `key`; removing a missing key is not an error.
     fn erase(&self, key: &str) -> Result<(), StorageError>;
@@ -253,6 +339,20 @@ pub trait WritableStorage: ListableStorage + Debug + Send + Sync {
     /// a chunk whichever handle they use. `None`: each handle stands for itself.
     fn lock_scope(&self) -> Option<String> {
         None
+    }
+
+    /// Replace the value at `key` with what `merge` makes of it, so that no update another
+    /// writer makes of the key meanwhile is lost, as far as [`Self::update_protection`]
+    /// reaches. Readers see the old or the new value, never a mixture. The default reads,
+    /// merges and writes with no protection of its own (callers in one process serialise
+    /// their updates of a key with the array layer's chunk locks).
+    fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
+        update_unprotected(self, key, merge)
+    }
+
+    /// How [`Self::update`] protects an update from other processes.
+    fn update_protection(&self) -> UpdateProtection {
+        UpdateProtection::None
     }
 }
 
@@ -409,6 +509,31 @@ mod tests {
         fn list_dir(&self, prefix: &str) -> Result<DirListing, StorageError> {
             self.0.list_dir(prefix)
         }
+    }
+
+    #[test]
+    fn update_value_keeps_the_merge_error_and_writes_nothing_after_it() {
+        let store = Plain::default();
+        let storage: &dyn Storage = &store;
+        assert_eq!(store.update_protection(), UpdateProtection::None);
+        update_value::<StorageError>(storage, "k", |current| {
+            assert_eq!(current, None);
+            Ok(Some(b"1".to_vec()))
+        })
+        .unwrap();
+        let failed = update_value(storage, "k", |_| {
+            Err(StorageError::Corrupt {
+                key: "k".into(),
+                reason: "the merge's own error".into(),
+            })
+        });
+        assert!(
+            matches!(&failed, Err(StorageError::Corrupt { reason, .. }) if reason == "the merge's own error"),
+            "{failed:?}"
+        );
+        assert_eq!(store.get("k").unwrap().unwrap(), b"1");
+        update_value::<StorageError>(storage, "k", |_| Ok(None)).unwrap();
+        assert_eq!(store.get("k").unwrap(), None);
     }
 
     #[test]

@@ -22,7 +22,9 @@
  * generations of the units in writing order are non-increasing and differ by at most one
  * (each unit holds its old or its new content: nothing torn, nothing lost), that the
  * consolidated view opens, and that the leftover temporary files of killed writes
- * (".libzarr-tmp-*") appear in no listing. It prints the number of kills survived.
+ * (".libzarr-tmp-*") and the lock files of killed shard updates (".libzarr-lock-*", whose
+ * locks the kernel released) appear in no listing and block no later update. It prints
+ * the number of kills survived.
  */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE
@@ -154,12 +156,13 @@ static int run_writer(const char *dir) {
 
 /* ---- the checker --------------------------------------------------------------------- */
 
-static int leftover_temp_files;
+static int leftover_temp_files, leftover_lock_files;
 
 static int count_temp(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
     (void)sb;
     (void)flag;
     if (strncmp(path + ftw->base, ".libzarr-tmp-", 13) == 0) leftover_temp_files++;
+    if (strncmp(path + ftw->base, ".libzarr-lock-", 14) == 0) leftover_lock_files++;
     return 0;
 }
 
@@ -211,6 +214,11 @@ static int check_store(const char *dir, int kill_number, int *mixed) {
     if (s != ZARR_OK) FAIL("root group does not open: %s", zarr_status_str(s));
     if ((s = zarr_group_children_json(root, &json)) != ZARR_OK) FAIL("children of /");
     if (strstr(json, "libzarr-tmp") != NULL) FAIL("a temporary file is listed: %s", json);
+    zarr_string_free(json);
+    json = NULL;
+    /* The directory of the shards, where killed updates leave lock files. */
+    if ((s = zarr_store_list_json(store, "sharded/c/0/", &json)) != ZARR_OK) FAIL("list shards");
+    if (strstr(json, "libzarr-") != NULL) FAIL("a temporary or lock file is listed: %s", json);
     zarr_string_free(json);
     json = NULL;
 
@@ -347,11 +355,11 @@ int main(int argc, char **argv) {
         }
         mixed_kills += mixed;
     }
-    leftover_temp_files = 0;
+    leftover_temp_files = leftover_lock_files = 0;
     nftw(dir, count_temp, 16, FTW_PHYS);
     printf("crash_consistency: %d kills survived in %.1f s (%d inside a generation, "
-           "%d leftover temporary files ignored by readers and listings)\n",
-           kills, now() - started, mixed_kills, leftover_temp_files);
+           "%d leftover temporary files and %d lock files ignored by readers and listings)\n",
+           kills, now() - started, mixed_kills, leftover_temp_files, leftover_lock_files);
     if (kills < 50) {
         fprintf(stderr, "crash_consistency: too few kills for a meaningful test\n");
         return 1;

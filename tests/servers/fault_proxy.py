@@ -10,6 +10,9 @@ Faults, drawn from a seeded generator:
 - with probability --reset-rate the connection is reset: half of the time before
   forwarding, half of the time after sending half of the upstream's response body;
 - a path with a segment `always503` is always answered 503;
+- a conditional PUT, POST or DELETE (with `If-Match` or `If-None-Match`) whose path has a
+  segment `always412` is answered 412 Precondition Failed, as if another writer had
+  always come first;
 - a PUT whose path has a segment `reset-put` is reset after half of its body was read,
   and so is an UploadPart (PUT with partNumber=2) whose path has `reset-part2`: the
   upstream never sees those requests.
@@ -71,8 +74,19 @@ class Proxy(BaseHTTPRequestHandler):
             self.rfile.read(length // 2)
             self.record(0, 0, "reset")
             return self.reset()
+        conditional = "If-Match" in self.headers or "If-None-Match" in self.headers
+        if "always412" in segments and conditional and self.command != "GET":
+            self.read_body()
+            payload = (b"<?xml version=\"1.0\"?><Error><Code>PreconditionFailed</Code>"
+                       b"<Message>injected conflict</Message></Error>")
+            self.record(412, len(payload), "injected")
+            self.send_response(412)
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
         fail, reset = self.draw()
-        if any(s in segments for s in ("always503", "reset-put", "reset-part2")):
+        if any(s in segments for s in ("always503", "always412", "reset-put", "reset-part2")):
             # Marked paths get only their own fault, so that their tests are deterministic.
             fail = reset = 1.0
         body = self.read_body()

@@ -28,6 +28,8 @@ pub struct RemoteError {
     pub method: &'static str,
     pub url: String,
     pub detail: String,
+    /// The HTTP status the service answered, when it answered one.
+    pub status: Option<u16>,
 }
 
 impl RemoteError {
@@ -42,6 +44,13 @@ impl RemoteError {
             method,
             url: url.to_string(),
             detail: detail.into(),
+            status: None,
         }
+    }
+
+    /// The same error, for a response with the HTTP status `status`.
+    pub(crate) fn with_status(mut self, status: u16) -> RemoteError {
+        self.status = Some(status);
+        self
     }
 }

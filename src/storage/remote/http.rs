@@ -242,7 +242,7 @@ fn backoff(retry: u32) -> Duration {
 
 /// A number in `[0, 1)` from a SplitMix64 sequence seeded by the clock; good enough
 /// for jitter, and no dependency.
-fn random_unit() -> f64 {
+pub(crate) fn random_unit() -> f64 {
     static STATE: AtomicU64 = AtomicU64::new(0);
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -353,10 +353,15 @@ pub(crate) fn status_failure(method: Method, url: &str, response: Response<Body>
         detail.push_str(&explained);
         detail.push(')');
     }
+    let kind = if code == 401 || code == 403 {
+        AccessDenied
+    } else {
+        Service
+    };
+    let error = RemoteError::new(kind, method.name(), url, detail).with_status(code);
     match code {
-        401 | 403 => Failure::fatal(AccessDenied, method, url, detail),
-        408 | 429 | 500..=599 => Failure::retry(Service, method, url, detail),
-        _ => Failure::fatal(Service, method, url, detail),
+        408 | 429 | 500..=599 => Failure::Retry(error),
+        _ => Failure::Fatal(StorageError::Remote(error)),
     }
 }
 
@@ -446,6 +451,9 @@ pub(crate) struct Fetched {
     pub size: Option<u64>,
 }
 
+/// A whole value and its entity tag (the `ETag` header, if the server sent one).
+pub(crate) type Versioned = (Vec<u8>, Option<String>);
+
 /// Reads shared by the remote stores.
 pub(crate) struct Reader<'a> {
     pub client: &'a Client,
@@ -455,6 +463,12 @@ pub(crate) struct Reader<'a> {
 impl Reader<'_> {
     /// The whole value at `key`, or `None` on 404.
     pub(crate) fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
+        Ok(self.get_versioned(key)?.map(|(value, _)| value))
+    }
+
+    /// The whole value at `key` with its entity tag (the `ETag` header, quotes kept, as a
+    /// later `If-Match` must repeat it), or `None` on 404.
+    pub(crate) fn get_versioned(&self, key: &str) -> Result<Option<Versioned>, StorageError> {
         let display = self.urls.display(key);
         self.client.retrying(|| {
             let url = self.urls.url(Method::Get, key)?;
@@ -465,8 +479,10 @@ impl Reader<'_> {
             match response.status().as_u16() {
                 200 => {
                     let declared = content_length(&response);
+                    let etag = header(&response, "etag").map(str::to_string);
                     let mut reader = body_reader(response);
-                    read_body(&mut reader, key, &display, declared).map(Some)
+                    let value = read_body(&mut reader, key, &display, declared)?;
+                    Ok(Some((value, etag)))
                 }
                 404 => Ok(None),
                 _ => Err(status_failure(Method::Get, &display, response)),

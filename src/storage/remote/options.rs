@@ -17,6 +17,7 @@ pub const DEFAULT_MAX_RETRIES: u32 = 8;
 const MAX_CONCURRENCY_LIMIT: u64 = 1024;
 const TIMEOUT_LIMIT_MS: u64 = 3_600_000;
 const RETRIES_LIMIT: u64 = 100;
+const UPDATE_ATTEMPTS_LIMIT: u64 = 1000;
 
 /// The kind of store a URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +59,12 @@ pub struct UrlOptions {
     pub fsync: Option<bool>,
     /// File system stores: follow symbolic links below the root wherever they lead.
     pub follow_symlinks: Option<bool>,
+    /// File system stores: lock a key across processes while part of its chunk is updated.
+    pub locking: Option<bool>,
+    /// S3 stores: update part of a chunk with conditional writes (`If-Match`).
+    pub conditional_writes: Option<bool>,
+    /// S3 stores: how many times such an update tries before giving up on a conflict.
+    pub update_attempts: Option<u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -100,6 +107,13 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
     ),
     ("fsync", Kind::Bool, &[Scheme::File]),
     ("follow_symlinks", Kind::Bool, &[Scheme::File]),
+    ("locking", Kind::Bool, &[Scheme::File]),
+    ("conditional_writes", Kind::Bool, &[Scheme::S3]),
+    (
+        "update_attempts",
+        Kind::Integer(1, UPDATE_ATTEMPTS_LIMIT),
+        &[Scheme::S3],
+    ),
 ];
 
 impl UrlOptions {
@@ -155,6 +169,8 @@ impl UrlOptions {
                         "read_only" => options.read_only = flag,
                         "fsync" => options.fsync = flag,
                         "follow_symlinks" => options.follow_symlinks = flag,
+                        "locking" => options.locking = flag,
+                        "conditional_writes" => options.conditional_writes = flag,
                         _ => unreachable!("every boolean option is listed"),
                     }
                 }
@@ -174,6 +190,7 @@ impl UrlOptions {
                         "max_concurrency" => options.max_concurrency = Some(number as usize),
                         "timeout_ms" => options.timeout_ms = Some(number),
                         "max_retries" => options.max_retries = Some(number as u32),
+                        "update_attempts" => options.update_attempts = Some(number as u32),
                         _ => unreachable!("every integer option is listed"),
                     }
                 }
@@ -191,6 +208,11 @@ impl UrlOptions {
             return Err(
                 "options 'access_key_id' and 'secret_access_key' must be given together"
                     .to_string(),
+            );
+        }
+        if self.conditional_writes == Some(false) && self.update_attempts.is_some() {
+            return Err(
+                "option 'update_attempts' cannot apply: 'conditional_writes' is false".to_string(),
             );
         }
         if self.session_token.is_some() && !has_key {

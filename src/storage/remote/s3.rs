@@ -9,8 +9,9 @@ use super::http::{
     Reader,
 };
 use crate::storage::{
-    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, ReadableStorage,
-    StorageError, WritableStorage,
+    update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
+    Merge, MergeFailed, ReadableStorage, StorageError, UpdateError, UpdateProtection,
+    WritableStorage,
 };
 use instant_xml::FromXml;
 use percent_encoding::percent_decode_str;
@@ -83,6 +84,43 @@ impl ListPage {
     }
 }
 
+/// How many times an update of part of a chunk reads, merges and writes conditionally
+/// before it gives up with [`StorageError::Conflict`] (each time another writer changed
+/// the object in between), unless the option `update_attempts` says otherwise. Writers
+/// back off at random between attempts, so even many writers of one object get through
+/// well within this budget.
+pub const DEFAULT_UPDATE_ATTEMPTS: u32 = 50;
+/// The first wait after a conflict; it doubles with each conflict, up to
+/// [`MAX_CONFLICT_BACKOFF`], and a random part of it is waited ("full jitter").
+const CONFLICT_BACKOFF: Duration = Duration::from_millis(10);
+const MAX_CONFLICT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// The condition of a conditional write: the object is still the version read (its
+/// entity tag), or there is still no object.
+#[derive(Debug)]
+enum Precondition {
+    Matches(String),
+    Absent,
+}
+
+impl Precondition {
+    /// The request headers that state `condition` (none without one).
+    fn headers(condition: Option<&Precondition>) -> Vec<(&'static str, String)> {
+        match condition {
+            None => Vec::new(),
+            Some(Precondition::Matches(etag)) => vec![("If-Match", etag.clone())],
+            Some(Precondition::Absent) => vec![("If-None-Match", "*".to_string())],
+        }
+    }
+}
+
+/// Whether a conditional write failed because another writer came first: 412
+/// Precondition Failed, or 409 ConditionalRequestConflict (AWS: another conditional write
+/// of the object was in flight).
+fn lost_race(error: &StorageError) -> bool {
+    matches!(error, StorageError::Remote(e) if matches!(e.status, Some(412 | 409)))
+}
+
 /// An S3 bucket (and key prefix) as a store.
 pub struct S3Store {
     bucket: Bucket,
@@ -91,6 +129,9 @@ pub struct S3Store {
     credentials: CredentialSource,
     client: Client,
     read_only: bool,
+    /// Update parts of chunks with conditional writes (see [`S3Store::update`]), at most
+    /// this many attempts each; `None`: without conditions.
+    conditional_updates: Option<u32>,
     /// Values above this size use multipart uploads (a field so that tests can lower it).
     pub(crate) multipart_threshold: usize,
     pub(crate) part_size: usize,
@@ -106,6 +147,7 @@ impl std::fmt::Debug for S3Store {
             .field("endpoint", &self.bucket.base_url().as_str())
             .field("credentials", &self.credentials)
             .field("read_only", &self.read_only)
+            .field("conditional_updates", &self.conditional_updates)
             .finish_non_exhaustive()
     }
 }
@@ -119,6 +161,7 @@ impl S3Store {
         credentials: CredentialSource,
         client: Client,
         read_only: bool,
+        conditional_updates: Option<u32>,
     ) -> S3Store {
         S3Store {
             bucket,
@@ -126,6 +169,7 @@ impl S3Store {
             credentials,
             client,
             read_only,
+            conditional_updates,
             multipart_threshold: MULTIPART_THRESHOLD,
             part_size: PART_SIZE,
             list_page_size: None,
@@ -153,12 +197,25 @@ impl S3Store {
         sign: impl Fn(Option<&Credentials>) -> String,
         accept: impl Fn(ureq::http::Response<ureq::Body>) -> Result<T, Failure>,
     ) -> Result<T, StorageError> {
+        self.request_with_headers(method, display, &[], body, sign, accept)
+    }
+
+    /// [`S3Store::request`] with extra (unsigned) request headers.
+    fn request_with_headers<T>(
+        &self,
+        method: Method,
+        display: &str,
+        headers: &[(&str, String)],
+        body: Option<&[u8]>,
+        sign: impl Fn(Option<&Credentials>) -> String,
+        accept: impl Fn(ureq::http::Response<ureq::Body>) -> Result<T, Failure>,
+    ) -> Result<T, StorageError> {
         self.client.retrying(|| {
             let credentials = self.credentials.current();
             let url = sign(credentials.as_deref());
             let response = self
                 .client
-                .send(method, &url, &[], body)
+                .send(method, &url, headers, body)
                 .map_err(|e| transport_failure(method, display, e))?;
             if response.status().is_success() {
                 accept(response)
@@ -212,12 +269,20 @@ impl S3Store {
         )))
     }
 
-    fn put_single(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+    /// PUT `value` at `key`, only if `condition` holds when given.
+    fn put_single(
+        &self,
+        key: &str,
+        value: &[u8],
+        condition: Option<&Precondition>,
+    ) -> Result<(), StorageError> {
         let object = self.object(key);
         let display = self.display(key);
-        self.request(
+        let headers = Precondition::headers(condition);
+        self.request_with_headers(
             Method::Put,
             &display,
+            &headers,
             Some(value),
             |c| {
                 PutObject::new(&self.bucket, c, &object)
@@ -229,8 +294,14 @@ impl S3Store {
     }
 
     /// Write `value` in parts, concurrently; on any failure the upload is aborted, so no
-    /// object and no stray parts remain.
-    fn put_multipart(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
+    /// object and no stray parts remain. With a `condition`, the completion of the upload
+    /// is conditional (S3 checks `If-Match` and `If-None-Match` there).
+    fn put_multipart(
+        &self,
+        key: &str,
+        value: &[u8],
+        condition: Option<&Precondition>,
+    ) -> Result<(), StorageError> {
         let object = self.object(key);
         let display = self.display(key);
         let upload_id = self.request(
@@ -249,7 +320,7 @@ impl S3Store {
                 Ok(parsed.upload_id().to_string())
             },
         )?;
-        let result = self.upload_parts(key, &object, &display, &upload_id, value);
+        let result = self.upload_parts(key, &object, &display, &upload_id, value, condition);
         if result.is_err() {
             // Best effort: the original error is what the caller needs to see.
             let _ = self.request(
@@ -274,6 +345,7 @@ impl S3Store {
         display: &str,
         upload_id: &str,
         value: &[u8],
+        condition: Option<&Precondition>,
     ) -> Result<(), StorageError> {
         let part_size = self.part_size.max(value.len().div_ceil(MAX_PARTS));
         let parts: Vec<&[u8]> = value.chunks(part_size).collect();
@@ -296,9 +368,11 @@ impl S3Store {
                 },
             )
         })?;
-        let completed = self.request(
+        let headers = Precondition::headers(condition);
+        let completed = self.request_with_headers(
             Method::Post,
             display,
+            &headers,
             Some(
                 CompleteMultipartUpload::new(
                     &self.bucket,
@@ -339,7 +413,7 @@ impl S3Store {
             // A retried completion whose first attempt succeeded (and whose answer was
             // lost) finds the upload gone: then the object is there, whole.
             Err(StorageError::Remote(e))
-                if e.detail.starts_with("HTTP 404") && e.detail.contains("NoSuchUpload") =>
+                if e.status == Some(404) && e.detail.contains("NoSuchUpload") =>
             {
                 match self.reader().size(key)? {
                     Some(size) if size == value.len() as u64 => Ok(()),
@@ -449,9 +523,9 @@ impl WritableStorage for S3Store {
         }
         validate_key(key)?;
         if value.len() > self.multipart_threshold {
-            self.put_multipart(key, value)
+            self.put_multipart(key, value, None)
         } else {
-            self.put_single(key, value)
+            self.put_single(key, value, None)
         }
     }
 
@@ -460,11 +534,86 @@ impl WritableStorage for S3Store {
             return Err(StorageError::ReadOnly);
         }
         validate_key(key)?;
+        self.delete_if(key, None)
+    }
+
+    /// Read the object and its entity tag, merge, and write the result only if the object
+    /// is still the one read (`If-Match`, or `If-None-Match: *` when there was none;
+    /// erasing with a conditional DELETE). When another writer came first, wait a random
+    /// while and start over, at most `update_attempts` times. Without the option
+    /// `conditional_writes`, an unprotected read, merge and write.
+    fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
+        if self.read_only {
+            return Err(StorageError::ReadOnly.into());
+        }
+        validate_key(key)?;
+        let Some(attempts) = self.conditional_updates else {
+            return update_unprotected(self, key, merge);
+        };
+        let mut wait = CONFLICT_BACKOFF;
+        for _ in 0..attempts {
+            let (current, condition) = match self.reader().get_versioned(key) {
+                Ok(Some((value, Some(etag)))) => (Some(value), Precondition::Matches(etag)),
+                Ok(Some((_, None))) => {
+                    return Err(StorageError::Remote(RemoteError::new(
+                        RemoteErrorKind::Service,
+                        "GET",
+                        &self.display(key),
+                        "the service sent no ETag, so part of this object cannot be updated \
+                         safely; open the store with the option \"conditional_writes\": false \
+                         to update without protection (then write only whole chunks from \
+                         several processes)",
+                    ))
+                    .into())
+                }
+                Ok(None) => (None, Precondition::Absent),
+                Err(e) => return Err(self.explain_error(e).into()),
+            };
+            let written = match merge(current).map_err(|MergeFailed| UpdateError::Merge)? {
+                Some(value) if value.len() > self.multipart_threshold => {
+                    self.put_multipart(key, &value, Some(&condition))
+                }
+                Some(value) => self.put_single(key, &value, Some(&condition)),
+                // Absent, and still to be absent: nothing to write.
+                None if matches!(condition, Precondition::Absent) => Ok(()),
+                None => self.delete_if(key, Some(&condition)),
+            };
+            match written {
+                Ok(()) => return Ok(()),
+                Err(e) if lost_race(&e) => {
+                    std::thread::sleep(wait.mul_f64(super::http::random_unit()));
+                    wait = (wait * 2).min(MAX_CONFLICT_BACKOFF);
+                }
+                Err(e) => return Err(self.explain_error(e).into()),
+            }
+        }
+        Err(StorageError::Conflict {
+            key: self.display(key),
+            attempts,
+        }
+        .into())
+    }
+
+    fn update_protection(&self) -> UpdateProtection {
+        if self.conditional_updates.is_some() && !self.read_only {
+            UpdateProtection::ConditionalWrites
+        } else {
+            UpdateProtection::None
+        }
+    }
+}
+
+impl S3Store {
+    /// DELETE the object at `key`, only if `condition` holds when given; a missing object
+    /// is no error.
+    fn delete_if(&self, key: &str, condition: Option<&Precondition>) -> Result<(), StorageError> {
         let object = self.object(key);
         let display = self.display(key);
-        let result = self.request(
+        let headers = Precondition::headers(condition);
+        let result = self.request_with_headers(
             Method::Delete,
             &display,
+            &headers,
             None,
             |c| {
                 DeleteObject::new(&self.bucket, c, &object)
@@ -475,7 +624,7 @@ impl WritableStorage for S3Store {
         );
         match result {
             // Removing a missing key is not an error (S3 itself answers 204 anyway).
-            Err(StorageError::Remote(e)) if e.detail.starts_with("HTTP 404") => Ok(()),
+            Err(StorageError::Remote(e)) if e.status == Some(404) => Ok(()),
             other => other,
         }
     }
@@ -584,7 +733,14 @@ mod tests {
             std::sync::Arc::new(Credentials::new("test", "test")),
             "the options",
         );
-        S3Store::new(bucket, format!("{prefix}/"), credentials, client, false)
+        S3Store::new(
+            bucket,
+            format!("{prefix}/"),
+            credentials,
+            client,
+            false,
+            Some(DEFAULT_UPDATE_ATTEMPTS),
+        )
     }
 
     fn unique(name: &str) -> String {
