@@ -1,7 +1,9 @@
 /* bench_zarr.c -- libzarr's side of the benchmark (see bench/README.md).
  *
  * Usage: bench_zarr OP STORE NX NY NZ [RAW]
- *   OP: write (from the float32 file RAW, C order), read (the whole array), read_again
+ *   OP: write (from the float32 file RAW, C order), write_partial (the same data in slabs
+ *       that start half a chunk in, so each chunk is written in two partial updates: see
+ *       write_partial below), read (the whole array), read_again
  *       (the whole array again, into the buffer a first, untimed, read filled),
  *       read_inner (inner chunk / chunk (1,1,1)), read_element (element (NX/2, NY/3, NZ/5)),
  *       decode_limit and decode_limit_reused (the decode limit of the store: every stored
@@ -458,6 +460,31 @@ static double decode_limit(zarr_store *store, zarr_array *array, const uint64_t 
     return seconds;
 }
 
+/* write_partial: the array written in slabs along the first dimension, each as high as a
+ * chunk (shard) but starting half a chunk in, so that every chunk is written in two
+ * partial updates (read, merge, write back, under the chunk's lock), the first onto
+ * whatever the chunk held. One writer: the cost of a partial update and its protection,
+ * not of contention. Returns the seconds of the writes. */
+static double write_partial(zarr_array *array, const uint64_t shape[3], unsigned char *buf) {
+    uint64_t chunk[3], row, step;
+    size_t row_bytes = (size_t)(shape[1] * shape[2] * 4);
+    double t0;
+    if (zarr_array_chunk_shape(array, 3, chunk) != ZARR_OK) die("chunk shape");
+    step = chunk[0];
+    t0 = now();
+    for (row = 0; row < shape[0];) {
+        uint64_t height = row == 0 ? step / 2 : step;
+        uint64_t at[3] = {row, 0, 0}, count[3] = {height, shape[1], shape[2]};
+        if (height == 0) height = count[0] = 1;
+        if (row + height > shape[0]) count[0] = height = shape[0] - row;
+        if (zarr_array_write(array, 3, at, count, buf + row * row_bytes,
+                             (size_t)height * row_bytes) != ZARR_OK)
+            die("write_partial");
+        row += height;
+    }
+    return now() - t0;
+}
+
 int main(int argc, char **argv) {
     const char *op, *store_path;
     uint64_t shape[3], start[3] = {0, 0, 0}, inner[3] = {1, 1, 1}, one[3] = {1, 1, 1};
@@ -481,7 +508,7 @@ int main(int argc, char **argv) {
     if (zarr_store_open_filesystem(store_path, &store) != ZARR_OK) die("open store");
     if (zarr_array_open(store, "/", &array) != ZARR_OK) die("open array");
 
-    if (strcmp(op, "write") == 0) {
+    if (strcmp(op, "write") == 0 || strcmp(op, "write_partial") == 0) {
         FILE *f;
         if (argc < 7) die("write needs RAW");
         nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
@@ -489,9 +516,13 @@ int main(int argc, char **argv) {
         f = fopen(argv[6], "rb");
         if (!buf || !f || fread(buf, 1, nbytes, f) != nbytes) die("read RAW");
         fclose(f);
-        t0 = now();
-        if (zarr_array_write(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("write");
-        seconds = now() - t0;
+        if (strcmp(op, "write") == 0) {
+            t0 = now();
+            if (zarr_array_write(array, 3, start, shape, buf, nbytes) != ZARR_OK) die("write");
+            seconds = now() - t0;
+        } else {
+            seconds = write_partial(array, shape, buf);
+        }
         sum = checksum(buf, nbytes);
     } else if (strcmp(op, "read") == 0) {
         nbytes = (size_t)(shape[0] * shape[1] * shape[2] * 4);
