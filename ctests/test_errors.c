@@ -32,6 +32,7 @@ static const zarr_status all_statuses[] = {
     ZARR_ERROR_TYPE_MISMATCH,
     ZARR_ERROR_RESOURCE,
     ZARR_ERROR_CONFLICT,
+    ZARR_ERROR_COMMUNICATION,
     ZARR_ERROR_PANIC,
 };
 #define N_STATUSES (sizeof all_statuses / sizeof all_statuses[0])
@@ -64,6 +65,7 @@ ZTEST(status_values_are_stable) {
     ZT_CHECK(ZARR_ERROR_TYPE_MISMATCH == -17);
     ZT_CHECK(ZARR_ERROR_RESOURCE == -18);
     ZT_CHECK(ZARR_ERROR_CONFLICT == -24);
+    ZT_CHECK(ZARR_ERROR_COMMUNICATION == -25);
     ZT_CHECK(ZARR_ERROR_PANIC == -99);
     ZT_CHECK(sizeof(zarr_status) == 4);
 }
@@ -94,6 +96,7 @@ ZTEST(status_str_known_codes) {
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_READ_ONLY), "read-only");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_PANIC), "panic");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_CONFLICT), "other writers");
+    ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_COMMUNICATION), "collective");
     ZT_CHECK(strcmp(zarr_status_str(ZARR_ERROR_INTERNAL),
                     "an internal invariant was violated: a bug in libzarr, please report it") == 0);
     ZT_CHECK(strcmp(zarr_status_str(ZARR_ERROR_RESOURCE),

@@ -420,7 +420,7 @@ ZTEST(new_status_codes) {
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_ACCESS_DENIED), "access denied");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_TIMEOUT), "timed out");
     ZT_STR_CONTAINS(zarr_status_str(ZARR_ERROR_REMOTE), "HTTP error");
-    ZT_STR_CONTAINS(zarr_status_str(-25), "unknown status");
+    ZT_STR_CONTAINS(zarr_status_str(-26), "unknown status");
 }
 
 /* ---- local paths ------------------------------------------------------------------- */

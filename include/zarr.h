@@ -122,6 +122,10 @@
 #define ZARR_NODISCARD
 #endif
 
+// The version of `zarr_comm_ops` described by this header: put it in the table's
+// `version` field.
+#define ZARR_COMM_OPS_VERSION 1
+
 // The version of `zarr_store_callbacks` described by this header: put it in the table's
 // `version` field.
 #define ZARR_STORE_CALLBACKS_VERSION 1
@@ -137,6 +141,10 @@ typedef struct zarr_array zarr_array;
 // dimension names, attributes, Zarr format), collected by the `zarr_array_builder_set_*`
 // and `_add_*` functions and turned into an array by `zarr_array_builder_create`.
 typedef struct zarr_array_builder zarr_array_builder;
+
+// A communicator: the ranks that make collective calls together (see `zarr_comm_create`
+// and `zarr_comm_create_mpi`).
+typedef struct zarr_comm zarr_comm;
 
 // An open Zarr group.
 typedef struct zarr_group zarr_group;
@@ -158,6 +166,84 @@ typedef int32_t zarr_node_type;
 
 // A data type code (one of the `ZARR_DATA_TYPE_*` values).
 typedef int32_t zarr_data_type;
+
+// Wait until every rank has called it.
+typedef zarr_status (*zarr_comm_barrier_fn)(void *user_data);
+
+// Copy `len` bytes at `buf` of rank `root` into `buf` of every other rank (`len` is the
+// same on every rank).
+typedef zarr_status (*zarr_comm_broadcast_fn)(void *user_data, void *buf, size_t len, size_t root);
+
+// Every rank's `len` bytes at `send` into `recv`, rank after rank (`size * len` bytes;
+// `len` is the same on every rank).
+typedef zarr_status (*zarr_comm_all_gather_fn)(void *user_data,
+                                               const void *send,
+                                               size_t len,
+                                               void *recv);
+
+// Every rank's `send_len` bytes at `send` into `recv`: rank `r`'s `recv_lens[r]` bytes at
+// byte `recv_displs[r]` (`recv_lens[r]` equals rank `r`'s `send_len`; both arrays hold
+// `size` values).
+typedef zarr_status (*zarr_comm_all_gather_v_fn)(void *user_data,
+                                                 const void *send,
+                                                 size_t send_len,
+                                                 void *recv,
+                                                 const size_t *recv_lens,
+                                                 const size_t *recv_displs);
+
+// Personalised exchange: `send_lens[r]` bytes at byte `send_displs[r]` of `send` go to
+// rank `r`; `recv_lens[r]` bytes from rank `r` land at byte `recv_displs[r]` of `recv`.
+// Every array holds `size` values; what rank `r` sends here is what this rank expects
+// from it.
+typedef zarr_status (*zarr_comm_all_to_all_v_fn)(void *user_data,
+                                                 const void *send,
+                                                 const size_t *send_lens,
+                                                 const size_t *send_displs,
+                                                 void *recv,
+                                                 const size_t *recv_lens,
+                                                 const size_t *recv_displs);
+
+// The reductions of `zarr_comm_ops.all_reduce_i64`: element-wise minimum, maximum, sum.
+typedef int32_t zarr_reduce_op;
+
+// Reduce the `count` values at `values` element-wise with `op` (`ZARR_REDUCE_*`) across
+// the ranks; every rank gets the result in place (`count` is the same on every rank).
+typedef zarr_status (*zarr_comm_all_reduce_i64_fn)(void *user_data,
+                                                   int64_t *values,
+                                                   size_t count,
+                                                   zarr_reduce_op op);
+
+// Frees the caller's `user_data` when the communicator is freed.
+typedef void (*zarr_comm_free_fn)(void *user_data);
+
+// A communicator's collective operations, for `zarr_comm_create`. MPI programs do not fill
+// one: `zarr_comm_create_mpi` (`zarr_mpi.h`) does.
+//
+// Initialise every field (for example `zarr_comm_ops ops = {0};` then set the fields):
+// `version` is `ZARR_COMM_OPS_VERSION`; later versions only append fields. The library
+// copies the table; `user_data` is passed to every function. Every function is required.
+//
+// Every function is collective: libzarr calls it on every rank, in the same order, from
+// the thread that made the collective libzarr call (never from its worker threads), and it
+// must return on every rank only when its data has arrived (MPI's blocking collectives do
+// exactly this). It returns `ZARR_OK`, or any other status when the operation failed (the
+// libzarr call then fails with `ZARR_ERROR_COMMUNICATION`); it must not unwind.
+// Lengths and displacements are in bytes; buffers of length 0 may be NULL.
+//
+// Fields: `barrier`, `broadcast`, `all_gather`, `all_gather_v`, `all_to_all_v`,
+// `all_reduce_i64` (see their `zarr_comm_*_fn` types), and `free_user_data` (optional:
+// called once with `user_data` by `zarr_comm_free`).
+typedef struct {
+  uint32_t version;
+  void *user_data;
+  zarr_comm_barrier_fn barrier;
+  zarr_comm_broadcast_fn broadcast;
+  zarr_comm_all_gather_fn all_gather;
+  zarr_comm_all_gather_v_fn all_gather_v;
+  zarr_comm_all_to_all_v_fn all_to_all_v;
+  zarr_comm_all_reduce_i64_fn all_reduce_i64;
+  zarr_comm_free_fn free_user_data;
+} zarr_comm_ops;
 
 // A read callback: write the value of `key` into `value` and return `ZARR_OK`, or
 // return `ZARR_ERROR_NOT_FOUND` when the key has no value, or an error status.
@@ -361,6 +447,12 @@ typedef int32_t zarr_write_protection;
 // variable-length byte strings, as `ZARR_DATA_TYPE_STRING` without the UTF-8 rule.
 #define ZARR_DATA_TYPE_BYTES 32
 
+#define ZARR_REDUCE_MIN 1
+
+#define ZARR_REDUCE_MAX 2
+
+#define ZARR_REDUCE_SUM 3
+
 // Success.
 #define ZARR_OK 0
 
@@ -447,6 +539,12 @@ typedef int32_t zarr_write_protection;
 // tried (an object store's conditional write failed on every attempt its retry budget
 // allows): nothing of that chunk was written. Retrying the write later may succeed.
 #define ZARR_ERROR_CONFLICT -24
+
+// The communicator of a collective call failed: one of its operations (an MPI
+// collective, through `zarr_comm_ops`) returned an error, or a rank left. Other ranks may
+// see the failure differently; the communicator should not be used for further
+// collective calls.
+#define ZARR_ERROR_COMMUNICATION -25
 
 // A bug inside libzarr was caught before it could unwind into the caller.
 #define ZARR_ERROR_PANIC -99
@@ -1940,6 +2038,254 @@ zarr_status zarr_array_chunk_region(const zarr_array *array,
                                     const uint64_t *chunk_indices,
                                     uint64_t *start_out,
                                     uint64_t *shape_out);
+
+// Create a communicator from a table of collective operations (see `zarr_comm_ops`).
+// MPI programs call `zarr_comm_create_mpi` (`zarr_mpi.h`) instead.
+//
+// - `ops`: the table (copied); every function is required.
+// - `rank`, `size`: this rank's number and the number of ranks (`rank < size`).
+// - `out`: receives the communicator, or NULL on failure. Free it with `zarr_comm_free`.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`ops` or `out`);
+// `ZARR_ERROR_INVALID_ARGUMENT` (a `version` this library does not know, a NULL function,
+// `size` 0 or `rank >= size`). Nothing is communicated.
+//
+// Threads: a communicator may be used from any thread, but by one collective call at a
+// time (as an MPI communicator); its collective operations run on the thread of the
+// collective libzarr call.
+//
+// # Safety
+// `ops` is NULL or points to a table whose functions behave as `zarr_comm_ops` says;
+// `out` is NULL or writable.
+ZARR_NODISCARD
+zarr_status zarr_comm_create(const zarr_comm_ops *ops,
+                             size_t rank,
+                             size_t size,
+                             zarr_comm **out);
+
+// Free a communicator (calling its table's `free_user_data`). Accepts NULL. Arrays and
+// groups do not keep a communicator: free it when no collective call uses it any more
+// (for MPI communicators, before `MPI_Finalize`).
+//
+// # Safety
+// `comm` is NULL or a communicator from `zarr_comm_create*`, not yet freed, and not in use.
+void zarr_comm_free(zarr_comm *comm);
+
+// This rank's number in the communicator (0 to size - 1).
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`. Not collective.
+//
+// # Safety
+// `comm` is NULL or live; `rank_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_comm_rank(const zarr_comm *comm, size_t *rank_out);
+
+// The number of ranks of the communicator.
+//
+// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`. Not collective.
+//
+// # Safety
+// `comm` is NULL or live; `size_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_comm_size(const zarr_comm *comm, size_t *size_out);
+
+// Create an array, collectively: every rank of `comm` calls it with the same `path` and
+// `metadata_json` (as `zarr_array_create`); rank 0 writes the metadata, then every rank
+// opens the array and gets its own handle in `out`.
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (a NULL
+// `comm` fails only this rank's call: it cannot reach the others);
+// `ZARR_ERROR_INVALID_ARGUMENT` (ranks passed different paths or metadata); the statuses
+// of `zarr_array_create` (of rank 0) and `zarr_array_open` (of any rank);
+// `ZARR_ERROR_COMMUNICATION`. After a failure on any rank, `out` is NULL on every rank.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `store` live, strings NUL-terminated, `out`
+// writable.
+ZARR_NODISCARD
+zarr_status zarr_array_create_collective(const zarr_comm *comm,
+                                         zarr_store *store,
+                                         const char *path,
+                                         const char *metadata_json,
+                                         zarr_array **out);
+
+// Write each rank's box of `array`, collectively: every rank of `comm` calls it with its
+// own `start`/`count` (a count with a zero: the rank writes nothing but takes part) and
+// `buf` (its box, dense, C order, host byte order, `buf_len` bytes exactly, as
+// `zarr_array_write`). The result equals one serial write of every rank's box, whatever
+// the decomposition: boxes may cut chunks, shards and inner chunks anywhere, and the
+// array may be v3 (plain or sharded, any codecs) or v2. Boxes of different ranks must not
+// overlap.
+//
+// How: every rank checks its arguments, then the ranks exchange their boxes; each storage
+// unit (a chunk, or a shard) gets one owner, the same on every rank; the pieces of a unit
+// that other ranks hold travel to its owner in rounds of at most 16 MiB per rank (so a
+// rank holds its box plus a bounded amount), and the owner writes the unit once, merging
+// with what is stored only when the boxes do not cover the unit. Every object has exactly
+// one writer: no lock, no conditional write needed (the store's update protection still
+// guards the merges). `zarr_comm_last_write_json` tells what this rank did.
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (a NULL
+// `comm` fails only this rank's call: it cannot reach the others);
+// `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, boxes of two ranks that overlap, ranks
+// writing different arrays); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
+// `ZARR_ERROR_UNSUPPORTED` (variable-length elements); `ZARR_ERROR_COMMUNICATION`; and
+// the statuses of `zarr_array_write` for a failure while writing (on any rank: the other
+// ranks' message starts with "rank N: "). Argument errors of any rank are found before
+// anything is written; after a failure while writing, units already written hold the new
+// data and the others the old.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `array` live, `start`/`count` hold `ndim` values,
+// `buf` has `buf_len` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_write_collective(const zarr_comm *comm,
+                                        zarr_array *array,
+                                        size_t ndim,
+                                        const uint64_t *start,
+                                        const uint64_t *count,
+                                        const void *buf,
+                                        size_t buf_len);
+
+// Read each rank's box of `array` into its `buf`, collectively: every rank of `comm`
+// calls it with its own `start`/`count` (boxes may overlap; a count with a zero reads
+// nothing) and `buf` (dense, C order, host byte order, at least the box's size, as
+// `zarr_array_read`). Every rank reads its own box; the arguments of every rank are
+// checked first, and a failure on any rank is every rank's.
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (a NULL
+// `comm` fails only this rank's call); `ZARR_ERROR_INVALID_ARGUMENT`;
+// `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL`; `ZARR_ERROR_UNSUPPORTED`
+// (variable-length elements); `ZARR_ERROR_COMMUNICATION`; the statuses of
+// `zarr_array_read`. After a failure while reading, `buf` may be partly written.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `array` live, `start`/`count` hold `ndim` values,
+// `buf` has `buf_len` writable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_read_collective(const zarr_comm *comm,
+                                       const zarr_array *array,
+                                       size_t ndim,
+                                       const uint64_t *start,
+                                       const uint64_t *count,
+                                       void *buf,
+                                       size_t buf_len);
+
+// Resize `array` to `shape`, collectively: every rank calls it with the same `shape` (as
+// `zarr_array_resize`); rank 0 rewrites the metadata (and resets the old edge chunks),
+// then every rank's handle has the new shape.
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`;
+// `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, ranks passing different shapes); the
+// statuses of `zarr_array_resize`; `ZARR_ERROR_COMMUNICATION`.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `array` live, `shape` holds `ndim` values.
+ZARR_NODISCARD
+zarr_status zarr_array_resize_collective(const zarr_comm *comm,
+                                         zarr_array *array,
+                                         size_t ndim,
+                                         const uint64_t *shape);
+
+// Grow dimension `dim` of `array` by `length`, then write each rank's box of the appended
+// block, collectively: the time step of a simulation, each rank writing its part of it.
+// Every rank passes the same `dim` and `length`; `start`/`count` are relative to the
+// appended block (`start[dim] + count[dim] <= length`), `buf` as for
+// `zarr_array_write_collective`. The metadata is written once, by rank 0.
+//
+// Returns on every rank the same status: those of `zarr_array_resize_collective` and
+// `zarr_array_write_collective`; `ZARR_ERROR_INVALID_ARGUMENT` also for a `dim` outside
+// the array, and `ZARR_ERROR_OUT_OF_BOUNDS` for a box outside the appended block. When the
+// write fails after the resize, the array keeps its new shape.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `array` live, `start`/`count` hold `ndim` values,
+// `buf` has `buf_len` readable bytes.
+ZARR_NODISCARD
+zarr_status zarr_array_append_collective(const zarr_comm *comm,
+                                         zarr_array *array,
+                                         size_t dim,
+                                         uint64_t length,
+                                         size_t ndim,
+                                         const uint64_t *start,
+                                         const uint64_t *count,
+                                         const void *buf,
+                                         size_t buf_len);
+
+// Replace the attributes of `array` with the JSON object `attributes_json`, collectively
+// (every rank passes the same text; rank 0 writes, then every handle has them).
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`;
+// `ZARR_ERROR_INVALID_ARGUMENT` (not a JSON object, or different on some rank); the
+// statuses of `zarr_array_set_attributes_json`; `ZARR_ERROR_COMMUNICATION`.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `array` live, `attributes_json` NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_array_set_attributes_json_collective(const zarr_comm *comm,
+                                                      zarr_array *array,
+                                                      const char *attributes_json);
+
+// Create a Zarr v3 group, collectively: every rank calls it with the same `path` and
+// `attributes_json` (a JSON object, or NULL for none; as `zarr_group_create`); rank 0
+// writes it, then every rank opens it and gets its own handle in `out`.
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`;
+// `ZARR_ERROR_INVALID_ARGUMENT` (ranks passing different arguments); the statuses of
+// `zarr_group_create`; `ZARR_ERROR_COMMUNICATION`. After a failure, `out` is NULL on
+// every rank.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `store` live, strings NUL-terminated, `out`
+// writable.
+ZARR_NODISCARD
+zarr_status zarr_group_create_collective(const zarr_comm *comm,
+                                         zarr_store *store,
+                                         const char *path,
+                                         const char *attributes_json,
+                                         zarr_group **out);
+
+// Replace the attributes of `group` with the JSON object `attributes_json`, collectively
+// (every rank passes the same text).
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`;
+// `ZARR_ERROR_INVALID_ARGUMENT`; the statuses of `zarr_group_set_attributes_json`;
+// `ZARR_ERROR_COMMUNICATION`.
+//
+// # Safety
+// Pointers are NULL or valid: `comm` and `group` live, `attributes_json` NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_group_set_attributes_json_collective(const zarr_comm *comm,
+                                                      zarr_group *group,
+                                                      const char *attributes_json);
+
+// Write the consolidated metadata of `group`, collectively (as `zarr_group_consolidate`,
+// by rank 0): call it after the last collective write and node creation, so that it lists
+// every node.
+//
+// Returns on every rank the same status: `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`;
+// `ZARR_ERROR_INVALID_ARGUMENT` (ranks passing different groups); the statuses of
+// `zarr_group_consolidate`; `ZARR_ERROR_COMMUNICATION`.
+//
+// # Safety
+// `comm` and `group` are NULL or live.
+ZARR_NODISCARD
+zarr_status zarr_group_consolidate_collective(const zarr_comm *comm,
+                                              zarr_group *group);
+
+// What the last `zarr_array_write_collective` (or `zarr_array_append_collective`) through
+// `comm` did on this rank, as a JSON object: `ranks`, `rounds` (of exchange, the same on
+// every rank), `units` (chunks or shards the boxes touched), `units_written` (by this
+// rank, their owner), `units_merged` (of those, units the boxes did not cover whole: read
+// and merged with what was stored), `bytes_sent` and `bytes_received` (pieces exchanged
+// with other ranks). A unit written by one rank with nothing exchanged is the ideal; many
+// merged units mean boxes that cut units without covering them. `null` before the first
+// successful collective write. Not collective.
+//
+// Returns `ZARR_OK`, or `ZARR_ERROR_NULL_ARGUMENT`. Free `*json_out` with
+// `zarr_string_free`.
+//
+// # Safety
+// `comm` is NULL or live; `json_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_comm_last_write_json(const zarr_comm *comm, char **json_out);
 
 // Open a store implemented by the caller's callbacks (see `zarr_store_callbacks`).
 //

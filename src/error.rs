@@ -63,6 +63,19 @@ pub enum Error {
     /// An internal invariant was violated: a bug in libzarr, reported without a panic.
     #[error("internal error (a bug in libzarr, please report it): {0}")]
     Internal(String),
+    /// Another rank of a collective call failed (or found the call's arguments wrong):
+    /// which rank, the code the program gives that failure (see
+    /// `collective::Collective::new`), and the failing rank's message. Every rank of the
+    /// call reports the same failure.
+    #[error("rank {rank}: {message}")]
+    OnRank {
+        rank: usize,
+        code: i32,
+        message: String,
+    },
+    /// The communicator of a collective call failed (an MPI error, a rank that left).
+    #[error("{0}")]
+    Communication(String),
 }
 
 impl From<crate::selection::SelectionError> for Error {
@@ -77,6 +90,23 @@ impl From<crate::selection::SelectionError> for Error {
 }
 
 impl Error {
+    /// The message and the chain of its causes, on one line ("<message>: <cause>: ...",
+    /// causes the message already quotes left out).
+    pub fn full_message(&self) -> String {
+        let mut text = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(cause) = source {
+            let cause_text = cause.to_string();
+            // `#[error(transparent)]` and messages that embed their source repeat it.
+            if !text.contains(&cause_text) {
+                text.push_str(": ");
+                text.push_str(&cause_text);
+            }
+            source = cause.source();
+        }
+        text
+    }
+
     /// A metadata error found in the document stored at (or destined for) `key`.
     pub fn metadata(key: impl Into<String>, source: MetadataError) -> Error {
         Error::Metadata {

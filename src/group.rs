@@ -169,6 +169,15 @@ impl Group {
         }
     }
 
+    /// Read the group's metadata again from the store and use it from now on (after
+    /// another handle or process changed its attributes).
+    pub fn reload(&self) -> Result<(), Error> {
+        let fresh = Group::open(self.storage.clone(), self.path.as_str())?;
+        let metadata = fresh.meta().clone();
+        *self.metadata.write().unwrap_or_else(|e| e.into_inner()) = metadata;
+        Ok(())
+    }
+
     /// Replace the attributes and rewrite the document holding them (atomically).
     pub fn set_attributes(&self, attributes: Map<String, Value>) -> Result<(), Error> {
         self.update_attributes(|current| {

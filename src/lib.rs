@@ -11,6 +11,7 @@ pub mod builder;
 pub mod chunk_grid;
 pub mod chunk_key_encoding;
 pub(crate) mod codec;
+pub mod collective;
 pub mod consolidated;
 pub mod data_type;
 pub mod delete;

@@ -128,6 +128,7 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_ERROR_TIMEOUT = -22
   integer(c_int32_t), parameter, public :: ZARR_ERROR_REMOTE = -23
   integer(c_int32_t), parameter, public :: ZARR_ERROR_CONFLICT = -24
+  integer(c_int32_t), parameter, public :: ZARR_ERROR_COMMUNICATION = -25
   integer(c_int32_t), parameter, public :: ZARR_ERROR_PANIC = -99
 
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BOOL = 1

@@ -290,6 +290,22 @@ impl Array {
         state.grid().largest_chunk_shape(&state.metadata.shape)
     }
 
+    /// The chunk grid (of shards, when the array is sharded).
+    pub fn chunk_grid(&self) -> ChunkGrid {
+        self.state().grid().clone()
+    }
+
+    /// Read the array's metadata again from the store and use it from now on: after
+    /// another handle or process changed it (a resize, new attributes). The codecs must
+    /// not have changed.
+    pub fn reload(&self) -> Result<(), Error> {
+        let fresh = Array::open(self.storage.clone(), self.path.as_str())?;
+        let updated = fresh.state();
+        let _update = self.updates.lock().unwrap_or_else(|e| e.into_inner());
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = updated;
+        Ok(())
+    }
+
     /// The number of chunks along each dimension.
     pub fn chunk_grid_shape(&self) -> Vec<u64> {
         let state = self.state();

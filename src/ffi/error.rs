@@ -8,7 +8,6 @@ use crate::storage::{RemoteErrorKind, StorageError};
 use crate::threads::ThreadPoolError;
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
-use std::fmt::Write;
 
 /// A failure of an exported function.
 #[derive(Debug)]
@@ -39,39 +38,49 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
         FfiError::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
         FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
         FfiError::TypeMismatch(_) => ZARR_ERROR_TYPE_MISMATCH,
-        FfiError::Core(error) => match error {
-            Error::Storage(e) => storage_status(e),
-            Error::Codec(e) => match e {
-                CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
-                CodecError::InvalidConfiguration { .. } | CodecError::InvalidChain(_) => {
-                    ZARR_ERROR_INVALID_METADATA
-                }
-                CodecError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
-                CodecError::EncodeFailed { .. } => ZARR_ERROR_INVALID_ARGUMENT,
-                CodecError::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
-                CodecError::Storage(e) => storage_status(e),
-                CodecError::Internal { .. } => ZARR_ERROR_INTERNAL,
-            },
-            Error::Metadata { source, .. } => match source {
-                MetadataError::Json(_) | MetadataError::Invalid(_) => ZARR_ERROR_INVALID_METADATA,
-                MetadataError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
-            },
-            Error::NodePath(_) => ZARR_ERROR_INVALID_PATH,
-            Error::NotFound(_) => ZARR_ERROR_NOT_FOUND,
-            Error::AlreadyExists(_) => ZARR_ERROR_ALREADY_EXISTS,
-            Error::NodeTypeMismatch { .. } => ZARR_ERROR_NODE_TYPE_MISMATCH,
-            Error::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
-            Error::OutOfBounds(_) => ZARR_ERROR_OUT_OF_BOUNDS,
-            Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
-            Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
-            Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
-            Error::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
-            Error::Threads(e) => match e {
-                ThreadPoolError::TooMany { .. } => ZARR_ERROR_INVALID_ARGUMENT,
-                ThreadPoolError::Start { .. } => ZARR_ERROR_RESOURCE,
-            },
-            Error::Internal(_) => ZARR_ERROR_INTERNAL,
+        FfiError::Core(error) => core_status(error),
+    }
+}
+
+/// The status code for an error of the core. Exhaustive, as `status_of`.
+pub(crate) fn core_status(error: &Error) -> zarr_status {
+    match error {
+        Error::Storage(e) => storage_status(e),
+        Error::Codec(e) => match e {
+            CodecError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
+            CodecError::InvalidConfiguration { .. } | CodecError::InvalidChain(_) => {
+                ZARR_ERROR_INVALID_METADATA
+            }
+            CodecError::Corrupt { .. } => ZARR_ERROR_CORRUPT_DATA,
+            CodecError::EncodeFailed { .. } => ZARR_ERROR_INVALID_ARGUMENT,
+            CodecError::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
+            CodecError::Storage(e) => storage_status(e),
+            CodecError::Internal { .. } => ZARR_ERROR_INTERNAL,
         },
+        Error::Metadata { source, .. } => match source {
+            MetadataError::Json(_) | MetadataError::Invalid(_) => ZARR_ERROR_INVALID_METADATA,
+            MetadataError::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
+        },
+        Error::NodePath(_) => ZARR_ERROR_INVALID_PATH,
+        Error::NotFound(_) => ZARR_ERROR_NOT_FOUND,
+        Error::AlreadyExists(_) => ZARR_ERROR_ALREADY_EXISTS,
+        Error::NodeTypeMismatch { .. } => ZARR_ERROR_NODE_TYPE_MISMATCH,
+        Error::InvalidArgument(_) => ZARR_ERROR_INVALID_ARGUMENT,
+        Error::OutOfBounds(_) => ZARR_ERROR_OUT_OF_BOUNDS,
+        Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
+        Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
+        Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
+        Error::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
+        Error::Threads(e) => match e {
+            ThreadPoolError::TooMany { .. } => ZARR_ERROR_INVALID_ARGUMENT,
+            ThreadPoolError::Start { .. } => ZARR_ERROR_RESOURCE,
+        },
+        Error::Internal(_) => ZARR_ERROR_INTERNAL,
+        // Another rank's failure, with the status that rank returned (see
+        // `ffi::comm`), so that every rank of a collective call returns the same.
+        Error::OnRank { code, .. } if is_error_status(*code) => *code,
+        Error::OnRank { .. } => ZARR_ERROR_INTERNAL,
+        Error::Communication(_) => ZARR_ERROR_COMMUNICATION,
     }
 }
 
@@ -96,6 +105,11 @@ fn storage_status(error: &StorageError) -> zarr_status {
             RemoteErrorKind::Service => ZARR_ERROR_REMOTE,
         },
     }
+}
+
+/// Whether `code` is one of the error statuses this library returns.
+fn is_error_status(code: i32) -> bool {
+    code < 0 && status_text(code) != status_text(i32::MIN)
 }
 
 /// Whether an I/O error is the process or the system running out of file descriptors.
@@ -124,19 +138,7 @@ pub(crate) fn describe(error: &FfiError) -> String {
         FfiError::InvalidArgument(message)
         | FfiError::NotFound(message)
         | FfiError::TypeMismatch(message) => message.clone(),
-        FfiError::Core(error) => {
-            let mut text = error.to_string();
-            let mut source = std::error::Error::source(error);
-            while let Some(cause) = source {
-                let cause_text = cause.to_string();
-                // `#[error(transparent)]` and messages that embed their source repeat it.
-                if !text.contains(&cause_text) {
-                    let _ = write!(text, ": {cause_text}");
-                }
-                source = cause.source();
-            }
-            text
-        }
+        FfiError::Core(error) => error.full_message(),
     }
 }
 

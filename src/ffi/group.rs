@@ -79,7 +79,7 @@ unsafe fn list_nodes(
 ///
 /// # Safety
 /// `text` is NULL or NUL-terminated.
-unsafe fn attributes_arg(text: *const c_char) -> Result<Map<String, Value>, FfiError> {
+pub(super) unsafe fn attributes_arg(text: *const c_char) -> Result<Map<String, Value>, FfiError> {
     if text.is_null() {
         return Ok(Map::new());
     }

@@ -11,6 +11,7 @@ pub mod attributes;
 pub mod boundary;
 pub mod builder;
 pub mod chunk_grid;
+pub mod comm;
 pub mod custom_store;
 pub mod erase;
 pub mod error;

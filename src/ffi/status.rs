@@ -70,6 +70,11 @@ pub const ZARR_ERROR_REMOTE: zarr_status = -23;
 /// tried (an object store's conditional write failed on every attempt its retry budget
 /// allows): nothing of that chunk was written. Retrying the write later may succeed.
 pub const ZARR_ERROR_CONFLICT: zarr_status = -24;
+/// The communicator of a collective call failed: one of its operations (an MPI
+/// collective, through `zarr_comm_ops`) returned an error, or a rank left. Other ranks may
+/// see the failure differently; the communicator should not be used for further
+/// collective calls.
+pub const ZARR_ERROR_COMMUNICATION: zarr_status = -25;
 /// A bug inside libzarr was caught before it could unwind into the caller.
 pub const ZARR_ERROR_PANIC: zarr_status = -99;
 
@@ -104,6 +109,7 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_TIMEOUT => c"request to the remote store timed out",
         ZARR_ERROR_REMOTE => c"the remote store answered with an HTTP error",
         ZARR_ERROR_CONFLICT => c"other writers kept changing the chunk being updated",
+        ZARR_ERROR_COMMUNICATION => c"a collective operation of the communicator failed",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",
     }
