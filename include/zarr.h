@@ -2287,6 +2287,22 @@ zarr_status zarr_group_consolidate_collective(const zarr_comm *comm,
 // `comm` is NULL or live; `json_out` is NULL or writable.
 ZARR_NODISCARD zarr_status zarr_comm_last_write_json(const zarr_comm *comm, char **json_out);
 
+// Explain a failure about to be returned by a function of a `zarr_comm_ops` table, or by a
+// function that makes a communicator (`zarr_comm_create_mpi` uses it): the text becomes
+// part of the failing libzarr call's `zarr_last_error_message()` (after "the
+// communicator's <operation> returned <status> (...): "), and is at once the calling
+// thread's `zarr_last_error_message()` (for a failure reported without a libzarr call
+// after it). Call it on the thread of the failing function before returning its error
+// status; NULL clears the explanation. Never fails.
+//
+// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied; or NULL.
+//
+// Thread safety: the message is per thread.
+//
+// # Safety
+// `message` is NULL or NUL-terminated.
+void zarr_comm_callback_set_error(const char *message);
+
 // Open a store implemented by the caller's callbacks (see `zarr_store_callbacks`).
 //
 // The table is copied: the caller may free or reuse it after the call. Every array and

@@ -17,7 +17,8 @@ use crate::collective::{self, CommError, Communicator, ReduceOp, WriteReport};
 use crate::error::Error;
 use crate::metadata::json::parse_object;
 use crate::node::ZarrFormat;
-use std::ffi::{c_char, c_void};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void, CStr};
 use std::sync::Mutex;
 
 /// The version of `zarr_comm_ops` described by this header: put it in the table's
@@ -161,16 +162,23 @@ impl std::fmt::Debug for CallbackComm {
     }
 }
 
+thread_local! {
+    /// The message a failing communicator function gave with `zarr_comm_callback_set_error`.
+    static CALLBACK_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
 impl CallbackComm {
+    /// The outcome of one of the table's functions, with its explanation if it gave one.
     fn check(&self, operation: &str, status: zarr_status) -> Result<(), CommError> {
+        let message = CALLBACK_MESSAGE.with(|m| m.borrow_mut().take());
         if status == ZARR_OK {
-            Ok(())
-        } else {
-            let text = status_text(status).to_string_lossy();
-            Err(CommError(format!(
-                "the communicator's {operation} returned {status} ({text})"
-            )))
+            return Ok(());
         }
+        let text = status_text(status).to_string_lossy();
+        let why = message.map(|m| format!(": {m}")).unwrap_or_default();
+        Err(CommError(format!(
+            "the communicator's {operation} returned {status} ({text}){why}"
+        )))
     }
 }
 
@@ -883,4 +891,38 @@ pub unsafe extern "C" fn zarr_comm_last_write_json(
         unsafe { write_out(out, text) };
         Ok(())
     })
+}
+
+/// Explain a failure about to be returned by a function of a `zarr_comm_ops` table, or by a
+/// function that makes a communicator (`zarr_comm_create_mpi` uses it): the text becomes
+/// part of the failing libzarr call's `zarr_last_error_message()` (after "the
+/// communicator's <operation> returned <status> (...): "), and is at once the calling
+/// thread's `zarr_last_error_message()` (for a failure reported without a libzarr call
+/// after it). Call it on the thread of the failing function before returning its error
+/// status; NULL clears the explanation. Never fails.
+///
+/// - `message`: NUL-terminated UTF-8 text (invalid UTF-8 is replaced), copied; or NULL.
+///
+/// Thread safety: the message is per thread.
+///
+/// # Safety
+/// `message` is NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn zarr_comm_callback_set_error(message: *const c_char) {
+    let text = if message.is_null() {
+        None
+    } else {
+        // SAFETY: non-NULL and NUL-terminated per this function's contract.
+        Some(
+            unsafe { CStr::from_ptr(message) }
+                .to_string_lossy()
+                .into_owned(),
+        )
+    };
+    if let Some(text) = &text {
+        super::error::set_last_error(text.clone());
+    }
+    // Nothing here can panic but an allocation failure, which aborts anyway; no boundary
+    // is needed for a function that returns nothing and cannot fail.
+    CALLBACK_MESSAGE.with(|m| *m.borrow_mut() = text);
 }
