@@ -14,7 +14,9 @@
 //!   along the first dimension, each at most [`Budget::bytes`] (unless one row is larger).
 //! - **Rounds.** Atoms go in unit order, greedily packed into rounds in which no rank sends
 //!   more than the budget, receives more than the budget, or starts to assemble units
-//!   larger than the budget in all (each round takes at least one atom). A unit is written
+//!   larger than the budget in all, except that each rank may always send one atom,
+//!   receive one and start one unit in a round (so each round makes progress, and one large
+//!   unit does not hold the other ranks back). A unit is written
 //!   by its owner in the round of its last atom, or, when no piece travels, in the round
 //!   where its turn comes. Since atoms go in unit order, at most one unit is assembled
 //!   across a round's end.
@@ -315,9 +317,13 @@ fn rounds_of(
         } else {
             0
         };
-        let fits = sent[sender] + atom.bytes <= budget.bytes
-            && received[unit.owner] + atom.bytes <= budget.bytes
-            && opened[unit.owner] + assembly <= budget.bytes;
+        // Within the budget, or the rank's first of its kind in the round (a rank always
+        // gets to send one atom, receive one and open one unit, so that one large unit
+        // does not make every other rank wait).
+        let within = |used: u64, more: u64| used == 0 || used + more <= budget.bytes;
+        let fits = within(sent[sender], atom.bytes)
+            && within(received[unit.owner], atom.bytes)
+            && within(opened[unit.owner], assembly);
         if !fits && !round_atoms.is_empty() {
             close(&mut rounds, &mut round_atoms, &mut round_units);
             sent.iter_mut().for_each(|b| *b = 0);

@@ -84,10 +84,13 @@ pub fn write(
         },
     };
     for round in &plan.rounds {
-        let outgoing = ctx.agree(run.pack(&plan.atoms[round.atoms.clone()]))?;
-        let incoming = run.exchange(&plan.atoms[round.atoms.clone()], outgoing)?;
-        let received = run.unpack(&plan.atoms[round.atoms.clone()], &incoming);
-        drop(incoming);
+        let atoms = &plan.atoms[round.atoms.clone()];
+        let (send_lens, recv_lens) = run.round_lengths(atoms);
+        let send = ctx.agree(run.pack(atoms, &send_lens))?;
+        let (recv, recv_displs) = run.exchange(&send, &send_lens, &recv_lens)?;
+        drop(send);
+        let received = run.unpack(atoms, &recv, &recv_displs);
+        drop(recv);
         let written = received.and_then(|()| run.write_units(round.units.clone()));
         ctx.agree(written)?;
     }
@@ -191,66 +194,80 @@ impl Run<'_> {
         &self.plan.units[atom.unit]
     }
 
-    /// This rank's atoms of the round, packed per receiving rank in plan order: one buffer
-    /// with each receiver's part after the other's.
-    fn pack(&self, atoms: &[Atom]) -> Result<Vec<Vec<u8>>, Error> {
+    /// Bytes this rank sends to each rank in the round, and receives from each.
+    fn round_lengths(&self, atoms: &[Atom]) -> (Vec<usize>, Vec<usize>) {
         let size = self.ctx.comm.size();
-        let mut parts: Vec<Vec<u8>> = vec![Vec::new(); size];
-        let layout = dense(&self.mine.count, self.element_size)?;
-        let whole = InBlock::whole(self.data, &layout).map_err(layout_error)?;
+        let mut send = vec![0usize; size];
+        let mut recv = vec![0usize; size];
         for atom in atoms {
             let unit = self.unit(atom);
-            let piece = &unit.pieces[atom.piece];
-            if piece.rank != self.rank {
-                continue;
+            let sender = unit.pieces[atom.piece].rank;
+            if sender == self.rank {
+                send[unit.owner] += atom.bytes as usize;
             }
-            let (offset, extent) = atom_in_box(atom, &piece.region, self.mine);
-            let part = &mut parts[unit.owner];
-            part.try_reserve(atom.bytes as usize)
-                .map_err(|_| Error::OutOfMemory(format!("{} bytes to send", atom.bytes)))?;
-            whole.sub(&offset, &extent).gather_into(part);
+            if unit.owner == self.rank {
+                recv[sender] += atom.bytes as usize;
+            }
         }
-        Ok(parts)
+        (send, recv)
     }
 
-    /// Send each part to its rank; what every rank sent here, by rank (collective).
-    fn exchange(&mut self, atoms: &[Atom], parts: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, Error> {
-        let size = self.ctx.comm.size();
-        let mut recv_lens = vec![0usize; size];
-        for atom in atoms {
-            let unit = self.unit(atom);
-            if unit.owner == self.rank {
-                recv_lens[unit.pieces[atom.piece].rank] += atom.bytes as usize;
+    /// This rank's atoms of the round in one buffer: each receiving rank's part after the
+    /// other's, each part's atoms in plan order (the order the receiver unpacks them in).
+    fn pack(&self, atoms: &[Atom], send_lens: &[usize]) -> Result<Vec<u8>, Error> {
+        let (displs, total) = super::comm::displacements(send_lens)?;
+        let mut send = Vec::new();
+        send.try_reserve_exact(total)
+            .map_err(|_| Error::OutOfMemory(format!("{total} bytes to send")))?;
+        // Gathered part by part, so that each part lands at its displacement.
+        let layout = dense(&self.mine.count, self.element_size)?;
+        let whole = InBlock::whole(self.data, &layout).map_err(layout_error)?;
+        for (to, &at) in displs.iter().enumerate() {
+            debug_assert_eq!(send.len(), at);
+            for atom in atoms {
+                let unit = self.unit(atom);
+                let piece = &unit.pieces[atom.piece];
+                if piece.rank != self.rank || unit.owner != to {
+                    continue;
+                }
+                let (offset, extent) = atom_in_box(atom, &piece.region, self.mine);
+                whole.sub(&offset, &extent).gather_into(&mut send);
             }
         }
-        let send_lens: Vec<usize> = parts.iter().map(Vec::len).collect();
-        let (send_displs, _) = super::comm::displacements(&send_lens)?;
-        let (recv_displs, recv_total) = super::comm::displacements(&recv_lens)?;
-        let send = parts.concat();
+        Ok(send)
+    }
+
+    /// Send each rank its part of `send`; what every rank sent here, in one buffer with
+    /// each sender's part at its displacement (collective).
+    fn exchange(
+        &mut self,
+        send: &[u8],
+        send_lens: &[usize],
+        recv_lens: &[usize],
+    ) -> Result<(Vec<u8>, Vec<usize>), Error> {
+        let (send_displs, _) = super::comm::displacements(send_lens)?;
+        let (recv_displs, recv_total) = super::comm::displacements(recv_lens)?;
         let mut recv = Vec::new();
         recv.try_reserve_exact(recv_total)
             .map_err(|_| Error::OutOfMemory(format!("{recv_total} bytes to receive")))?;
         recv.resize(recv_total, 0);
         self.ctx.comm.all_to_all_v(
-            &send,
-            &send_lens,
+            send,
+            send_lens,
             &send_displs,
             &mut recv,
-            &recv_lens,
+            recv_lens,
             &recv_displs,
         )?;
         self.report.bytes_sent += send.len() as u64;
         self.report.bytes_received += recv_total as u64;
-        Ok(recv_lens
-            .iter()
-            .zip(&recv_displs)
-            .map(|(&len, &at)| recv[at..at + len].to_vec())
-            .collect())
+        Ok((recv, recv_displs))
     }
 
-    /// Put every atom received into its unit's buffers.
-    fn unpack(&mut self, atoms: &[Atom], incoming: &[Vec<u8>]) -> Result<(), Error> {
-        let mut read_at = vec![0usize; incoming.len()];
+    /// Put every atom received (each sender's part of `recv` at its displacement) into its
+    /// unit's buffers.
+    fn unpack(&mut self, atoms: &[Atom], recv: &[u8], recv_displs: &[usize]) -> Result<(), Error> {
+        let mut read_at = recv_displs.to_vec();
         for atom in atoms {
             let unit = &self.plan.units[atom.unit];
             if unit.owner != self.rank {
@@ -258,7 +275,7 @@ impl Run<'_> {
             }
             let piece = &unit.pieces[atom.piece];
             let from = piece.rank;
-            let bytes = &incoming[from][read_at[from]..read_at[from] + atom.bytes as usize];
+            let bytes = &recv[read_at[from]..read_at[from] + atom.bytes as usize];
             read_at[from] += atom.bytes as usize;
             let buffers = match self.arriving.remove(&atom.unit) {
                 Some(buffers) => buffers,
@@ -290,11 +307,15 @@ impl Run<'_> {
                     UnitBuffers::Tiled(buffer)
                 }
                 UnitBuffers::Pieces(mut pieces) => {
-                    // Rows are consecutive in the piece's dense buffer.
+                    // Rows are consecutive in the piece's dense buffer, which is made
+                    // whole at its first atom.
                     let buffer = pieces.entry(atom.piece).or_default();
-                    buffer
-                        .try_reserve(bytes.len())
-                        .map_err(|_| Error::OutOfMemory(format!("{} bytes", bytes.len())))?;
+                    if buffer.capacity() == 0 {
+                        let whole = (piece.region.elements() * self.element_size) as usize;
+                        buffer
+                            .try_reserve_exact(whole)
+                            .map_err(|_| Error::OutOfMemory(format!("{whole} bytes of a piece")))?;
+                    }
                     buffer.extend_from_slice(bytes);
                     UnitBuffers::Pieces(pieces)
                 }
