@@ -525,6 +525,22 @@ ZTEST(appends_attributes_groups_and_consolidation) {
     zarr_store_free(store);
 }
 
+/* zarr_comm_agree: every rank gets the status of the lowest failing rank. */
+static void agreeing(zarr_comm *comm, int rank, int size, zarr_store *store) {
+    (void)size;
+    (void)store;
+    ZT_OK(zarr_comm_agree(comm, ZARR_OK, NULL));
+    ZT_STATUS(zarr_comm_agree(comm, rank >= 1 ? ZARR_ERROR_IO - rank : ZARR_OK,
+                              rank == 1 ? "a file is missing on this node" : "later rank"),
+              ZARR_ERROR_IO - 1);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "rank 1: a file is missing on this node");
+}
+
+ZTEST(agree_on_an_outcome) {
+    run_ranks(3, agreeing, ztest_tmp_dir(), -1);
+    ZT_STATUS(zarr_comm_agree(NULL, ZARR_OK, NULL), ZARR_ERROR_NULL_ARGUMENT);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(comm_create_errors),
     ZCASE(null_communicator),
@@ -533,6 +549,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(bad_arguments_on_one_rank_fail_every_rank),
     ZCASE(a_failing_communicator_is_a_communication_error),
     ZCASE(appends_attributes_groups_and_consolidation),
+    ZCASE(agree_on_an_outcome),
 };
 
 ZTEST_MAIN()

@@ -2287,6 +2287,29 @@ zarr_status zarr_group_consolidate_collective(const zarr_comm *comm,
 // `comm` is NULL or live; `json_out` is NULL or writable.
 ZARR_NODISCARD zarr_status zarr_comm_last_write_json(const zarr_comm *comm, char **json_out);
 
+// Agree on an outcome, collectively: every rank of `comm` passes its own `status`
+// (`ZARR_OK`, or the error it found), and every rank gets back `ZARR_OK` when all passed
+// `ZARR_OK`, otherwise the status of the lowest rank that failed. For checks a program or a
+// binding makes itself before a collective call (a buffer of the wrong type, a file that
+// is missing on one node): agreeing first means that either every rank makes the call or
+// none does, so no rank waits in a call the others skipped.
+//
+// - `status`: this rank's outcome (any negative value is a failure).
+// - `message`: this rank's explanation of its failure (NUL-terminated UTF-8, or NULL for
+//   the text of `zarr_last_error_message()` now). Ignored with `ZARR_OK`.
+//
+// Returns the agreed status; when it is a failure, `zarr_last_error_message()` on every
+// rank gives "rank N: <message of rank N>" (N the lowest failing rank). Also
+// `ZARR_ERROR_NULL_ARGUMENT` when `comm` is NULL (this rank alone: it cannot reach the
+// others) and `ZARR_ERROR_COMMUNICATION`.
+//
+// # Safety
+// `comm` is NULL or live; `message` is NULL or NUL-terminated.
+ZARR_NODISCARD
+zarr_status zarr_comm_agree(const zarr_comm *comm,
+                            zarr_status status,
+                            const char *message);
+
 // Explain a failure about to be returned by a function of a `zarr_comm_ops` table, or by a
 // function that makes a communicator (`zarr_comm_create_mpi` uses it): the text becomes
 // part of the failing libzarr call's `zarr_last_error_message()` (after "the

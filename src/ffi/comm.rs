@@ -893,6 +893,59 @@ pub unsafe extern "C" fn zarr_comm_last_write_json(
     })
 }
 
+/// Agree on an outcome, collectively: every rank of `comm` passes its own `status`
+/// (`ZARR_OK`, or the error it found), and every rank gets back `ZARR_OK` when all passed
+/// `ZARR_OK`, otherwise the status of the lowest rank that failed. For checks a program or a
+/// binding makes itself before a collective call (a buffer of the wrong type, a file that
+/// is missing on one node): agreeing first means that either every rank makes the call or
+/// none does, so no rank waits in a call the others skipped.
+///
+/// - `status`: this rank's outcome (any negative value is a failure).
+/// - `message`: this rank's explanation of its failure (NUL-terminated UTF-8, or NULL for
+///   the text of `zarr_last_error_message()` now). Ignored with `ZARR_OK`.
+///
+/// Returns the agreed status; when it is a failure, `zarr_last_error_message()` on every
+/// rank gives "rank N: <message of rank N>" (N the lowest failing rank). Also
+/// `ZARR_ERROR_NULL_ARGUMENT` when `comm` is NULL (this rank alone: it cannot reach the
+/// others) and `ZARR_ERROR_COMMUNICATION`.
+///
+/// # Safety
+/// `comm` is NULL or live; `message` is NULL or NUL-terminated.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_comm_agree(
+    comm: *const zarr_comm,
+    status: zarr_status,
+    message: *const c_char,
+) -> zarr_status {
+    let own_message = if status == ZARR_OK {
+        String::new()
+    } else if message.is_null() {
+        super::error::last_error_text()
+    } else {
+        // SAFETY: non-NULL and NUL-terminated per this function's contract.
+        unsafe { CStr::from_ptr(message) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    run("zarr_comm_agree", || {
+        // SAFETY: per this function's contract.
+        let comm = unsafe { handle(comm, "comm") }?;
+        comm.with(|ctx| {
+            let local = if status == ZARR_OK {
+                Ok(())
+            } else {
+                Err(Error::OnRank {
+                    rank: ctx.comm().rank(),
+                    code: status,
+                    message: own_message,
+                })
+            };
+            ctx.agree(local).map_err(FfiError::Core)
+        })
+    })
+}
+
 /// Explain a failure about to be returned by a function of a `zarr_comm_ops` table, or by a
 /// function that makes a communicator (`zarr_comm_create_mpi` uses it): the text becomes
 /// part of the failing libzarr call's `zarr_last_error_message()` (after "the

@@ -151,6 +151,17 @@ thread_local! {
 /// the thread's thread-local storage has been torn down.
 pub(crate) const NO_MESSAGE_SLOT: &CStr = c"no error message: the calling thread is exiting and its libzarr error message slot has been destroyed (the status code is still valid)";
 
+/// The calling thread's last error message (empty when there is none or the slot is gone).
+pub(crate) fn last_error_text() -> String {
+    LAST_ERROR
+        .try_with(|slot| {
+            slot.try_borrow()
+                .map(|m| m.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
 /// Record the calling thread's last error message. During thread or process exit, when
 /// the slot is gone, the message is dropped (the status code still tells the failure).
 pub(crate) fn set_last_error(message: String) {
