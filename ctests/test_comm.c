@@ -534,6 +534,10 @@ static void agreeing(zarr_comm *comm, int rank, int size, zarr_store *store) {
                               rank == 1 ? "a file is missing on this node" : "later rank"),
               ZARR_ERROR_IO - 1);
     ZT_STR_CONTAINS(zarr_last_error_message(), "rank 1: a file is missing on this node");
+    /* Every rank reads the same message, the rank named once. */
+    ZT_CHECK(strstr(zarr_last_error_message(), "rank 1: rank 1") == NULL);
+    ZT_CHECK(strcmp(zarr_last_error_message(),
+                    "zarr_comm_agree: rank 1: a file is missing on this node") == 0);
 }
 
 ZTEST(agree_on_an_outcome) {

@@ -2048,7 +2048,8 @@ zarr_status zarr_array_chunk_region(const zarr_array *array,
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`ops` or `out`);
 // `ZARR_ERROR_INVALID_ARGUMENT` (a `version` this library does not know, a NULL function,
-// `size` 0 or `rank >= size`). Nothing is communicated.
+// `size` 0 or `rank >= size`). Nothing is communicated. On failure the table's
+// `free_user_data` is not called: `user_data` stays the caller's to free.
 //
 // Threads: a communicator may be used from any thread, but by one collective call at a
 // time (as an MPI communicator); its collective operations run on the thread of the
