@@ -228,7 +228,7 @@ typedef void (*zarr_comm_free_fn)(void *user_data);
 // must return on every rank only when its data has arrived (MPI's blocking collectives do
 // exactly this). It returns `ZARR_OK`, or any other status when the operation failed (the
 // libzarr call then fails with `ZARR_ERROR_COMMUNICATION`); it must not unwind.
-// Lengths and displacements are in bytes; buffers of length 0 may be NULL.
+// Lengths and displacements are in bytes; a buffer of length 0 is NULL.
 //
 // Fields: `barrier`, `broadcast`, `all_gather`, `all_gather_v`, `all_to_all_v`,
 // `all_reduce_i64` (see their `zarr_comm_*_fn` types), and `free_user_data` (optional:
@@ -2109,7 +2109,8 @@ zarr_status zarr_array_create_collective(const zarr_comm *comm,
                                          zarr_array **out);
 
 // Write each rank's box of `array`, collectively: every rank of `comm` calls it with its
-// own `start`/`count` (a count with a zero: the rank writes nothing but takes part) and
+// own `start`/`count` (a count with a zero: the rank writes nothing but takes part; for a
+// 0-d array, whose one element has no count, `buf_len` 0 says the same) and
 // `buf` (its box, dense, C order, host byte order, `buf_len` bytes exactly, as
 // `zarr_array_write`). The result equals one serial write of every rank's box, whatever
 // the decomposition: boxes may cut chunks, shards and inner chunks anywhere, and the

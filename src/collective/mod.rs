@@ -94,9 +94,14 @@ impl<'c> Collective<'c> {
         let (code, message) = match (&local, rank == first) {
             // An error already naming this rank (a check made outside the core) goes as
             // its own message, so that no rank reads "rank N: rank N: ...".
-            (Err(error @ Error::OnRank { rank: r, message, .. }), true) if *r == rank => {
-                ((self.code_of)(error), message.clone())
-            }
+            (
+                Err(
+                    error @ Error::OnRank {
+                        rank: r, message, ..
+                    },
+                ),
+                true,
+            ) if *r == rank => ((self.code_of)(error), message.clone()),
             (Err(error), true) => ((self.code_of)(error), error.full_message()),
             _ => (0, String::new()),
         };

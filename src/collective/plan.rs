@@ -161,11 +161,12 @@ pub struct Plan {
     pub rounds: Vec<Round>,
 }
 
-/// Plan the write of `boxes` (one per rank, empty ones allowed; checked to lie inside an
+/// Plan the write of `boxes` (one per rank, `None` or empty when a rank writes nothing;
+/// checked to lie inside an
 /// array of `shape` and not to overlap) into an array of `shape` cut by `grid`, with
 /// elements of `element_size` bytes.
 pub fn plan(
-    boxes: &[Region],
+    boxes: &[Option<Region>],
     grid: &ChunkGrid,
     shape: &[u64],
     element_size: u64,
@@ -182,12 +183,12 @@ pub fn plan(
 }
 
 /// The units the boxes touch, in C order of the grid, with their pieces and owners.
-fn units_of(boxes: &[Region], grid: &ChunkGrid, shape: &[u64]) -> Result<Vec<Unit>, Error> {
+fn units_of(boxes: &[Option<Region>], grid: &ChunkGrid, shape: &[u64]) -> Result<Vec<Unit>, Error> {
     let mut touched: BTreeMap<Vec<u64>, Vec<Piece>> = BTreeMap::new();
     for (rank, region) in boxes.iter().enumerate() {
-        if region.is_empty() {
+        let Some(region) = region.as_ref().filter(|r| !r.is_empty()) else {
             continue;
-        }
+        };
         let cuts = grid.cuts(&region.start, &region.count);
         for cell in CellWalk::new(&cuts, &region.count) {
             let start = region
@@ -366,8 +367,10 @@ mod tests {
 
     #[test]
     fn slabs_of_four_ranks_over_chunks_of_sixteen_rows() {
-        // 96 rows in slabs of 24 over chunks of 16: six units, four of them shared.
-        let boxes: Vec<Region> = (0..4).map(|r| region(&[24 * r, 0], &[24, 64])).collect();
+        // 96 rows in slabs of 24 over chunks of 16: six units, two of them shared.
+        let boxes: Vec<Option<Region>> = (0..4)
+            .map(|r| Some(region(&[24 * r, 0], &[24, 64])))
+            .collect();
         let plan = plan(&boxes, &grid(&[16, 64]), &[96, 64], 4, Budget::DEFAULT).unwrap();
         assert_eq!(plan.units.len(), 6);
         let owners: Vec<usize> = plan.units.iter().map(|u| u.owner).collect();
@@ -392,9 +395,9 @@ mod tests {
     fn a_hole_is_written_piece_by_piece_and_not_covered() {
         // Ranks 0 and 2 write corners of one 4 x 4 chunk; rank 1 writes nothing.
         let boxes = [
-            region(&[0, 0], &[2, 2]),
-            region(&[0, 0], &[0, 4]),
-            region(&[2, 2], &[2, 2]),
+            Some(region(&[0, 0], &[2, 2])),
+            None,
+            Some(region(&[2, 2], &[2, 2])),
         ];
         let plan = plan(&boxes, &grid(&[4, 4]), &[4, 4], 1, Budget::DEFAULT).unwrap();
         assert_eq!(plan.units.len(), 1);
@@ -405,7 +408,7 @@ mod tests {
 
     #[test]
     fn edge_units_are_covered_by_their_part_inside_the_array() {
-        let boxes = [region(&[0], &[5]), region(&[5], &[5])];
+        let boxes = [Some(region(&[0], &[5])), Some(region(&[5], &[5]))];
         let plan = plan(&boxes, &grid(&[4]), &[10], 1, Budget::DEFAULT).unwrap();
         assert_eq!(plan.units.len(), 3);
         assert!(plan.units.iter().all(|u| u.covered), "{:?}", plan.units);
@@ -414,7 +417,10 @@ mod tests {
     #[test]
     fn rounds_respect_the_budget_and_write_every_unit_once() {
         // Two ranks, each owning every other unit of one row of 1-row units.
-        let boxes = [region(&[0, 0], &[64, 100]), region(&[0, 100], &[64, 100])];
+        let boxes = [
+            Some(region(&[0, 0], &[64, 100])),
+            Some(region(&[0, 100], &[64, 100])),
+        ];
         let budget = Budget { bytes: 1000 };
         let plan = plan(&boxes, &grid(&[8, 150]), &[64, 200], 1, budget).unwrap();
         // Units along the first dimension: 8 chunk rows x 2 chunk columns.
@@ -444,7 +450,7 @@ mod tests {
 
     #[test]
     fn nothing_to_write_is_an_empty_plan() {
-        let boxes = [region(&[0], &[0]), region(&[3], &[0])];
+        let boxes = [Some(region(&[0], &[0])), None];
         let plan = plan(&boxes, &grid(&[4]), &[10], 1, Budget::DEFAULT).unwrap();
         assert!(plan.units.is_empty() && plan.atoms.is_empty() && plan.rounds.is_empty());
     }

@@ -472,3 +472,29 @@ fn reads_resizes_appends_attributes_groups_and_consolidation() {
     let consolidated = crate::consolidated::ConsolidatedStore::open(shared.clone()).unwrap();
     assert!(Array::open(Arc::new(consolidated), "/series").is_ok());
 }
+
+#[test]
+fn a_zero_dimensional_array_is_written_by_the_rank_with_a_buffer() {
+    let shared = Arc::new(MemoryStore::new());
+    let scalar = r#"{"zarr_format": 3, "node_type": "array", "shape": [], "data_type": "int32",
+        "fill_value": 0, "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": []}},
+        "chunk_key_encoding": {"name": "default"},
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}"#;
+    let results = ThreadComm::run(3, |comm| {
+        let ctx = Collective::new(comm, &code_of);
+        let array = create_array(&ctx, shared.clone(), "/s", scalar).unwrap();
+        // Only rank 1 writes the element; the others pass an empty buffer.
+        let value = 42i32.to_le_bytes();
+        let data: &[u8] = if comm.rank() == 1 { &value } else { &[] };
+        write(&ctx, &array, &[], &[], data).unwrap();
+        let mut out = [0u8; 4];
+        read(&ctx, &array, &[], &[], &mut out).unwrap();
+        // Every rank writing it: two writers of one element.
+        let twice = write(&ctx, &array, &[], &[], &value);
+        (i32::from_le_bytes(out), twice.map(|_| ()))
+    });
+    for (value, twice) in results {
+        assert_eq!(value, 42);
+        assert!(twice.unwrap_err().to_string().contains("overlap"));
+    }
+}

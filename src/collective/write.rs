@@ -72,7 +72,7 @@ pub fn write(
         array,
         plan: &plan,
         rank,
-        mine: &boxes[rank],
+        mine: boxes[rank].as_ref(),
         data,
         element_size,
         arriving: HashMap::new(),
@@ -98,8 +98,15 @@ pub fn write(
 }
 
 /// This rank's box, checked against the array (what every rank must see before any rank
-/// writes): the rank, the bounds, the buffer's size, a type of fixed size.
-fn check_box(array: &Array, start: &[u64], count: &[u64], len: usize) -> Result<Region, Error> {
+/// writes): the rank, the bounds, the buffer's size, a type of fixed size. `None` when the
+/// rank writes nothing: a count with a zero, or, for a 0-d array (whose one element has no
+/// count to set to zero), an empty buffer.
+fn check_box(
+    array: &Array,
+    start: &[u64],
+    count: &[u64],
+    len: usize,
+) -> Result<Option<Region>, Error> {
     if array.data_type().is_variable_length() {
         return Err(Error::Unsupported(
             "collective writes of variable-length elements are not supported: write them \
@@ -108,56 +115,81 @@ fn check_box(array: &Array, start: &[u64], count: &[u64], len: usize) -> Result<
         ));
     }
     let expected = array.selection_nbytes(start, count)?;
+    if start.is_empty() && len == 0 {
+        return Ok(None);
+    }
     if len != expected {
         return Err(Error::BufferSizeMismatch {
             expected,
             given: len,
         });
     }
-    Ok(Region {
+    let region = Region {
         start: start.to_vec(),
         count: count.to_vec(),
-    })
+    };
+    Ok((!region.is_empty()).then_some(region))
 }
 
 /// Every rank's box (collective), after checking that every rank writes the same array
-/// (path and metadata) and that no two boxes overlap: the same outcome on every rank,
-/// since every rank checks the same records.
-fn gather_boxes(ctx: &Collective, array: &Array, mine: &Region) -> Result<Vec<Region>, Error> {
+/// (path and metadata) as rank 0 and that no two boxes overlap: the same outcome on every
+/// rank, since every rank checks the same records.
+fn gather_boxes(
+    ctx: &Collective,
+    array: &Array,
+    mine: &Option<Region>,
+) -> Result<Vec<Option<Region>>, Error> {
     let identity = fingerprint(&format!(
         "{}\n{}",
         array.path().as_str(),
         array.metadata_json()
     ));
-    let mut record = Vec::with_capacity(8 + 16 * mine.start.len());
+    let ndim = array.ndim();
+    // identity, then whether the rank writes, then its start and count.
+    let mut record = Vec::with_capacity(16 + 16 * ndim);
     record.extend_from_slice(&identity.to_le_bytes());
-    for value in mine.start.iter().chain(&mine.count) {
-        record.extend_from_slice(&value.to_le_bytes());
+    record.extend_from_slice(&u64::from(mine.is_some()).to_le_bytes());
+    if let Some(region) = mine {
+        for value in region.start.iter().chain(&region.count) {
+            record.extend_from_slice(&value.to_le_bytes());
+        }
     }
     let records = super::comm::gather_all(ctx.comm, &record)?;
-    let mut boxes = Vec::with_capacity(records.len());
-    for (rank, r) in records.iter().enumerate() {
-        let values: Vec<u64> = r
-            .chunks_exact(8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-            .collect();
-        let (identity_there, rest) = values.split_first().unwrap_or((&0, &[]));
-        if *identity_there != identity || rest.len() != 2 * mine.start.len() {
-            return Err(Error::InvalidArgument(format!(
-                "rank {rank} writes another array than rank {} (its path, shape or metadata \
-                 differ): every rank must write the same array",
-                ctx.comm.rank()
-            )));
+    let decoded: Vec<Vec<u64>> = records
+        .iter()
+        .map(|r| {
+            r.chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+                .collect()
+        })
+        .collect();
+    let reference = decoded[0].first().copied();
+    let mut boxes = Vec::with_capacity(decoded.len());
+    for (rank, values) in decoded.iter().enumerate() {
+        let (writes, rest) = match values.as_slice() {
+            [identity, writes, rest @ ..] if Some(*identity) == reference => (*writes, rest),
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "rank {rank} writes another array than rank 0 (its path, shape or \
+                     metadata differ): every rank must write the same array"
+                )))
+            }
+        };
+        if writes == 0 {
+            boxes.push(None);
+            continue;
         }
         let (start, count) = rest.split_at(rest.len() / 2);
-        boxes.push(Region {
+        boxes.push(Some(Region {
             start: start.to_vec(),
             count: count.to_vec(),
-        });
+        }));
     }
     for (a, first) in boxes.iter().enumerate() {
+        let Some(first) = first else { continue };
         for (b, second) in boxes.iter().enumerate().skip(a + 1) {
-            if let Some(common) = first.intersection(second) {
+            let Some(second) = second else { continue };
+            if let Some(common) = overlap(first, second) {
                 return Err(Error::InvalidArgument(format!(
                     "the boxes of ranks {a} and {b} overlap at {:?} + {:?}: each element must \
                      have one writer",
@@ -169,13 +201,22 @@ fn gather_boxes(ctx: &Collective, array: &Array, mine: &Region) -> Result<Vec<Re
     Ok(boxes)
 }
 
+/// The common part of two boxes; for a 0-d array, its one element when both write it.
+fn overlap(first: &Region, second: &Region) -> Option<Region> {
+    if first.start.is_empty() {
+        return Some(first.clone());
+    }
+    first.intersection(second)
+}
+
 /// The state of one rank during a collective write.
 struct Run<'a> {
     ctx: &'a Collective<'a>,
     array: &'a Array,
     plan: &'a Plan,
     rank: usize,
-    mine: &'a Region,
+    /// This rank's box (`None`: it writes nothing, so it holds no piece).
+    mine: Option<&'a Region>,
     data: &'a [u8],
     element_size: u64,
     /// The buffers of this rank's units whose pieces are arriving, by unit: one buffer of
@@ -192,6 +233,12 @@ enum UnitBuffers {
 impl Run<'_> {
     fn unit(&self, atom: &Atom) -> &Unit {
         &self.plan.units[atom.unit]
+    }
+
+    /// This rank's box, which it has whenever the plan gives it a piece.
+    fn own_box(&self) -> Result<&Region, Error> {
+        self.mine
+            .ok_or_else(|| Error::Internal("a piece of a rank that writes nothing".into()))
     }
 
     /// Bytes this rank sends to each rank in the round, and receives from each.
@@ -219,8 +266,12 @@ impl Run<'_> {
         let mut send = Vec::new();
         send.try_reserve_exact(total)
             .map_err(|_| Error::OutOfMemory(format!("{total} bytes to send")))?;
+        if total == 0 {
+            return Ok(send);
+        }
         // Gathered part by part, so that each part lands at its displacement.
-        let layout = dense(&self.mine.count, self.element_size)?;
+        let mine = self.own_box()?;
+        let layout = dense(&mine.count, self.element_size)?;
         let whole = InBlock::whole(self.data, &layout).map_err(layout_error)?;
         for (to, &at) in displs.iter().enumerate() {
             debug_assert_eq!(send.len(), at);
@@ -230,7 +281,7 @@ impl Run<'_> {
                 if piece.rank != self.rank || unit.owner != to {
                     continue;
                 }
-                let (offset, extent) = atom_in_box(atom, &piece.region, self.mine);
+                let (offset, extent) = atom_in_box(atom, &piece.region, mine);
                 whole.sub(&offset, &extent).gather_into(&mut send);
             }
         }
@@ -366,8 +417,9 @@ impl Run<'_> {
             (Assembly::Tiled(bbox), Some(UnitBuffers::Tiled(mut buffer))) => {
                 if let Some(p) = own {
                     let piece = &unit.pieces[p].region;
-                    let layout = dense(&self.mine.count, self.element_size)?;
-                    let offset = offset_in(piece, self.mine);
+                    let mine = self.own_box()?;
+                    let layout = dense(&mine.count, self.element_size)?;
+                    let offset = offset_in(piece, mine);
                     let at = offset_in(piece, bbox);
                     InBlock::whole(self.data, &layout)
                         .map_err(layout_error)?
@@ -406,8 +458,9 @@ impl Run<'_> {
 
     /// Write `region` (part of this rank's box) straight from the caller's buffer.
     fn write_own(&self, region: &Region) -> Result<(), Error> {
-        let layout = dense(&self.mine.count, self.element_size)?;
-        let offset = offset_in(region, self.mine);
+        let mine = self.own_box()?;
+        let layout = dense(&mine.count, self.element_size)?;
+        let offset = offset_in(region, mine);
         let at = layout.offset_of(&offset);
         let strides: Vec<i64> = layout.strides().iter().map(|&s| s as i64).collect();
         self.array.write_region_strided(

@@ -112,7 +112,7 @@ pub type zarr_comm_free_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)
 /// must return on every rank only when its data has arrived (MPI's blocking collectives do
 /// exactly this). It returns `ZARR_OK`, or any other status when the operation failed (the
 /// libzarr call then fails with `ZARR_ERROR_COMMUNICATION`); it must not unwind.
-/// Lengths and displacements are in bytes; buffers of length 0 may be NULL.
+/// Lengths and displacements are in bytes; a buffer of length 0 is NULL.
 ///
 /// Fields: `barrier`, `broadcast`, `all_gather`, `all_gather_v`, `all_to_all_v`,
 /// `all_reduce_i64` (see their `zarr_comm_*_fn` types), and `free_user_data` (optional:
@@ -167,6 +167,26 @@ thread_local! {
     static CALLBACK_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
+/// A buffer's address for the table: NULL when it is empty. (An empty Rust slice has a
+/// dangling non-NULL address, often 1, which is Open MPI's `MPI_IN_PLACE`: handed on, it
+/// would turn "send nothing" into an in-place collective.)
+fn address(buf: &[u8]) -> *const c_void {
+    if buf.is_empty() {
+        std::ptr::null()
+    } else {
+        buf.as_ptr().cast()
+    }
+}
+
+/// As [`address`], for a buffer the table writes.
+fn address_mut(buf: &mut [u8]) -> *mut c_void {
+    if buf.is_empty() {
+        std::ptr::null_mut()
+    } else {
+        buf.as_mut_ptr().cast()
+    }
+}
+
 impl CallbackComm {
     /// The outcome of one of the table's functions, with its explanation if it gave one.
     fn check(&self, operation: &str, status: zarr_status) -> Result<(), CommError> {
@@ -200,8 +220,7 @@ impl Communicator for CallbackComm {
     fn broadcast(&self, buf: &mut [u8], root: usize) -> Result<(), CommError> {
         let broadcast = self.ops.broadcast.expect("checked by zarr_comm_create");
         // SAFETY: `buf` is valid for `buf.len()` bytes during the call.
-        let status =
-            unsafe { broadcast(self.ops.user_data, buf.as_mut_ptr().cast(), buf.len(), root) };
+        let status = unsafe { broadcast(self.ops.user_data, address_mut(buf), buf.len(), root) };
         self.check("broadcast", status)
     }
 
@@ -211,9 +230,9 @@ impl Communicator for CallbackComm {
         let status = unsafe {
             all_gather(
                 self.ops.user_data,
-                send.as_ptr().cast(),
+                address(send),
                 send.len(),
-                recv.as_mut_ptr().cast(),
+                address_mut(recv),
             )
         };
         self.check("all_gather", status)
@@ -232,9 +251,9 @@ impl Communicator for CallbackComm {
         let status = unsafe {
             all_gather_v(
                 self.ops.user_data,
-                send.as_ptr().cast(),
+                address(send),
                 send.len(),
-                recv.as_mut_ptr().cast(),
+                address_mut(recv),
                 recv_lens.as_ptr(),
                 recv_displs.as_ptr(),
             )
@@ -256,10 +275,10 @@ impl Communicator for CallbackComm {
         let status = unsafe {
             all_to_all_v(
                 self.ops.user_data,
-                send.as_ptr().cast(),
+                address(send),
                 send_lens.as_ptr(),
                 send_displs.as_ptr(),
-                recv.as_mut_ptr().cast(),
+                address_mut(recv),
                 recv_lens.as_ptr(),
                 recv_displs.as_ptr(),
             )
@@ -507,7 +526,8 @@ pub unsafe extern "C" fn zarr_array_create_collective(
 }
 
 /// Write each rank's box of `array`, collectively: every rank of `comm` calls it with its
-/// own `start`/`count` (a count with a zero: the rank writes nothing but takes part) and
+/// own `start`/`count` (a count with a zero: the rank writes nothing but takes part; for a
+/// 0-d array, whose one element has no count, `buf_len` 0 says the same) and
 /// `buf` (its box, dense, C order, host byte order, `buf_len` bytes exactly, as
 /// `zarr_array_write`). The result equals one serial write of every rank's box, whatever
 /// the decomposition: boxes may cut chunks, shards and inner chunks anywhere, and the
