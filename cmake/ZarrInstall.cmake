@@ -8,8 +8,11 @@
 #   P/lib/libzarr.so   -> libzarr.so.X
 #   P/lib/libzarr.a
 #   P/lib/libzarr_fortran.a           the compiled Fortran module
-#   P/lib/pkgconfig/zarr.pc, zarr-fortran.pc
-#   P/lib/cmake/zarr/zarrConfig.cmake, zarrConfigVersion.cmake, zarrFortran.cmake
+#   P/include/zarr_mpi.h              MPI communicators (mpi/, when MPI is found), target
+#   P/lib/libzarr_mpi.so.X.Y.Z, .so.X, .so, libzarr_mpi.a                      zarr::mpi
+#   P/lib/pkgconfig/zarr.pc, zarr-fortran.pc, zarr-mpi.pc
+#   P/lib/cmake/zarr/zarrConfig.cmake, zarrConfigVersion.cmake, zarrFortran.cmake,
+#                     zarrMpi.cmake
 #   P/share/zarr/fortran/zarr.f90     the Fortran module's source, for other compilers
 #
 # The libraries are installed without their debug information (cargo builds them with line

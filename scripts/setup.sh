@@ -2,8 +2,8 @@
 # Installs what a fresh machine of this kind lacks for building and testing libzarr:
 # CMake (>= 3.16), libclang (zfp-sys generates its bindings to the zfp C library with
 # bindgen), pkg-config (for the `install` tests), gfortran (for the Fortran module in
-# bindings/fortran) and valgrind (for the `valgrind` tests). cargo, a C/C++ compiler and
-# python3 are expected to be present.
+# bindings/fortran), valgrind (for the `valgrind` tests) and Open MPI (for libzarr_mpi in
+# mpi/ and the `mpi` tests). cargo, a C/C++ compiler and python3 are expected to be present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -104,6 +104,19 @@ if ! command -v valgrind >/dev/null 2>&1; then
   fi
   command -v valgrind >/dev/null 2>&1 ||
     echo "setup: could not install valgrind; the valgrind tests will be skipped" >&2
+fi
+
+# Open MPI: mpicc and mpirun for libzarr_mpi (mpi/, zarr_mpi.h) and the `mpi` tests.
+have_mpi() { command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; }
+if ! have_mpi; then
+  echo "setup: installing Open MPI" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    # Optional, so a failing apt-get does not stop the set-up.
+    apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev >/dev/null || true
+  fi
+  # Optional: without MPI, CMake skips libzarr_mpi and its tests.
+  have_mpi || echo "setup: could not install Open MPI; libzarr_mpi and the mpi tests will be skipped" >&2
 fi
 
 for tool in cargo cc c++ python3; do
