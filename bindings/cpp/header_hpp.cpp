@@ -13,6 +13,14 @@ template <typename T> static void instantiate(zarr::Array &a) {
     v = a.template read_inner_chunk<T>({0});
     T fill = a.template fill_value<T>();
     zarr::ArrayBuilder(ZARR_DATA_TYPE_FLOAT32, {1}).fill_value(fill);
+    // The collective members, compiled but not run (an empty communicator).
+    zarr::Comm comm;
+    if (comm) {
+        v = a.template read_collective<T>(comm, {0}, {1});
+        a.write_collective(comm, {0}, {1}, v);
+        a.append_collective(comm, 0, 1, {0}, {1}, v);
+        comm.agree_on([&] { v.resize(1); });
+    }
 }
 
 int main() {

@@ -10,7 +10,9 @@
 #include <stdlib.h> // mkdtemp
 #include <unistd.h> // getpid
 
+#include <atomic>
 #include <complex>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -23,12 +25,14 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 namespace {
 
-int failures = 0;
+// Atomic: the collective cases run their ranks as threads, each of which may fail.
+std::atomic<int> failures{0};
 
 // Thrown by a failed check to end the case (after the message has been printed).
 struct CaseFailed {};
@@ -934,6 +938,437 @@ void strings_errors() {
     CHECK(huge.read_fortran<uint64_t>({big - 1, 0}, {1, 2}) == std::vector<uint64_t>(2, 7));
 }
 
+// ---- collective calls over a communicator of threads ---------------------------------
+//
+// The ranks are threads of this process joined by a zarr_comm_ops table built on a mutex and
+// a condition variable (as ctests/test_comm.c), so that these cases run without MPI and
+// under the sanitizers. Every operation is two meetings: each rank leaves its contribution,
+// meets the others, takes what it needs from theirs and meets them again before the slots
+// are reused. A rank whose case fails leaves the group: every later operation of the others
+// then fails (ZARR_ERROR_COMMUNICATION) instead of waiting for it forever.
+
+struct ThreadGroup {
+    explicit ThreadGroup(size_t n) : size(n), data(n), lens(n), displs(n) {}
+    size_t size;
+    std::mutex lock;
+    std::condition_variable moved_on;
+    size_t arrived = 0;
+    unsigned long generation = 0;
+    bool broken = false;
+    std::vector<const void *> data;
+    std::vector<const size_t *> lens, displs;
+
+    // Waits until every rank has arrived; false when a rank left the group.
+    bool meet() {
+        std::unique_lock<std::mutex> l(lock);
+        if (broken) return false;
+        unsigned long g = generation;
+        if (++arrived == size) {
+            arrived = 0;
+            ++generation;
+            moved_on.notify_all();
+            return true;
+        }
+        moved_on.wait(l, [&] { return generation != g || broken; });
+        return generation != g;
+    }
+
+    void leave() {
+        std::lock_guard<std::mutex> l(lock);
+        broken = true;
+        moved_on.notify_all();
+    }
+};
+
+struct RankData {
+    ThreadGroup *group;
+    size_t rank;
+};
+
+std::atomic<int> freed_rank_data{0};
+
+RankData &rank_data(void *user_data) { return *static_cast<RankData *>(user_data); }
+
+zarr_status left(const char *operation) {
+    zarr_comm_callback_set_error((std::string(operation) + ": a rank left the group").c_str());
+    return ZARR_ERROR_COMMUNICATION;
+}
+
+zarr_comm_ops thread_ops(RankData *me) {
+    zarr_comm_ops ops{};
+    ops.version = ZARR_COMM_OPS_VERSION;
+    ops.user_data = me;
+    ops.barrier = [](void *ud) -> zarr_status {
+        return rank_data(ud).group->meet() ? ZARR_OK : left("barrier");
+    };
+    ops.broadcast = [](void *ud, void *buf, size_t len, size_t root) -> zarr_status {
+        RankData &me = rank_data(ud);
+        ThreadGroup &g = *me.group;
+        g.data[me.rank] = buf;
+        if (!g.meet()) return left("broadcast");
+        if (me.rank != root && len) std::memcpy(buf, g.data[root], len);
+        return g.meet() ? ZARR_OK : left("broadcast");
+    };
+    ops.all_gather = [](void *ud, const void *send, size_t len, void *recv) -> zarr_status {
+        RankData &me = rank_data(ud);
+        ThreadGroup &g = *me.group;
+        g.data[me.rank] = send;
+        if (!g.meet()) return left("all_gather");
+        for (size_t r = 0; r < g.size; ++r) {
+            if (len) std::memcpy(static_cast<char *>(recv) + r * len, g.data[r], len);
+        }
+        return g.meet() ? ZARR_OK : left("all_gather");
+    };
+    ops.all_gather_v = [](void *ud, const void *send, size_t, void *recv, const size_t *recv_lens,
+                          const size_t *recv_displs) -> zarr_status {
+        RankData &me = rank_data(ud);
+        ThreadGroup &g = *me.group;
+        g.data[me.rank] = send;
+        if (!g.meet()) return left("all_gather_v");
+        for (size_t r = 0; r < g.size; ++r) {
+            if (recv_lens[r]) {
+                std::memcpy(static_cast<char *>(recv) + recv_displs[r], g.data[r], recv_lens[r]);
+            }
+        }
+        return g.meet() ? ZARR_OK : left("all_gather_v");
+    };
+    ops.all_to_all_v = [](void *ud, const void *send, const size_t *send_lens,
+                          const size_t *send_displs, void *recv, const size_t *recv_lens,
+                          const size_t *recv_displs) -> zarr_status {
+        RankData &me = rank_data(ud);
+        ThreadGroup &g = *me.group;
+        g.data[me.rank] = send;
+        g.lens[me.rank] = send_lens;
+        g.displs[me.rank] = send_displs;
+        if (!g.meet()) return left("all_to_all_v");
+        bool consistent = true;
+        for (size_t r = 0; r < g.size; ++r) {
+            size_t len = recv_lens[r];
+            if (len != g.lens[r][me.rank]) consistent = false;
+            if (consistent && len) {
+                std::memcpy(static_cast<char *>(recv) + recv_displs[r],
+                            static_cast<const char *>(g.data[r]) + g.displs[r][me.rank], len);
+            }
+        }
+        if (!g.meet()) return left("all_to_all_v");
+        return consistent ? ZARR_OK : ZARR_ERROR_INTERNAL;
+    };
+    ops.all_reduce_i64 = [](void *ud, int64_t *values, size_t count,
+                            zarr_reduce_op op) -> zarr_status {
+        RankData &me = rank_data(ud);
+        ThreadGroup &g = *me.group;
+        g.data[me.rank] = values;
+        if (!g.meet()) return left("all_reduce_i64");
+        std::vector<int64_t> result(values, values + count);
+        for (size_t r = 0; r < g.size; ++r) {
+            const int64_t *theirs = static_cast<const int64_t *>(g.data[r]);
+            for (size_t i = 0; i < count; ++i) {
+                if (op == ZARR_REDUCE_MIN && theirs[i] < result[i]) result[i] = theirs[i];
+                if (op == ZARR_REDUCE_MAX && theirs[i] > result[i]) result[i] = theirs[i];
+            }
+            if (op == ZARR_REDUCE_SUM && r != me.rank) {
+                for (size_t i = 0; i < count; ++i) result[i] += theirs[i];
+            }
+        }
+        if (!g.meet()) return left("all_reduce_i64");
+        std::copy(result.begin(), result.end(), values);
+        return ZARR_OK;
+    };
+    ops.free_user_data = [](void *) { ++freed_rank_data; };
+    return ops;
+}
+
+// Runs `work(comm)` on `size` threads, each a rank with its own zarr::Comm. A failed check
+// (or an uncaught exception) in a rank is reported, counted and makes the rank leave.
+template <typename Work> void run_ranks(size_t size, Work work) {
+    ThreadGroup group(size);
+    std::vector<std::thread> threads;
+    for (size_t r = 0; r < size; ++r) {
+        threads.emplace_back([&group, &work, r] {
+            RankData me{&group, r};
+            try {
+                zarr::Comm comm = zarr::Comm::from_ops(thread_ops(&me), r, group.size);
+                work(comm);
+                return;
+            } catch (const CaseFailed &) {
+            } catch (const zarr::Error &e) {
+                std::fprintf(stderr, "rank %zu: uncaught zarr::Error, status %d (%s): %s\n", r,
+                             static_cast<int>(e.status()), e.status_text(), e.what());
+                ++failures;
+            } catch (const std::exception &e) {
+                std::fprintf(stderr, "rank %zu: uncaught exception: %s\n", r, e.what());
+                ++failures;
+            }
+            group.leave();
+        });
+    }
+    for (std::thread &t : threads) t.join();
+}
+
+// A 30 x 10 int32 array: shards of 8 x 10 cut into inner chunks of 4 x 5, zstd.
+const char *const SHARDED =
+    "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [30, 10],"
+    " \"data_type\": \"int32\", \"fill_value\": 0,"
+    " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [8, 10]}},"
+    " \"chunk_key_encoding\": {\"name\": \"default\"},"
+    " \"codecs\": [{\"name\": \"sharding_indexed\", \"configuration\": {"
+    "   \"chunk_shape\": [4, 5],"
+    "   \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"
+    "              {\"name\": \"zstd\", \"configuration\": {\"level\": 1, \"checksum\": false}}],"
+    "   \"index_codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"
+    "                    {\"name\": \"crc32c\"}]}}]}";
+
+int32_t value_at(uint64_t r, uint64_t c) { return static_cast<int32_t>(r * 100 + c + 1); }
+
+// Rank `rank`'s box of the 30 x 10 array in an uneven decomposition for 3 ranks: rows 0-6
+// whole (rank 0), then rows 7-29 split at column 3 (ranks 1 and 2), cutting shards and
+// inner chunks.
+void uneven_box(size_t rank, std::vector<uint64_t> &start, std::vector<uint64_t> &count) {
+    static const uint64_t boxes[3][4] = {{0, 0, 7, 10}, {7, 0, 23, 3}, {7, 3, 23, 7}};
+    start = {boxes[rank][0], boxes[rank][1]};
+    count = {boxes[rank][2], boxes[rank][3]};
+}
+
+std::vector<int32_t> box_values(const std::vector<uint64_t> &start,
+                                const std::vector<uint64_t> &count) {
+    std::vector<int32_t> values;
+    for (uint64_t r = 0; r < count[0]; ++r) {
+        for (uint64_t c = 0; c < count[1]; ++c) values.push_back(value_at(start[0] + r, start[1] + c));
+    }
+    return values;
+}
+
+// Checks every element of the whole 30 x 10 array against value_at (or 0 when `empty`).
+void check_every_element(const std::vector<int32_t> &back, bool empty, size_t rank) {
+    CHECK(back.size() == 300);
+    for (uint64_t r = 0; r < 30; ++r) {
+        for (uint64_t c = 0; c < 10; ++c) {
+            int32_t want = empty ? 0 : value_at(r, c);
+            if (back[r * 10 + c] != want) {
+                fail(__FILE__, __LINE__,
+                     "rank " + std::to_string(rank) + ": (" + std::to_string(r) + ", " +
+                         std::to_string(c) + ") holds " + std::to_string(back[r * 10 + c]) +
+                         ", expected " + std::to_string(want));
+            }
+        }
+    }
+}
+
+// A communicator: from_ops checks its table, rank() and size(), moves, the destructor frees
+// the table's user_data once, an empty Comm fails on its own rank only; one rank alone
+// makes collective calls without any thread.
+void comm_basics() {
+    ThreadGroup group(1);
+    RankData me{&group, 0};
+    zarr_comm_ops ops = thread_ops(&me);
+    THROWS(zarr::Comm::from_ops(ops, 1, 1), ZARR_ERROR_INVALID_ARGUMENT, "rank 1 of 1");
+    THROWS(zarr::Comm::from_ops(ops, 0, 0), ZARR_ERROR_INVALID_ARGUMENT, "");
+    zarr_comm_ops bad = ops;
+    bad.version = 99;
+    THROWS(zarr::Comm::from_ops(bad, 0, 1), ZARR_ERROR_INVALID_ARGUMENT, "version is 99");
+    bad = ops;
+    bad.all_to_all_v = nullptr;
+    THROWS(zarr::Comm::from_ops(bad, 0, 1), ZARR_ERROR_INVALID_ARGUMENT, "all_to_all_v");
+    CHECK(freed_rank_data == 0); // a failed creation leaves user_data to the caller
+    {
+        zarr::Comm comm = zarr::Comm::from_ops(ops, 0, 1);
+        CHECK(comm.rank() == 0);
+        CHECK(comm.size() == 1);
+        CHECK(comm.last_write_json() == "null");
+        zarr::Comm moved = std::move(comm);
+        CHECK(!comm);
+        CHECK(moved.get() != nullptr);
+        THROWS(comm.rank(), ZARR_ERROR_NULL_ARGUMENT, "comm");
+        // One rank alone.
+        zarr::Store store = zarr::Store::memory();
+        zarr::Array a = zarr::Array::create_collective(moved, store, "/a", SHARDED);
+        std::vector<int32_t> values = box_values({0, 0}, {30, 10});
+        a.write_collective(moved, {0, 0}, {30, 10}, values);
+        check_every_element(a.read<int32_t>({0, 0}, {30, 10}), false, 0);
+        check_every_element(a.read_collective<int32_t>(moved, {0, 0}, {30, 10}), false, 0);
+        CHECK(contains(moved.last_write_json(), "\"units_written\""));
+        moved.agree(ZARR_OK);
+        THROWS(moved.agree(ZARR_ERROR_IO, "a disk is full"), ZARR_ERROR_IO,
+               "rank 0: a disk is full");
+        // An empty communicator: NULL_ARGUMENT on this rank alone, before any exchange.
+        THROWS(a.write_collective(comm, {0, 0}, {1, 1}, std::vector<int32_t>{1}),
+               ZARR_ERROR_NULL_ARGUMENT, "comm");
+        THROWS(zarr::Group::create_collective(comm, store, "/g"), ZARR_ERROR_NULL_ARGUMENT, "comm");
+        THROWS(a.resize_collective(comm, {1, 1}), ZARR_ERROR_NULL_ARGUMENT, "comm");
+        THROWS(comm.last_write_json(), ZARR_ERROR_NULL_ARGUMENT, "comm");
+        CHECK(freed_rank_data == 0);
+    }
+    CHECK(freed_rank_data == 1);
+    freed_rank_data = 0;
+}
+
+// Three ranks write an uneven decomposition of a sharded array (boxes cutting shards and
+// inner chunks) collectively; every rank reads it back whole, collectively and alone.
+void comm_uneven_write() {
+    TempDir dir;
+    run_ranks(3, [&](zarr::Comm &comm) {
+        size_t rank = comm.rank();
+        CHECK(comm.size() == 3);
+        zarr::Store store = zarr::Store::filesystem(dir.path());
+        zarr::Array a = zarr::Array::create_collective(comm, store, "/field", SHARDED);
+        std::vector<uint64_t> start, count;
+        uneven_box(rank, start, count);
+        a.write_collective(comm, start, count, box_values(start, count));
+        check_every_element(a.read_collective<int32_t>(comm, {0, 0}, {30, 10}), false, rank);
+        std::string report = comm.last_write_json();
+        CHECK(contains(report, "\"ranks\": 3") || contains(report, "\"ranks\":3"));
+        CHECK(contains(report, "\"units\""));
+        // Each rank reads its own box (boxes may overlap in reads: here they do not).
+        std::vector<int32_t> mine(static_cast<size_t>(count[0] * count[1]));
+        a.read_collective(comm, start, count, mine.data(), mine.size() * sizeof(int32_t));
+        CHECK(mine == box_values(start, count));
+        // The raw overload, with a rank that writes nothing (a zero count) but takes part.
+        std::vector<uint64_t> none = {0, 0};
+        std::vector<int32_t> row(10, -static_cast<int32_t>(rank) - 1);
+        if (rank == 1) {
+            a.write_collective(comm, {29, 0}, {1, 10}, row.data(), row.size() * sizeof(int32_t));
+        } else {
+            a.write_collective(comm, {0, 0}, none, nullptr, 0);
+        }
+        CHECK(a.read<int32_t>({29, 0}, {1, 10}) == std::vector<int32_t>(10, -2));
+    });
+    // Another process (here: a serial handle) sees the result.
+    zarr::Store store = zarr::Store::filesystem(dir.path());
+    std::vector<int32_t> all = zarr::Array::open(store, "/field").read<int32_t>({0, 0}, {29, 10});
+    all.resize(300);
+    for (uint64_t c = 0; c < 10; ++c) all[290 + c] = value_at(29, c);
+    check_every_element(all, false, 0);
+}
+
+// The checks this header makes before a collective call, failing on one rank, throw the
+// same status on every rank (agreed with zarr_comm_agree) without a hang, and write nothing.
+void comm_local_checks_agreed() {
+    TempDir dir;
+    run_ranks(3, [&](zarr::Comm &comm) {
+        size_t rank = comm.rank();
+        zarr::Store store = zarr::Store::filesystem(dir.path());
+        // A NUL byte in one rank's path.
+        THROWS(zarr::Array::create_collective(comm, store, rank == 0 ? std::string("/f\0x", 4)
+                                                                     : std::string("/field"),
+                                              SHARDED),
+               ZARR_ERROR_INVALID_ARGUMENT, "rank 0: zarr.hpp: path contains a NUL byte");
+        zarr::Array a = zarr::Array::create_collective(comm, store, "/field", SHARDED);
+        std::vector<uint64_t> start, count;
+        uneven_box(rank, start, count);
+        std::vector<int32_t> values = box_values(start, count);
+        // The wrong element type on rank 1.
+        if (rank == 1) {
+            std::vector<int64_t> wide(values.begin(), values.end());
+            THROWS(a.write_collective(comm, start, count, wide), ZARR_ERROR_INVALID_ARGUMENT,
+                   "rank 1: zarr::Array::write_collective: the element type has 8 bytes");
+        } else {
+            THROWS(a.write_collective(comm, start, count, values), ZARR_ERROR_INVALID_ARGUMENT,
+                   "rank 1: zarr::Array::write_collective: the element type has 8 bytes");
+        }
+        // start and count of different lengths on rank 2 (raw and typed overloads).
+        std::vector<uint64_t> short_start = rank == 2 ? std::vector<uint64_t>{start[0]} : start;
+        THROWS(a.write_collective(comm, short_start, count, values), ZARR_ERROR_INVALID_ARGUMENT,
+               "rank 2: zarr::Array::write_collective: start has 1 values but count has 2");
+        THROWS(a.write_collective(comm, short_start, count, values.data(),
+                                  values.size() * sizeof(int32_t)),
+               ZARR_ERROR_INVALID_ARGUMENT, "rank 2:");
+        THROWS(a.append_collective(comm, 0, 1, short_start, {1, count[1]}, values),
+               ZARR_ERROR_INVALID_ARGUMENT, "rank 2:");
+        // A read past the array on rank 1 (found by the size query before the call).
+        THROWS(a.read_collective<int32_t>(comm, {rank == 1 ? 29u : 0u, 0}, {2, 10}),
+               ZARR_ERROR_OUT_OF_BOUNDS, "rank 1:");
+        // The wrong element type for a read on rank 0 and 2: the lowest rank's wins.
+        if (rank == 1) {
+            THROWS(a.read_collective<int32_t>(comm, {0, 0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT,
+                   "rank 0: zarr::Array::read_collective");
+        } else {
+            THROWS(a.read_collective<uint16_t>(comm, {0, 0}, {1, 1}), ZARR_ERROR_INVALID_ARGUMENT,
+                   "rank 0: zarr::Array::read_collective");
+        }
+        // Checks the C library makes itself fail every rank too.
+        std::vector<uint64_t> far = start;
+        if (rank == 2) far[0] += 100;
+        THROWS(a.write_collective(comm, far, count, values), ZARR_ERROR_OUT_OF_BOUNDS, "");
+        // A NUL byte in one rank's attributes.
+        THROWS(a.set_attributes_collective(comm, rank == 2 ? std::string("{}\0", 3) : "{}"),
+               ZARR_ERROR_INVALID_ARGUMENT, "rank 2: zarr.hpp: attributes_json contains a NUL");
+        // agree and agree_on for the program's own checks.
+        THROWS(comm.agree(rank == 2 ? ZARR_ERROR_NOT_FOUND : ZARR_OK, "input.nc is missing"),
+               ZARR_ERROR_NOT_FOUND, "rank 2: input.nc is missing");
+        THROWS(comm.agree_on([&] {
+                   if (rank >= 1) throw std::runtime_error("no luck on rank " + std::to_string(rank));
+               }),
+               ZARR_ERROR_INTERNAL, "rank 1: no luck on rank 1");
+        comm.agree_on([] {});
+        // Nothing was written by the failed calls.
+        check_every_element(a.read<int32_t>({0, 0}, {30, 10}), true, rank);
+        // The communicator still works.
+        a.write_collective(comm, start, count, values);
+        check_every_element(a.read_collective<int32_t>(comm, {0, 0}, {30, 10}), false, rank);
+    });
+}
+
+// Appends along time, attributes, groups, resizing and consolidated metadata, collectively.
+void comm_appends_groups_consolidation() {
+    TempDir dir;
+    const std::string series_meta =
+        "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [0, 6],"
+        " \"data_type\": \"float64\", \"fill_value\": \"NaN\","
+        " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [4, 6]}},"
+        " \"chunk_key_encoding\": {\"name\": \"default\"},"
+        " \"codecs\": [{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}},"
+        "              {\"name\": \"gzip\", \"configuration\": {\"level\": 1}}],"
+        " \"dimension_names\": [\"time\", \"x\"]}";
+    run_ranks(3, [&](zarr::Comm &comm) {
+        size_t rank = comm.rank(), size = comm.size();
+        zarr::Store store = zarr::Store::filesystem(dir.path());
+        zarr::Group root = zarr::Group::create_collective(comm, store, "/", "{\"title\": \"run\"}");
+        zarr::Group sub = zarr::Group::create_collective(comm, store, "/sub");
+        zarr::Array series = zarr::Array::create_collective(comm, store, "/series", series_meta);
+        // Rank r owns columns [6r/size, 6(r+1)/size).
+        uint64_t first = 6 * rank / size, last = 6 * (rank + 1) / size;
+        for (uint64_t step = 0; step < 5; ++step) {
+            std::vector<double> values;
+            for (uint64_t c = first; c < last; ++c) values.push_back(static_cast<double>(step * 10 + c));
+            if (step % 2 == 0) {
+                series.append_collective(comm, 0, 1, {0, first}, {1, last - first}, values);
+            } else {
+                series.append_collective(comm, 0, 1, {0, first}, {1, last - first}, values.data(),
+                                         values.size() * sizeof(double));
+            }
+        }
+        CHECK((series.shape() == std::vector<uint64_t>{5, 6}));
+        std::vector<double> back = series.read_collective<double>(comm, {0, 0}, {5, 6});
+        for (uint64_t step = 0; step < 5; ++step) {
+            for (uint64_t c = 0; c < 6; ++c) CHECK(back[step * 6 + c] == static_cast<double>(step * 10 + c));
+        }
+        // Two steps at once, every rank writing one of them partly.
+        std::vector<double> two(last - first, -1.0);
+        series.append_collective(comm, 0, 2, {rank % 2, first}, {1, last - first}, two);
+        CHECK((series.shape() == std::vector<uint64_t>{7, 6}));
+        // A box past the appended block on one rank fails every rank.
+        THROWS(series.append_collective(comm, 0, 1, {0, first}, {rank == 0 ? 2u : 1u, last - first},
+                                        std::vector<double>((rank == 0 ? 2 : 1) * (last - first))),
+               ZARR_ERROR_OUT_OF_BOUNDS, "");
+        series.set_attributes_collective(comm, "{\"units\": \"K\"}");
+        CHECK(contains(series.attributes(), "\"units\""));
+        root.set_attributes_collective(comm, "{\"steps\": 7}");
+        CHECK(contains(root.attributes(), "\"steps\""));
+        THROWS(root.set_attributes_collective(comm, rank ? "{}" : "[1]"), ZARR_ERROR_INVALID_ARGUMENT,
+               "");
+        root.consolidate_collective(comm);
+        series.resize_collective(comm, {9, 6});
+        CHECK((series.shape() == std::vector<uint64_t>{9, 6}));
+        THROWS(series.resize_collective(comm, {9 + rank, 6}), ZARR_ERROR_INVALID_ARGUMENT, "");
+        CHECK(sub.format() == 3);
+    });
+    // A serial reader sees every node through the consolidated metadata.
+    zarr::Store store = zarr::Store::filesystem(dir.path());
+    zarr::Store view = zarr::Store::consolidated(store);
+    zarr::Array series = zarr::Array::open(view, "/series");
+    CHECK(contains(zarr::Group::open(view, "/").attributes(), "\"steps\""));
+}
+
 struct Case {
     const char *name;
     void (*fn)();
@@ -968,6 +1403,10 @@ const Case cases[] = {
     TCASE(strings_round_trip),
     TCASE(strings_empty_and_utf8),
     TCASE(strings_errors),
+    TCASE(comm_basics),
+    TCASE(comm_uneven_write),
+    TCASE(comm_local_checks_agreed),
+    TCASE(comm_appends_groups_consolidation),
 };
 
 bool run(const Case &c) {

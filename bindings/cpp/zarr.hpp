@@ -26,6 +26,13 @@
 // - Thread safety is that of the C API (see zarr.h): the objects add no state of their
 //   own beyond the handle pointer.
 //
+// - Collective calls, for MPI programs and any other group of ranks: `zarr::Comm` owns a
+//   communicator (`zarr::mpi::comm(MPI_Comm)` in zarr_mpi.hpp, or `Comm::from_ops`), and
+//   the `*_collective` members of Array and Group take one. Every rank calls them
+//   together; they return, or throw the same status, on every rank. Checks this header
+//   makes before a collective C call are agreed with the other ranks first, so that a
+//   mistake on one rank (a wrong element type) never leaves the others waiting.
+//
 // Stores other than `filesystem` and `memory` (for example ones added to the C API
 // later) can be wrapped by adopting their raw handle: `zarr::Store(raw_store_pointer)`.
 //
@@ -116,6 +123,7 @@ inline void free_handle(zarr_store *p) noexcept { zarr_store_free(p); }
 inline void free_handle(zarr_group *p) noexcept { zarr_group_free(p); }
 inline void free_handle(zarr_array *p) noexcept { zarr_array_free(p); }
 inline void free_handle(zarr_array_builder *p) noexcept { zarr_array_builder_free(p); }
+inline void free_handle(zarr_comm *p) noexcept { zarr_comm_free(p); }
 
 // A move-only owner of one C handle; the base of Store, Group and Array.
 template <typename T> class Handle {
@@ -214,6 +222,35 @@ std::vector<std::string> names_by_index(H *h, CountFn count, NameFn name) {
         names.push_back(take_string([h, name, i](char **out) { return name(h, i, out); }));
     }
     return names;
+}
+
+// THE RULE of collective calls: a check this header makes on one rank before a collective
+// C call must not make that rank throw while the others wait inside the call. So `local`
+// (the checks, and whatever they prepare) runs first, and its outcome is agreed with the
+// other ranks of `comm` (`zarr_comm_agree`): either every rank goes on to the C call or
+// every rank throws zarr::Error with the status and message of the lowest failing rank
+// ("rank N: ..."). A zarr::Error from `local` gives its status, std::bad_alloc
+// ZARR_ERROR_OUT_OF_MEMORY, any other exception ZARR_ERROR_INTERNAL with its text.
+// A NULL `comm` throws NULL_ARGUMENT on this rank alone (it cannot reach the others).
+template <typename Fn> void agree_on(const zarr_comm *comm, Fn &&local) {
+    zarr_status status = ZARR_OK;
+    std::string message;
+    try {
+        local();
+    } catch (const Error &e) {
+        status = e.status();
+        message = e.what();
+    } catch (const std::bad_alloc &) {
+        status = ZARR_ERROR_OUT_OF_MEMORY;
+        message = "zarr.hpp: out of memory";
+    } catch (const std::exception &e) {
+        status = ZARR_ERROR_INTERNAL;
+        message = e.what();
+    } catch (...) {
+        status = ZARR_ERROR_INTERNAL;
+        message = "zarr.hpp: an exception of unknown type";
+    }
+    check(zarr_comm_agree(comm, status, status == ZARR_OK ? nullptr : message.c_str()));
 }
 
 } // namespace detail
@@ -403,6 +440,87 @@ class Store : public detail::Handle<zarr_store> {
     // NULL_ARGUMENT, INVALID_ARGUMENT (the root), INVALID_PATH, NOT_FOUND, READ_ONLY, IO.
     void delete_node(const std::string &path) {
         detail::check(zarr_store_delete_node(get(), detail::c_str(path, "path")));
+    }
+};
+
+// A communicator: the ranks that make collective calls together (wraps `zarr_comm *`).
+// Move-only; the destructor calls `zarr_comm_free`. MPI programs get one from
+// `zarr::mpi::comm(MPI_COMM_WORLD)` (zarr_mpi.hpp, which needs <mpi.h>); other programs
+// from a table of collective operations (`Comm::from_ops`), or adopt a raw handle.
+//
+// Collective members (`Array::create_collective`, `write_collective`, `read_collective`,
+// `resize_collective`, `append_collective`, `set_attributes_collective`,
+// `Group::create_collective`, `set_attributes_collective`, `consolidate_collective`, and
+// `agree` / `agree_on` here) must be called by every rank of the communicator, in the same
+// order, one call at a time per communicator (as MPI collectives). Each returns, or throws
+// a zarr::Error with the same status, on every rank; the other ranks' message of a failure
+// found on rank N starts with "rank N: ". The checks this header makes before calling C
+// (element type size, `start`/`count` lengths, NUL bytes) are agreed with the other ranks
+// first (`zarr_comm_agree`), so a mistake on one rank throws on every rank instead of
+// leaving the others waiting. An empty `Comm` throws NULL_ARGUMENT on its own rank only.
+// The other members (`rank`, `size`, `last_write_json`) are local.
+class Comm : public detail::Handle<zarr_comm> {
+  public:
+    // An empty communicator object (get() is NULL).
+    Comm() noexcept = default;
+    // Adopts a raw handle from `zarr_comm_create` or `zarr_comm_create_mpi`.
+    explicit Comm(zarr_comm *raw) noexcept : Handle(raw) {}
+
+    // A communicator whose collective operations are the functions of `ops` (copied; see
+    // `zarr_comm_ops` in zarr.h), this being rank `rank` of `size` (wraps
+    // `zarr_comm_create`). Not collective. The communicator calls `ops.free_user_data`
+    // when it is destroyed; on failure it is not called (`ops.user_data` stays yours).
+    // Throws zarr::Error: INVALID_ARGUMENT (unknown `version`, a NULL function, `size` 0
+    // or `rank >= size`).
+    static Comm from_ops(const zarr_comm_ops &ops, size_t rank, size_t size) {
+        zarr_comm *raw = nullptr;
+        detail::check(zarr_comm_create(&ops, rank, size, &raw));
+        return Comm(raw);
+    }
+
+    // This rank's number, 0 to size() - 1 (wraps `zarr_comm_rank`). Not collective.
+    // Throws zarr::Error: NULL_ARGUMENT (empty object).
+    size_t rank() const {
+        size_t r = 0;
+        detail::check(zarr_comm_rank(get(), &r));
+        return r;
+    }
+
+    // The number of ranks (wraps `zarr_comm_size`). Not collective. Throws zarr::Error:
+    // NULL_ARGUMENT (empty object).
+    size_t size() const {
+        size_t n = 0;
+        detail::check(zarr_comm_size(get(), &n));
+        return n;
+    }
+
+    // Agrees on an outcome, collectively (wraps `zarr_comm_agree`): every rank passes its
+    // own `status` (ZARR_OK, or the error it found, explained by `message`); returns on
+    // every rank when all passed ZARR_OK, otherwise throws zarr::Error on every rank with
+    // the status of the lowest failing rank N and the message "rank N: <its message>".
+    // For checks of your own before a collective call (a file missing on one node), so
+    // that either every rank makes the call or none does. Throws zarr::Error: that
+    // status; NULL_ARGUMENT (empty object: this rank alone); COMMUNICATION.
+    void agree(zarr_status status, const std::string &message = std::string()) const {
+        detail::check(zarr_comm_agree(get(), status, status == ZARR_OK ? nullptr : message.c_str()));
+    }
+
+    // Runs `local` (any callable taking no argument) on this rank, then agrees on whether
+    // it threw, collectively: returns on every rank when no rank's `local` threw, otherwise
+    // throws zarr::Error on every rank as `agree` (a zarr::Error from `local` gives its
+    // status and message, std::bad_alloc OUT_OF_MEMORY, another exception INTERNAL with
+    // its `what()`). The collective members of this header check their arguments this way.
+    template <typename Fn> void agree_on(Fn &&local) const {
+        detail::agree_on(get(), std::forward<Fn>(local));
+    }
+
+    // What the last `write_collective` or `append_collective` through this communicator
+    // did on this rank, as JSON object text (`ranks`, `rounds`, `units`, `units_written`,
+    // `units_merged`, `bytes_sent`, `bytes_received`; see `zarr_comm_last_write_json`), or
+    // "null" before the first one. Not collective. Throws zarr::Error: NULL_ARGUMENT.
+    std::string last_write_json() const {
+        zarr_comm *c = get();
+        return detail::take_string([c](char **out) { return zarr_comm_last_write_json(c, out); });
     }
 };
 
@@ -623,6 +741,55 @@ class Group : public detail::Handle<zarr_group>, public detail::Attributes<Group
             out.push_back(std::move(c));
         }
         return out;
+    }
+
+    // Creates a Zarr v3 group at `path` without attributes, collectively: every rank of
+    // `comm` calls it with the same `path`; rank 0 writes it, then every rank opens it
+    // (wraps `zarr_group_create_collective`). Throws zarr::Error on every rank:
+    // INVALID_ARGUMENT (ranks passing different paths, a NUL byte in `path` on any rank),
+    // NULL_ARGUMENT, INVALID_PATH, ALREADY_EXISTS, NODE_TYPE_MISMATCH, IO (of rank 0's
+    // creation or any rank's opening), COMMUNICATION.
+    static Group create_collective(const Comm &comm, Store &store, const std::string &path) {
+        const char *p = nullptr;
+        comm.agree_on([&] { p = detail::c_str(path, "path"); });
+        zarr_group *raw = nullptr;
+        detail::check(zarr_group_create_collective(comm.get(), store.get(), p, nullptr, &raw));
+        return Group(raw);
+    }
+
+    // Creates a Zarr v3 group at `path` with the attributes in the JSON object text
+    // `attributes_json`, collectively (every rank passes the same arguments; wraps
+    // `zarr_group_create_collective`). Throws zarr::Error on every rank as the overload
+    // above, plus INVALID_ARGUMENT (not a JSON object, or different on some rank).
+    static Group create_collective(const Comm &comm, Store &store, const std::string &path,
+                                   const std::string &attributes_json) {
+        const char *p = nullptr, *a = nullptr;
+        comm.agree_on([&] {
+            p = detail::c_str(path, "path");
+            a = detail::c_str(attributes_json, "attributes_json");
+        });
+        zarr_group *raw = nullptr;
+        detail::check(zarr_group_create_collective(comm.get(), store.get(), p, a, &raw));
+        return Group(raw);
+    }
+
+    // Replaces the attributes with the JSON object text `attributes_json`, collectively
+    // (every rank passes the same text; wraps `zarr_group_set_attributes_json_collective`).
+    // Throws zarr::Error on every rank: NULL_ARGUMENT, INVALID_ARGUMENT (not a JSON
+    // object, different on some rank, a NUL byte), READ_ONLY, IO, COMMUNICATION.
+    void set_attributes_collective(const Comm &comm, const std::string &attributes_json) {
+        const char *a = nullptr;
+        comm.agree_on([&] { a = detail::c_str(attributes_json, "attributes_json"); });
+        detail::check(zarr_group_set_attributes_json_collective(comm.get(), get(), a));
+    }
+
+    // Writes consolidated metadata for every node below the group, collectively (rank 0
+    // writes; wraps `zarr_group_consolidate_collective`): call it after the last
+    // collective write and node creation. Throws zarr::Error on every rank: NULL_ARGUMENT,
+    // INVALID_ARGUMENT (ranks passing different groups; 2022 draft layout),
+    // INVALID_METADATA, READ_ONLY, IO, COMMUNICATION.
+    void consolidate_collective(const Comm &comm) const {
+        detail::check(zarr_group_consolidate_collective(comm.get(), get()));
     }
 };
 
@@ -1168,6 +1335,151 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
                                                      chunk_indices.data(), &stored, &nbytes));
         if (!stored) return std::nullopt;
         return nbytes;
+    }
+
+    // ---- Collective calls (see zarr::Comm): every rank of `comm` calls them together. ----
+
+    // Creates an array at `path` from a complete Zarr v3 metadata document, collectively:
+    // every rank passes the same `path` and `metadata_json`; rank 0 writes the metadata,
+    // then every rank opens the array (wraps `zarr_array_create_collective`). Throws
+    // zarr::Error on every rank: INVALID_ARGUMENT (ranks passing different arguments, a
+    // NUL byte on any rank), NULL_ARGUMENT, INVALID_PATH, ALREADY_EXISTS,
+    // NODE_TYPE_MISMATCH, INVALID_METADATA, UNSUPPORTED, IO (of rank 0's creation or any
+    // rank's opening), COMMUNICATION.
+    static Array create_collective(const Comm &comm, Store &store, const std::string &path,
+                                   const std::string &metadata_json) {
+        const char *p = nullptr, *m = nullptr;
+        comm.agree_on([&] {
+            p = detail::c_str(path, "path");
+            m = detail::c_str(metadata_json, "metadata_json");
+        });
+        zarr_array *raw = nullptr;
+        detail::check(zarr_array_create_collective(comm.get(), store.get(), p, m, &raw));
+        return Array(raw);
+    }
+
+    // Writes each rank's box `start .. start + count` from its raw buffer `buf` of exactly
+    // `buf_len` bytes (dense, C order), collectively (wraps `zarr_array_write_collective`):
+    // the result equals one serial write of every rank's box, boxes may cut chunks and
+    // shards anywhere but must not overlap; a box with a zero count writes nothing but its
+    // rank takes part. Each chunk or shard is written once, by one rank. Throws zarr::Error
+    // on every rank: NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, `start` and `count` of
+    // different lengths, overlapping boxes, ranks writing different arrays),
+    // OUT_OF_BOUNDS, BUFFER_SIZE_MISMATCH, UNSUPPORTED (variable-length elements),
+    // CORRUPT_DATA, OUT_OF_MEMORY, READ_ONLY, IO, COMMUNICATION. Argument errors of any
+    // rank are found before anything is written.
+    void write_collective(const Comm &comm, const std::vector<uint64_t> &start,
+                          const std::vector<uint64_t> &count, const void *buf, size_t buf_len) {
+        comm.agree_on([&] { check_ranks(start, count, "zarr::Array::write_collective"); });
+        detail::check(zarr_array_write_collective(comm.get(), get(), start.size(), start.data(),
+                                                  count.data(), buf, buf_len));
+    }
+
+    // Writes each rank's box from its `values` (dense, C order), collectively (wraps
+    // `zarr_array_write_collective`). Throws zarr::Error on every rank: INVALID_ARGUMENT
+    // when sizeof(T) differs from the element size on any rank, BUFFER_SIZE_MISMATCH when
+    // `values.size()` is not the box's element count, and as the raw overload.
+    template <typename T>
+    void write_collective(const Comm &comm, const std::vector<uint64_t> &start,
+                          const std::vector<uint64_t> &count, const std::vector<T> &values) {
+        static_assert(detail::is_element_type<T>(), "");
+        const char *function = "zarr::Array::write_collective";
+        comm.agree_on([&] {
+            detail::check_element_size<T>(element_size(), function);
+            check_ranks(start, count, function);
+        });
+        detail::check(zarr_array_write_collective(comm.get(), get(), start.size(), start.data(),
+                                                  count.data(), values.data(),
+                                                  values.size() * sizeof(T)));
+    }
+
+    // Reads each rank's box `start .. start + count` into its raw buffer `buf` of
+    // `buf_len` bytes (dense, C order), collectively (wraps `zarr_array_read_collective`);
+    // boxes may overlap. After a failure while reading, `buf` may be partly written.
+    // Throws zarr::Error on every rank: NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank,
+    // mismatched lengths), OUT_OF_BOUNDS, BUFFER_TOO_SMALL, UNSUPPORTED (variable-length
+    // elements), CORRUPT_DATA, OUT_OF_MEMORY, IO, COMMUNICATION.
+    void read_collective(const Comm &comm, const std::vector<uint64_t> &start,
+                         const std::vector<uint64_t> &count, void *buf, size_t buf_len) const {
+        comm.agree_on([&] { check_ranks(start, count, "zarr::Array::read_collective"); });
+        detail::check(zarr_array_read_collective(comm.get(), get(), start.size(), start.data(),
+                                                 count.data(), buf, buf_len));
+    }
+
+    // Reads each rank's box into a new vector of T (C order), collectively (wraps
+    // `zarr_array_read_collective`). Throws zarr::Error on every rank: INVALID_ARGUMENT
+    // when sizeof(T) differs from the element size on any rank, OUT_OF_BOUNDS (a box past
+    // the array on any rank), OUT_OF_MEMORY, and as the raw overload.
+    template <typename T>
+    std::vector<T> read_collective(const Comm &comm, const std::vector<uint64_t> &start,
+                                   const std::vector<uint64_t> &count) const {
+        static_assert(detail::is_element_type<T>(), "");
+        std::vector<T> values;
+        size_t nbytes = 0;
+        comm.agree_on([&] {
+            detail::check_element_size<T>(element_size(), "zarr::Array::read_collective");
+            nbytes = selection_nbytes(start, count);
+            values.resize(nbytes / sizeof(T));
+        });
+        detail::check(zarr_array_read_collective(comm.get(), get(), start.size(), start.data(),
+                                                 count.data(), values.data(), nbytes));
+        return values;
+    }
+
+    // Changes the shape to `shape`, collectively: every rank passes the same shape; rank 0
+    // rewrites the metadata, then every rank's object has the new shape (wraps
+    // `zarr_array_resize_collective`; see `resize`). Throws zarr::Error on every rank:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, ranks passing different shapes),
+    // UNSUPPORTED, CORRUPT_DATA, READ_ONLY, IO, COMMUNICATION.
+    void resize_collective(const Comm &comm, const std::vector<uint64_t> &shape) {
+        detail::check(zarr_array_resize_collective(comm.get(), get(), shape.size(), shape.data()));
+    }
+
+    // Grows dimension `dim` by `length`, then writes each rank's box of the appended block
+    // from its raw buffer `buf` of `buf_len` bytes, collectively: the time step of a
+    // simulation, each rank writing its part (wraps `zarr_array_append_collective`).
+    // Every rank passes the same `dim` and `length`; `start`/`count` are relative to the
+    // appended block (`start[dim] + count[dim] <= length`); boxes as in
+    // `write_collective`. If the write fails after the resize, the array keeps its new
+    // shape. Throws zarr::Error on every rank: those of `resize_collective` and
+    // `write_collective`; INVALID_ARGUMENT also for a `dim` outside the array or
+    // `start`/`count` of different lengths; OUT_OF_BOUNDS for a box outside the block.
+    void append_collective(const Comm &comm, size_t dim, uint64_t length,
+                           const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                           const void *buf, size_t buf_len) {
+        comm.agree_on([&] { check_ranks(start, count, "zarr::Array::append_collective"); });
+        detail::check(zarr_array_append_collective(comm.get(), get(), dim, length, start.size(),
+                                                   start.data(), count.data(), buf, buf_len));
+    }
+
+    // Grows dimension `dim` by `length` and writes each rank's box of the appended block
+    // from its `values` (dense, C order), collectively (wraps
+    // `zarr_array_append_collective`). Throws zarr::Error on every rank: INVALID_ARGUMENT
+    // when sizeof(T) differs from the element size on any rank, and as the raw overload.
+    template <typename T>
+    void append_collective(const Comm &comm, size_t dim, uint64_t length,
+                           const std::vector<uint64_t> &start, const std::vector<uint64_t> &count,
+                           const std::vector<T> &values) {
+        static_assert(detail::is_element_type<T>(), "");
+        const char *function = "zarr::Array::append_collective";
+        comm.agree_on([&] {
+            detail::check_element_size<T>(element_size(), function);
+            check_ranks(start, count, function);
+        });
+        detail::check(zarr_array_append_collective(comm.get(), get(), dim, length, start.size(),
+                                                   start.data(), count.data(), values.data(),
+                                                   values.size() * sizeof(T)));
+    }
+
+    // Replaces the attributes with the JSON object text `attributes_json`, collectively
+    // (every rank passes the same text; rank 0 writes, then every object has them; wraps
+    // `zarr_array_set_attributes_json_collective`). Throws zarr::Error on every rank:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (not a JSON object, different on some rank, a NUL
+    // byte), READ_ONLY, IO, COMMUNICATION.
+    void set_attributes_collective(const Comm &comm, const std::string &attributes_json) {
+        const char *a = nullptr;
+        comm.agree_on([&] { a = detail::c_str(attributes_json, "attributes_json"); });
+        detail::check(zarr_array_set_attributes_json_collective(comm.get(), get(), a));
     }
 
   private:

@@ -8,10 +8,104 @@
 ! and exercises the rest of the module on an in-memory store. Every failed check prints what
 ! was checked, and for a status its text and zarr_last_error_message(); the program then
 ! stops with a non-zero exit code.
+! A communicator of one rank made of Fortran procedures (zarr_comm_ops_t), so that the
+! collective procedures of the module are checked without MPI: with a single rank every
+! exchange is a copy of this rank's own bytes. (test_zarr_mpi_fortran.f90 runs them on
+! several MPI processes.)
+module one_rank_comm
+  use, intrinsic :: iso_c_binding
+  use zarr, only: ZARR_OK, ZARR_COMM_OPS_VERSION, zarr_comm_ops_t
+  implicit none
+  private
+  public :: one_rank_ops, freed
+  integer, save :: freed = 0
+
+contains
+
+  function one_rank_ops() result(ops)
+    type(zarr_comm_ops_t) :: ops
+    ops%version = ZARR_COMM_OPS_VERSION
+    ops%barrier = c_funloc(barrier)
+    ops%broadcast = c_funloc(broadcast)
+    ops%all_gather = c_funloc(all_gather)
+    ops%all_gather_v = c_funloc(all_gather_v)
+    ops%all_to_all_v = c_funloc(all_to_all_v)
+    ops%all_reduce_i64 = c_funloc(all_reduce_i64)
+    ops%free_user_data = c_funloc(free_user_data)
+  end function one_rank_ops
+
+  ! Copies `len` bytes from `src` + `src_off` to `dst` + `dst_off`.
+  subroutine copy_bytes(dst, dst_off, src, src_off, len)
+    type(c_ptr), value :: dst, src
+    integer(c_size_t), value :: dst_off, src_off, len
+    integer(c_int8_t), pointer :: d(:), s(:)
+    if (len == 0) return
+    call c_f_pointer(dst, d, [dst_off + len])
+    call c_f_pointer(src, s, [src_off + len])
+    d(dst_off + 1:dst_off + len) = s(src_off + 1:src_off + len)
+  end subroutine copy_bytes
+
+  ! The arguments a single rank does not need are unused on purpose.
+  integer(c_int32_t) function barrier(user_data) bind(C)
+    type(c_ptr), value :: user_data
+    if (c_associated(user_data)) continue
+    barrier = ZARR_OK
+  end function barrier
+
+  integer(c_int32_t) function broadcast(user_data, buf, len, root) bind(C)
+    type(c_ptr), value :: user_data, buf
+    integer(c_size_t), value :: len, root
+    if (c_associated(user_data) .or. c_associated(buf) .or. len + root < 0) continue
+    broadcast = ZARR_OK
+  end function broadcast
+
+  integer(c_int32_t) function all_gather(user_data, send, len, recv) bind(C)
+    type(c_ptr), value :: user_data, send, recv
+    integer(c_size_t), value :: len
+    if (c_associated(user_data)) continue
+    call copy_bytes(recv, 0_c_size_t, send, 0_c_size_t, len)
+    all_gather = ZARR_OK
+  end function all_gather
+
+  integer(c_int32_t) function all_gather_v(user_data, send, send_len, recv, recv_lens, &
+                                           recv_displs) bind(C)
+    type(c_ptr), value :: user_data, send, recv
+    integer(c_size_t), value :: send_len
+    integer(c_size_t), intent(in) :: recv_lens(1), recv_displs(1)
+    if (c_associated(user_data) .or. send_len < 0) continue
+    call copy_bytes(recv, recv_displs(1), send, 0_c_size_t, recv_lens(1))
+    all_gather_v = ZARR_OK
+  end function all_gather_v
+
+  integer(c_int32_t) function all_to_all_v(user_data, send, send_lens, send_displs, recv, &
+                                           recv_lens, recv_displs) bind(C)
+    type(c_ptr), value :: user_data, send, recv
+    integer(c_size_t), intent(in) :: send_lens(1), send_displs(1), recv_lens(1), recv_displs(1)
+    if (c_associated(user_data) .or. recv_lens(1) /= send_lens(1)) continue
+    call copy_bytes(recv, recv_displs(1), send, send_displs(1), send_lens(1))
+    all_to_all_v = ZARR_OK
+  end function all_to_all_v
+
+  integer(c_int32_t) function all_reduce_i64(user_data, values, count, op) bind(C)
+    type(c_ptr), value :: user_data, values
+    integer(c_size_t), value :: count
+    integer(c_int32_t), value :: op
+    if (c_associated(user_data) .or. c_associated(values) .or. count < 0 .or. op < 0) continue
+    all_reduce_i64 = ZARR_OK
+  end function all_reduce_i64
+
+  subroutine free_user_data(user_data) bind(C)
+    type(c_ptr), value :: user_data
+    if (c_associated(user_data)) continue
+    freed = freed + 1
+  end subroutine free_user_data
+end module one_rank_comm
+
 program test_zarr_fortran
   use, intrinsic :: iso_c_binding
   use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
   use zarr
+  use one_rank_comm, only: one_rank_ops, freed
   implicit none
 
   integer, parameter :: nx = 5, ny = 3
@@ -403,6 +497,7 @@ program test_zarr_fortran
   call zarr_free(smem)
   call accessors_attributes_builder(mem)
   call sections_resize_strings(mem)
+  call collectives_one_rank()
 
   ! Handles may be freed in any order.
   call zarr_free(mem)
@@ -746,6 +841,165 @@ contains
     call expect(status, ZARR_ERROR_NULL_ARGUMENT, 'zarr_read_vlen on a freed handle')
     call zarr_free(t)
   end subroutine sections_resize_strings
+
+  ! The collective procedures on a communicator of one rank (one_rank_comm): creation, the
+  ! checks agreed through zarr_comm_agree, writes and reads in Fortran order, appends along
+  ! a Fortran dimension, resizing, attributes, groups, consolidation.
+  subroutine collectives_one_rank()
+    type(zarr_comm) :: comm, closed
+    type(zarr_comm_ops_t) :: ops
+    type(zarr_store) :: st, view
+    type(zarr_group) :: top
+    type(zarr_array) :: f, series, again
+    real(c_float) :: field(7, 4), back(7, 4), part(3, 2), step(7)
+    real(c_double) :: wrong(7, 4)
+    integer(c_int32_t) :: cols(7, 2)
+    integer(c_int64_t), allocatable :: extents(:)
+    character(len=:), allocatable :: text
+    integer :: r, n, t
+
+    ops = one_rank_ops()
+    call expect(zarr_comm_create(ops, 1, 1, comm), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_comm_create rank 1 of 1')
+    call expect(zarr_comm_create(ops, -1, 1, comm), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_comm_create rank -1')
+    ops%all_to_all_v = c_null_funptr
+    call expect(zarr_comm_create(ops, 0, 1, comm), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_comm_create without all_to_all_v')
+    call check(index(zarr_last_error_message(), 'all_to_all_v') > 0, &
+               'the message names the missing operation: ' // zarr_last_error_message())
+    call check(freed == 0, 'a failed creation does not free user_data')
+    ops = one_rank_ops()
+    call ok(zarr_comm_create(ops, 0, 1, comm), 'zarr_comm_create one rank')
+    r = -1
+    n = -1
+    call ok(zarr_comm_rank(comm, r), 'zarr_comm_rank')
+    call ok(zarr_comm_size(comm, n), 'zarr_comm_size')
+    call check(r == 0 .and. n == 1, 'rank 0 of 1')
+    call ok(zarr_comm_last_write_json(comm, text), 'zarr_comm_last_write_json before a write')
+    call check(text == 'null', 'no collective write yet: ' // text)
+
+    ! A 2-D float32 field(7, 4) in chunks of 3 x 2 (Zarr shape (4, 7)).
+    call ok(zarr_store_open_memory(st), 'zarr_store_open_memory (collective)')
+    call ok(zarr_group_create_collective(comm, st, '/', top, '{"title": "run"}'), &
+            'zarr_group_create_collective /')
+    call ok(zarr_array_create_collective(comm, st, '/field', [7, 4], [3, 2], &
+                                         ZARR_DATA_TYPE_FLOAT32, f, codec='zstd', &
+                                         fill_value='-1', dimension_names=['x', 'y']), &
+            'zarr_array_create_collective from Fortran values')
+    do t = 1, 4
+      do r = 1, 7
+        field(r, t) = 10.0 * r + t
+      end do
+    end do
+    call ok(zarr_write_collective(comm, f, field(:, 1:2), count=[7, 2]), &
+            'zarr_write_collective columns 1:2')
+    call ok(zarr_write_collective(comm, f, field(:, 3:4), start=[1, 3]), &
+            'zarr_write_collective columns 3:4')
+    back = 0
+    call ok(zarr_read_collective(comm, f, back), 'zarr_read_collective whole')
+    call check(all(back == field), 'collective write and read round trip')
+    call ok(zarr_read(f, back), 'zarr_read after collective writes')
+    call check(all(back == field), 'a serial read sees the collective writes')
+    call ok(zarr_read_collective(comm, f, part, start=[2, 3]), 'zarr_read_collective part')
+    call check(all(part == field(2:4, 3:4)), '1-based part field(2:4, 3:4)')
+    call ok(zarr_comm_last_write_json(comm, text), 'zarr_comm_last_write_json')
+    call check(index(nospace(text), '"ranks":1') > 0 .and. index(text, 'units_written') > 0, &
+               'the last write report: ' // text)
+
+    ! Checks of this module, agreed through zarr_comm_agree: the message names the rank.
+    wrong = 0
+    call expect(zarr_write_collective(comm, f, wrong), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_write_collective of real(c_double) into float32')
+    call check(index(zarr_last_error_message(), 'rank 0: zarr_write_collective: a ' &
+                     // 'real(c_double) buffer') > 0, &
+               'agreed message: ' // zarr_last_error_message())
+    call expect(zarr_read_collective(comm, f, back, start=[0, 1]), ZARR_ERROR_OUT_OF_BOUNDS, &
+                'zarr_read_collective start 0')
+    call expect(zarr_read_collective(comm, f, back, start=[1]), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_read_collective start and count of different lengths')
+    call expect(zarr_write_collective(comm, f, field, start=[2, 1]), ZARR_ERROR_OUT_OF_BOUNDS, &
+                'zarr_write_collective past the edge (checked by libzarr)')
+    call expect(zarr_write_collective(comm, again, field), ZARR_ERROR_NULL_ARGUMENT, &
+                'zarr_write_collective on an array that is not open')
+    call expect(zarr_write_collective(closed, f, field), ZARR_ERROR_NULL_ARGUMENT, &
+                'zarr_write_collective with a communicator that is not open')
+    call expect(zarr_array_create_collective(comm, st, '/bad', [2], [2], 999_c_int32_t, &
+                                             again), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_array_create_collective unknown data type')
+    call check(index(zarr_last_error_message(), 'rank 0: zarr_array_create_collective') > 0, &
+               'agreed create message: ' // zarr_last_error_message())
+    call expect(zarr_comm_agree(comm, ZARR_ERROR_IO, 'input.nc is missing'), ZARR_ERROR_IO, &
+                'zarr_comm_agree of a failure')
+    call check(index(zarr_last_error_message(), 'rank 0: input.nc is missing') > 0, &
+               'zarr_comm_agree message: ' // zarr_last_error_message())
+    call ok(zarr_comm_agree(comm, ZARR_OK), 'zarr_comm_agree ZARR_OK')
+    back = 0
+    call ok(zarr_read(f, back), 'zarr_read after failed collective calls')
+    call check(all(back == field), 'failed collective calls wrote nothing')
+
+    ! Appending time steps along Fortran dimension 2 of series(7, nt) (Zarr dimension 0).
+    call ok(zarr_array_create_collective(comm, st, '/series', [7, 0], [7, 2], &
+                                         ZARR_DATA_TYPE_FLOAT32, series, fill_value='NaN'), &
+            'zarr_array_create_collective time series')
+    do t = 1, 3
+      step = [(100.0 * t + r, r = 1, 7)]
+      call ok(zarr_append_collective(comm, series, 2, step, count=[7, 1]), &
+              'zarr_append_collective one step')
+    end do
+    call ok(zarr_append_collective(comm, series, 2, field(:, 1:2), start=[1, 2], length=3), &
+            'zarr_append_collective 3 steps, this rank writing the last 2')
+    call ok(zarr_array_shape(series, extents), 'zarr_array_shape after appends')
+    call check(all(extents == [7, 6]), 'series grew along Fortran dimension 2')
+    call ok(zarr_read_collective(comm, series, back(:, 1:3)), 'zarr_read_collective steps 1:3')
+    call check(all(back(:, 1:3) == reshape([((100.0 * t + r, r = 1, 7), t = 1, 3)], [7, 3])), &
+               'appended steps in place')
+    call ok(zarr_read_collective(comm, series, back(:, 1:3), start=[1, 4]), &
+            'zarr_read_collective steps 4:6')
+    call check(all(ieee_is_nan(back(:, 1))) .and. all(back(:, 2:3) == field(:, 1:2)), &
+               'a step left unwritten is the fill value')
+    call expect(zarr_append_collective(comm, series, 3, step), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_append_collective dimension 3 of 1')
+    call expect(zarr_append_collective(comm, series, 2, step, count=[7, 1], length=-1), &
+                ZARR_ERROR_INVALID_ARGUMENT, 'zarr_append_collective negative length')
+    cols = 0
+    call expect(zarr_append_collective(comm, series, 2, cols(:, 1), count=[7, 1]), &
+                ZARR_ERROR_INVALID_ARGUMENT, 'zarr_append_collective int32 into float32')
+    call ok(zarr_array_shape(series, extents), 'zarr_array_shape after failed appends')
+    call check(all(extents == [7, 6]), 'failed appends do not grow the array')
+    call ok(zarr_array_resize_collective(comm, series, [7, 8]), 'zarr_array_resize_collective')
+    call ok(zarr_array_shape(series, extents), 'zarr_array_shape after resize')
+    call check(all(extents == [7, 8]), 'resized to (7, 8)')
+    call expect(zarr_array_resize_collective(comm, series, [7, -1]), &
+                ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_resize_collective negative extent')
+
+    ! Attributes, groups, consolidated metadata.
+    call ok(zarr_array_set_attributes_json_collective(comm, series, '{"units": "K"}'), &
+            'zarr_array_set_attributes_json_collective')
+    call ok(zarr_array_attributes_json(series, text), 'zarr_array_attributes_json')
+    call check(index(text, '"units"') > 0, 'collective array attributes: ' // text)
+    call ok(zarr_group_set_attributes_json_collective(comm, top, '{"steps": 6}'), &
+            'zarr_group_set_attributes_json_collective')
+    call expect(zarr_group_set_attributes_json_collective(comm, top, '[1]'), &
+                ZARR_ERROR_INVALID_ARGUMENT, 'collective attributes that are not an object')
+    call ok(zarr_group_consolidate_collective(comm, top), 'zarr_group_consolidate_collective')
+    call ok(zarr_store_open_consolidated(st, view), 'zarr_store_open_consolidated')
+    call ok(zarr_array_open(view, '/series', again), 'open /series through consolidation')
+    call zarr_free(again)
+    call zarr_free(view)
+    call zarr_free(top)
+    call ok(zarr_group_create_collective(comm, st, '/sub', top), &
+            'zarr_group_create_collective without attributes')
+
+    call zarr_free(top)
+    call zarr_free(series)
+    call zarr_free(f)
+    call zarr_free(st)
+    call zarr_free(comm)
+    call check(.not. c_associated(comm%ptr) .and. freed == 1, &
+               'zarr_free(comm) frees the communicator (and its user_data once)')
+    call zarr_free(comm) ! not open: nothing happens
+  end subroutine collectives_one_rank
 
   subroutine check(condition, what)
     logical, intent(in) :: condition

@@ -93,6 +93,23 @@
 ! - zarr_array_create is generic: with a metadata JSON document (as in C), or from a Fortran
 !   shape, chunk shape (Fortran order), data type and optional codec ("none", "zstd", "gzip"),
 !   compression level, fill value, dimension names and attributes, building the v3 metadata.
+! - Collective calls (MPI programs, or any group of ranks): type(zarr_comm) is a
+!   communicator, made from an MPI communicator by zarr_comm_create_mpi of module zarr_mpi
+!   (zarr_mpi.f90, compiled with the MPI compiler; this module holds no MPI type), or from a
+!   zarr_comm_ops_t table by zarr_comm_create; free it with zarr_free. The collective
+!   procedures take `comm` first, then the arguments of their serial counterparts, in
+!   Fortran order and 1-based like everything here: zarr_array_create_collective (both forms
+!   of zarr_array_create), zarr_write_collective / zarr_read_collective (the types and ranks
+!   of zarr_write / zarr_read), zarr_append_collective(comm, array, dim, values [, start,
+!   count, length]) (grow Fortran dimension `dim` by `length`, every rank writing its box of
+!   the new block), zarr_array_resize_collective, zarr_array_set_attributes_json_collective,
+!   zarr_group_create_collective, zarr_group_set_attributes_json_collective,
+!   zarr_group_consolidate_collective and zarr_comm_agree. Every rank of the communicator
+!   calls them, in the same order, and gets the same status. THE RULE: a collective call
+!   never leaves other ranks waiting, so this module's own checks before such a call (buffer
+!   type, start/count, data type and codec names) are agreed with the other ranks through
+!   zarr_comm_agree first: a mistake on one rank fails every rank's call, and no rank enters
+!   the C call alone. zarr_comm_rank, zarr_comm_size and zarr_comm_last_write_json are local.
 ! - Threads: as the C library. The message of a check made by this module is kept per
 !   thread when compiled with OpenMP (threadprivate), otherwise in one module variable.
 module zarr
@@ -167,6 +184,11 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_ARRAY = 1
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_GROUP = 2
   integer(c_int32_t), parameter, public :: ZARR_STORE_CALLBACKS_VERSION = 1
+  integer(c_int32_t), parameter, public :: ZARR_COMM_OPS_VERSION = 1
+  ! The reductions of zarr_comm_ops_t%all_reduce_i64.
+  integer(c_int32_t), parameter, public :: ZARR_REDUCE_MIN = 1
+  integer(c_int32_t), parameter, public :: ZARR_REDUCE_MAX = 2
+  integer(c_int32_t), parameter, public :: ZARR_REDUCE_SUM = 3
 
   ! ---------------------------------------------------------------------------------------
   ! Handles
@@ -204,6 +226,28 @@ module zarr
     type(c_funptr) :: erase_prefix = c_null_funptr
     type(c_funptr) :: free_user_data = c_null_funptr
   end type zarr_store_callbacks_t
+
+  !> A communicator: the ranks that make collective calls together. Made by
+  !> zarr_comm_create_mpi (module zarr_mpi) from an MPI communicator, or by zarr_comm_create
+  !> from a table of collective operations; freed with zarr_comm_free or zarr_free.
+  type, public :: zarr_comm
+    type(c_ptr) :: ptr = c_null_ptr
+  end type zarr_comm
+
+  !> zarr.h's zarr_comm_ops, for zarr_comm_create: `version` is ZARR_COMM_OPS_VERSION
+  !> (uint32_t in C), the operations are c_funloc of bind(C) procedures with the signatures
+  !> of zarr.h's zarr_comm_*_fn types; all are required but free_user_data.
+  type, bind(C), public :: zarr_comm_ops_t
+    integer(c_int32_t) :: version = 0
+    type(c_ptr) :: user_data = c_null_ptr
+    type(c_funptr) :: barrier = c_null_funptr
+    type(c_funptr) :: broadcast = c_null_funptr
+    type(c_funptr) :: all_gather = c_null_funptr
+    type(c_funptr) :: all_gather_v = c_null_funptr
+    type(c_funptr) :: all_to_all_v = c_null_funptr
+    type(c_funptr) :: all_reduce_i64 = c_null_funptr
+    type(c_funptr) :: free_user_data = c_null_funptr
+  end type zarr_comm_ops_t
 
   ! ---------------------------------------------------------------------------------------
   ! The raw layer: every function of zarr.h, C types and C (0-based, row-major) indices.
@@ -255,6 +299,13 @@ module zarr
   public :: c_zarr_store_open_callbacks, c_zarr_thread_pool_set_size, c_zarr_thread_pool_size
   public :: c_zarr_array_read_strided, c_zarr_array_write_strided, c_zarr_array_resize
   public :: c_zarr_array_append, c_zarr_array_read_vlen, c_zarr_array_write_vlen
+  public :: c_zarr_comm_create, c_zarr_comm_free, c_zarr_comm_rank, c_zarr_comm_size
+  public :: c_zarr_comm_agree, c_zarr_comm_last_write_json, c_zarr_comm_callback_set_error
+  public :: c_zarr_array_create_collective, c_zarr_array_write_collective
+  public :: c_zarr_array_read_collective, c_zarr_array_resize_collective
+  public :: c_zarr_array_append_collective, c_zarr_array_set_attributes_json_collective
+  public :: c_zarr_group_create_collective, c_zarr_group_set_attributes_json_collective
+  public :: c_zarr_group_consolidate_collective
 
   interface
     function c_zarr_store_open_zip(path, out) result(status) bind(C, name="zarr_store_open_zip")
@@ -1222,6 +1273,150 @@ module zarr
     end function c_zarr_array_write_vlen
   end interface
 
+  ! Communicators and collective calls (zarr.h's zarr_comm_*, *_collective). Every rank of
+  ! the communicator makes a collective call; `rank` is 0-based, as in C and MPI.
+  interface
+    function c_zarr_comm_create(ops, rank, size, out) result(status) &
+        bind(C, name="zarr_comm_create")
+      import :: c_int32_t, c_ptr, c_size_t, zarr_comm_ops_t
+      type(zarr_comm_ops_t), intent(in) :: ops
+      integer(c_size_t), value :: rank, size
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_comm_create
+
+    subroutine c_zarr_comm_free(comm) bind(C, name="zarr_comm_free")
+      import :: c_ptr
+      type(c_ptr), value :: comm
+    end subroutine c_zarr_comm_free
+
+    function c_zarr_comm_rank(comm, rank_out) result(status) bind(C, name="zarr_comm_rank")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: comm
+      integer(c_size_t), intent(out) :: rank_out
+      integer(c_int32_t) :: status
+    end function c_zarr_comm_rank
+
+    function c_zarr_comm_size(comm, size_out) result(status) bind(C, name="zarr_comm_size")
+      import :: c_int32_t, c_ptr, c_size_t
+      type(c_ptr), value :: comm
+      integer(c_size_t), intent(out) :: size_out
+      integer(c_int32_t) :: status
+    end function c_zarr_comm_size
+
+    ! `message` is passed by value as a pointer so that it can be C_NULL_PTR.
+    function c_zarr_comm_agree(comm, status, message) result(agreed) &
+        bind(C, name="zarr_comm_agree")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: comm
+      integer(c_int32_t), value :: status
+      type(c_ptr), value :: message
+      integer(c_int32_t) :: agreed
+    end function c_zarr_comm_agree
+
+    function c_zarr_comm_last_write_json(comm, json_out) result(status) &
+        bind(C, name="zarr_comm_last_write_json")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: comm
+      type(c_ptr), intent(out) :: json_out
+      integer(c_int32_t) :: status
+    end function c_zarr_comm_last_write_json
+
+    subroutine c_zarr_comm_callback_set_error(message) &
+        bind(C, name="zarr_comm_callback_set_error")
+      import :: c_char
+      character(kind=c_char), intent(in), optional :: message(*)
+    end subroutine c_zarr_comm_callback_set_error
+
+    function c_zarr_array_create_collective(comm, store, path, metadata_json, out) &
+        result(status) bind(C, name="zarr_array_create_collective")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: comm, store
+      character(kind=c_char), intent(in) :: path(*), metadata_json(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_create_collective
+
+    function c_zarr_array_write_collective(comm, array, ndim, start, count, buf, buf_len) &
+        result(status) bind(C, name="zarr_array_write_collective")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: comm, array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_write_collective
+
+    function c_zarr_array_read_collective(comm, array, ndim, start, count, buf, buf_len) &
+        result(status) bind(C, name="zarr_array_read_collective")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: comm, array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_read_collective
+
+    function c_zarr_array_resize_collective(comm, array, ndim, shape) result(status) &
+        bind(C, name="zarr_array_resize_collective")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: comm, array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: shape(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_resize_collective
+
+    function c_zarr_array_append_collective(comm, array, dim, length, ndim, start, count, &
+                                            buf, buf_len) result(status) &
+        bind(C, name="zarr_array_append_collective")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t
+      type(c_ptr), value :: comm, array
+      integer(c_size_t), value :: dim
+      integer(c_int64_t), value :: length
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: buf_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_append_collective
+
+    function c_zarr_array_set_attributes_json_collective(comm, array, attributes_json) &
+        result(status) bind(C, name="zarr_array_set_attributes_json_collective")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: comm, array
+      character(kind=c_char), intent(in) :: attributes_json(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_array_set_attributes_json_collective
+
+    ! `attributes_json` may be absent (C NULL: no attributes).
+    function c_zarr_group_create_collective(comm, store, path, attributes_json, out) &
+        result(status) bind(C, name="zarr_group_create_collective")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: comm, store
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(in), optional :: attributes_json(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t) :: status
+    end function c_zarr_group_create_collective
+
+    function c_zarr_group_set_attributes_json_collective(comm, group, attributes_json) &
+        result(status) bind(C, name="zarr_group_set_attributes_json_collective")
+      import :: c_char, c_int32_t, c_ptr
+      type(c_ptr), value :: comm, group
+      character(kind=c_char), intent(in) :: attributes_json(*)
+      integer(c_int32_t) :: status
+    end function c_zarr_group_set_attributes_json_collective
+
+    function c_zarr_group_consolidate_collective(comm, group) result(status) &
+        bind(C, name="zarr_group_consolidate_collective")
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: comm, group
+      integer(c_int32_t) :: status
+    end function c_zarr_group_consolidate_collective
+  end interface
+
   ! ---------------------------------------------------------------------------------------
   ! The Fortran layer
   ! ---------------------------------------------------------------------------------------
@@ -1260,9 +1455,11 @@ module zarr
     module procedure zarr_array_create_json, zarr_array_create_i4, zarr_array_create_i8
   end interface zarr_array_create
 
-  !> Free any handle (the generic name of zarr_store_free, zarr_group_free, zarr_array_free).
+  !> Free any handle (the generic name of zarr_store_free, zarr_group_free, zarr_array_free,
+  !> zarr_array_builder_free, zarr_comm_free).
   interface zarr_free
-    module procedure zarr_store_free, zarr_group_free, zarr_array_free, zarr_array_builder_free
+    module procedure zarr_store_free, zarr_group_free, zarr_array_free, zarr_array_builder_free, &
+      zarr_comm_free
   end interface zarr_free
 
   public :: zarr_array_format, zarr_group_format, zarr_group_create_with_format
@@ -1400,6 +1597,56 @@ module zarr
     module procedure write_vlen_1d, write_vlen_2d, write_vlen_raw
   end interface zarr_write_vlen
 
+  ! Communicators and collective calls: every rank of the communicator calls them together.
+  public :: zarr_comm_create, zarr_comm_adopt, zarr_comm_free, zarr_comm_rank, zarr_comm_size
+  public :: zarr_comm_agree, zarr_comm_last_write_json
+  public :: zarr_array_create_collective, zarr_write_collective, zarr_read_collective
+  public :: zarr_append_collective, zarr_array_resize_collective
+  public :: zarr_array_set_attributes_json_collective, zarr_group_create_collective
+  public :: zarr_group_set_attributes_json_collective, zarr_group_consolidate_collective
+
+  !> zarr_array_create_collective(comm, store, path, metadata_json, array), or
+  !> zarr_array_create_collective(comm, store, path, shape, chunk_shape, data_type, array
+  !>                              [, codec, level, fill_value, dimension_names, attributes_json])
+  !> with the arguments of zarr_array_create.
+  interface zarr_array_create_collective
+    module procedure zarr_array_create_collective_json, zarr_array_create_collective_i4, &
+      zarr_array_create_collective_i8
+  end interface zarr_array_create_collective
+
+  !> status = zarr_write_collective(comm, array, values [, start, count]): every rank writes
+  !> its box (the types, ranks and Fortran order of zarr_write).
+  interface zarr_write_collective
+    module procedure zarr_write_collective_i1, zarr_write_collective_i2, &
+      zarr_write_collective_i4, zarr_write_collective_i8, zarr_write_collective_r4, &
+      zarr_write_collective_r8, zarr_write_collective_c4, zarr_write_collective_c8, &
+      zarr_write_collective_l1
+  end interface zarr_write_collective
+
+  !> status = zarr_read_collective(comm, array, values [, start, count]): every rank reads
+  !> its box (boxes may overlap).
+  interface zarr_read_collective
+    module procedure zarr_read_collective_i1, zarr_read_collective_i2, &
+      zarr_read_collective_i4, zarr_read_collective_i8, zarr_read_collective_r4, &
+      zarr_read_collective_r8, zarr_read_collective_c4, zarr_read_collective_c8, &
+      zarr_read_collective_l1
+  end interface zarr_read_collective
+
+  !> status = zarr_append_collective(comm, array, dim, values [, start, count, length]):
+  !> grow Fortran dimension `dim` by `length`, every rank writing its box of the new block.
+  interface zarr_append_collective
+    module procedure zarr_append_collective_i1, zarr_append_collective_i2, &
+      zarr_append_collective_i4, zarr_append_collective_i8, zarr_append_collective_r4, &
+      zarr_append_collective_r8, zarr_append_collective_c4, zarr_append_collective_c8, &
+      zarr_append_collective_l1
+  end interface zarr_append_collective
+
+  !> status = zarr_array_resize_collective(comm, array, shape): shape in Fortran order,
+  !> integer(c_int32_t) or integer(c_int64_t), the same on every rank.
+  interface zarr_array_resize_collective
+    module procedure zarr_array_resize_collective_i4, zarr_array_resize_collective_i8
+  end interface zarr_array_resize_collective
+
   ! Fortran element types of the generic data procedures.
   ! Which kind of node an attribute procedure works on.
   integer, parameter :: NODE_ARRAY = 1, NODE_GROUP = 2, NODE_BUILDER = 3
@@ -1408,7 +1655,8 @@ module zarr
     FK_C4 = 7, FK_C8 = 8, FK_L1 = 9
   ! Operations.
   integer, parameter :: OP_READ = 1, OP_WRITE = 2, OP_READ_CHUNK = 3, OP_WRITE_CHUNK = 4, &
-    OP_READ_INNER_CHUNK = 5, OP_READ_SECTION = 6, OP_WRITE_SECTION = 7
+    OP_READ_INNER_CHUNK = 5, OP_READ_SECTION = 6, OP_WRITE_SECTION = 7, &
+    OP_READ_COLLECTIVE = 8, OP_WRITE_COLLECTIVE = 9
   ! The highest rank of zarr_read_section / zarr_write_section.
   integer, parameter :: MAX_SECTION_RANK = 7
 
@@ -1633,6 +1881,8 @@ contains
     case (OP_WRITE_CHUNK); name = 'zarr_write_chunk'
     case (OP_READ_SECTION); name = 'zarr_read_section'
     case (OP_WRITE_SECTION); name = 'zarr_write_section'
+    case (OP_READ_COLLECTIVE); name = 'zarr_read_collective'
+    case (OP_WRITE_COLLECTIVE); name = 'zarr_write_collective'
     case default; name = 'zarr_read_inner_chunk'
     end select
   end function op_name
@@ -2446,12 +2696,33 @@ contains
     character(len=*), intent(in), optional :: dimension_names(:)
     character(len=*), intent(in), optional :: attributes_json
     integer(c_int32_t) :: status
-    character(len=:), allocatable :: json, type_name, codecs, fill, name
+    character(len=:), allocatable :: json
+    status = array_metadata('zarr_array_create', shape, chunk_shape, data_type, json, codec, &
+                            level, fill_value, dimension_names, attributes_json)
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_create(store%ptr, c_str(path), c_str(json), array%ptr))
+  end function zarr_array_create_i8
+
+  ! The v3 metadata document of zarr_array_create's Fortran form, into `json`; fails (with
+  ! `procname` in the message) for an unknown data type or codec.
+  function array_metadata(procname, shape, chunk_shape, data_type, json, codec, level, &
+                          fill_value, dimension_names, attributes_json) result(status)
+    character(len=*), intent(in) :: procname
+    integer(c_int64_t), intent(in) :: shape(:), chunk_shape(:)
+    integer(c_int32_t), intent(in) :: data_type
+    character(len=:), allocatable, intent(inout) :: json
+    character(len=*), intent(in), optional :: codec
+    integer, intent(in), optional :: level
+    character(len=*), intent(in), optional :: fill_value
+    character(len=*), intent(in), optional :: dimension_names(:)
+    character(len=*), intent(in), optional :: attributes_json
+    integer(c_int32_t) :: status
+    character(len=:), allocatable :: type_name, codecs, fill, name
     integer :: k, lvl
 
     type_name = zarr_data_type_name(data_type)
     if (len(type_name) == 0 .or. data_type == ZARR_DATA_TYPE_RAW) then
-      status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_create: unsupported data type ' &
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // ': unsupported data type ' &
                     // 'code ' // itoa(int(data_type, c_int64_t)) &
                     // ' (use the metadata JSON form for r<N>)')
       return
@@ -2473,7 +2744,7 @@ contains
       codecs = codecs // ', {"name": "gzip", "configuration": {"level": ' &
                // itoa(int(lvl, c_int64_t)) // '}}'
     case default
-      status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_create: unknown codec "' &
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // ': unknown codec "' &
                     // trim(codec) // '" (expected "none", "zstd" or "gzip")')
       return
     end select
@@ -2505,7 +2776,7 @@ contains
     end if
     if (present(attributes_json)) json = json // ', "attributes": ' // trim(attributes_json)
     json = json // '}'
-    status = track(c_zarr_array_create(store%ptr, c_str(path), c_str(json), array%ptr))
+    status = ZARR_OK
   contains
     ! Whether the fill value text goes into JSON as is (a number, boolean or list).
     pure logical function json_literal(t)
@@ -2520,7 +2791,7 @@ contains
         json_literal = index('0123456789', t(2:2)) > 0
       end if
     end function json_literal
-  end function zarr_array_create_i8
+  end function array_metadata
 
   !> Open the array at `path`.
   function zarr_array_open(store, path, array) result(status)
@@ -4901,5 +5172,711 @@ contains
     integer(c_int32_t) :: status
     status = track(c_zarr_array_builder_create(builder%ptr, store%ptr, c_str(path), array%ptr))
   end function zarr_array_builder_create
+
+  ! ---------------------------------------------------------------------------------------
+  ! Communicators and collective calls
+  ! ---------------------------------------------------------------------------------------
+
+  !> Create a communicator whose collective operations are the procedures of `ops` (copied;
+  !> see zarr_comm_ops_t), this being rank `rank` (0-based, as in MPI) of `size`. Not
+  !> collective. MPI programs call zarr_comm_create_mpi (module zarr_mpi) instead. The
+  !> communicator calls ops%free_user_data when freed; after a failure it does not.
+  !> Statuses as zarr_comm_create in zarr.h (ZARR_ERROR_INVALID_ARGUMENT for an unknown
+  !> version, a missing operation, size < 1 or rank outside 0 .. size - 1).
+  function zarr_comm_create(ops, rank, size, comm) result(status)
+    type(zarr_comm_ops_t), intent(in) :: ops
+    integer, intent(in) :: rank, size
+    type(zarr_comm), intent(out) :: comm
+    integer(c_int32_t) :: status
+    if (rank < 0 .or. size < 1) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_comm_create: rank ' &
+                    // itoa(int(rank, c_int64_t)) // ' of ' // itoa(int(size, c_int64_t)) &
+                    // ' ranks: need 0 <= rank < size')
+      return
+    end if
+    status = track(c_zarr_comm_create(ops, int(rank, c_size_t), int(size, c_size_t), comm%ptr))
+  end function zarr_comm_create
+
+  !> Take over a communicator made by a C function (zarr_comm_create_mpi_f, which module
+  !> zarr_mpi calls, or one of your own): `status` is what that function returned and `ptr`
+  !> the zarr_comm * it gave. `comm` owns `ptr` on success and is not open otherwise.
+  !> Returns `status`; after a failure zarr_last_error_message() gives libzarr's message.
+  function zarr_comm_adopt(status, ptr, comm) result(st)
+    integer(c_int32_t), intent(in) :: status
+    type(c_ptr), intent(in) :: ptr
+    type(zarr_comm), intent(out) :: comm
+    integer(c_int32_t) :: st
+    if (status == ZARR_OK) comm%ptr = ptr
+    st = track(status)
+  end function zarr_comm_adopt
+
+  !> Free a communicator (no-op if not open); the handle is reset. Free it on every rank
+  !> (for an MPI communicator: before MPI_Finalize, from the thread that makes MPI calls).
+  subroutine zarr_comm_free(comm)
+    type(zarr_comm), intent(inout) :: comm
+    call c_zarr_comm_free(comm%ptr)
+    comm%ptr = c_null_ptr
+  end subroutine zarr_comm_free
+
+  !> This rank's number in the communicator, 0 to size - 1 (as MPI_Comm_rank). Not
+  !> collective.
+  function zarr_comm_rank(comm, rank) result(status)
+    type(zarr_comm), intent(in) :: comm
+    integer, intent(inout) :: rank
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: r
+    status = track(c_zarr_comm_rank(comm%ptr, r))
+    if (status == ZARR_OK) rank = int(r)
+  end function zarr_comm_rank
+
+  !> The number of ranks of the communicator. Not collective.
+  function zarr_comm_size(comm, size) result(status)
+    type(zarr_comm), intent(in) :: comm
+    integer, intent(inout) :: size
+    integer(c_int32_t) :: status
+    integer(c_size_t) :: n
+    status = track(c_zarr_comm_size(comm%ptr, n))
+    if (status == ZARR_OK) size = int(n)
+  end function zarr_comm_size
+
+  !> Agree on an outcome, collectively: every rank passes its own `status` (ZARR_OK or the
+  !> error it found) and `message` (its explanation; default zarr_last_error_message()), and
+  !> gets ZARR_OK when every rank passed ZARR_OK, otherwise the status of the lowest failing
+  !> rank N, zarr_last_error_message() then giving "rank N: <its message>" on every rank.
+  !> For checks of your own before a collective call (a file missing on one node): either
+  !> every rank makes the call or none does. Also ZARR_ERROR_NULL_ARGUMENT (comm not open:
+  !> this rank alone) and ZARR_ERROR_COMMUNICATION.
+  function zarr_comm_agree(comm, status, message) result(agreed)
+    type(zarr_comm), intent(in) :: comm
+    integer(c_int32_t), intent(in) :: status
+    character(len=*), intent(in), optional :: message
+    integer(c_int32_t) :: agreed
+    character(kind=c_char, len=:), allocatable, target :: text
+    if (status == ZARR_OK) then
+      agreed = track(c_zarr_comm_agree(comm%ptr, ZARR_OK, c_null_ptr))
+      return
+    end if
+    if (present(message)) then
+      text = c_str(message)
+    else
+      text = c_str(zarr_last_error_message())
+    end if
+    agreed = track(c_zarr_comm_agree(comm%ptr, status, c_loc(text)))
+  end function zarr_comm_agree
+
+  !> What the last zarr_write_collective or zarr_append_collective through `comm` did on
+  !> this rank, as JSON object text (ranks, rounds, units, units_written, units_merged,
+  !> bytes_sent, bytes_received; see zarr_comm_last_write_json in zarr.h), "null" before the
+  !> first one. Not collective.
+  function zarr_comm_last_write_json(comm, json) result(status)
+    type(zarr_comm), intent(in) :: comm
+    character(len=:), allocatable, intent(inout) :: json
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    status = track(c_zarr_comm_last_write_json(comm%ptr, p))
+    if (status == ZARR_OK) call take_c_string(p, json)
+  end function zarr_comm_last_write_json
+
+  ! THE RULE of collective calls: a check this module makes on one rank before a collective
+  ! C call must not make that rank return while the others wait inside the call. So the
+  ! outcome `status` of this rank's checks (with this module's message) is agreed with the
+  ! other ranks first: ZARR_OK on every rank when every rank's checks passed, otherwise
+  ! every rank gets the status of the lowest failing rank and makes no C call.
+  function agree_checks(comm, status) result(st)
+    type(zarr_comm), intent(in) :: comm
+    integer(c_int32_t), intent(in) :: status
+    integer(c_int32_t) :: st
+    st = zarr_comm_agree(comm, status)
+  end function agree_checks
+
+  !> Create an array at `path` from a complete Zarr v3 metadata document, collectively:
+  !> every rank passes the same arguments; rank 0 writes the metadata, then every rank opens
+  !> the array. Statuses (the same on every rank) as zarr_array_create_collective in zarr.h.
+  function zarr_array_create_collective_json(comm, store, path, metadata_json, array) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path, metadata_json
+    type(zarr_array), intent(out) :: array
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_create_collective(comm%ptr, store%ptr, c_str(path), &
+                                                  c_str(metadata_json), array%ptr))
+  end function zarr_array_create_collective_json
+
+  !> Create an array from Fortran values, collectively; see zarr_array_create_collective_i8.
+  function zarr_array_create_collective_i4(comm, store, path, shape, chunk_shape, data_type, &
+                                           array, codec, level, fill_value, dimension_names, &
+                                           attributes_json) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    integer(c_int32_t), intent(in) :: shape(:), chunk_shape(:)
+    integer(c_int32_t), intent(in) :: data_type
+    type(zarr_array), intent(out) :: array
+    character(len=*), intent(in), optional :: codec
+    integer, intent(in), optional :: level
+    character(len=*), intent(in), optional :: fill_value
+    character(len=*), intent(in), optional :: dimension_names(:)
+    character(len=*), intent(in), optional :: attributes_json
+    integer(c_int32_t) :: status
+    status = zarr_array_create_collective_i8(comm, store, path, int(shape, c_int64_t), &
+                                             int(chunk_shape, c_int64_t), data_type, array, &
+                                             codec, level, fill_value, dimension_names, &
+                                             attributes_json)
+  end function zarr_array_create_collective_i4
+
+  !> Create an array from Fortran values (the arguments of zarr_array_create: shape and
+  !> chunk_shape in Fortran order, data type, codec, level, fill value, dimension names,
+  !> attributes), collectively: every rank passes the same arguments; rank 0 writes the
+  !> metadata, then every rank opens the array. An unknown data type or codec on any rank
+  !> is ZARR_ERROR_INVALID_ARGUMENT on every rank; other statuses (the same on every rank)
+  !> as zarr_array_create_collective in zarr.h.
+  function zarr_array_create_collective_i8(comm, store, path, shape, chunk_shape, data_type, &
+                                           array, codec, level, fill_value, dimension_names, &
+                                           attributes_json) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    integer(c_int64_t), intent(in) :: shape(:), chunk_shape(:)
+    integer(c_int32_t), intent(in) :: data_type
+    type(zarr_array), intent(out) :: array
+    character(len=*), intent(in), optional :: codec
+    integer, intent(in), optional :: level
+    character(len=*), intent(in), optional :: fill_value
+    character(len=*), intent(in), optional :: dimension_names(:)
+    character(len=*), intent(in), optional :: attributes_json
+    integer(c_int32_t) :: status
+    character(len=:), allocatable :: json
+    status = array_metadata('zarr_array_create_collective', shape, chunk_shape, data_type, &
+                            json, codec, level, fill_value, dimension_names, attributes_json)
+    status = agree_checks(comm, status)
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_create_collective(comm%ptr, store%ptr, c_str(path), &
+                                                  c_str(json), array%ptr))
+  end function zarr_array_create_collective_i8
+
+  ! zarr_read_collective / zarr_write_collective: this rank's checks (buffer type, selection)
+  ! are agreed with the other ranks, then every rank calls the C function with its box.
+  function collective_io(op, comm, array, fk, buf, nbytes, vshape, start, count) result(status)
+    integer, intent(in) :: op, fk
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    type(c_ptr), intent(in) :: buf
+    integer(c_size_t), intent(in) :: nbytes
+    integer(c_int64_t), intent(in) :: vshape(:)
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: cstart(:), ccount(:)
+    allocate (cstart(0), ccount(0)) ! see region_io
+    status = check_buffer_type(op_name(op), array, fk)
+    if (status == ZARR_OK) status = c_selection(op_name(op), vshape, start, count, cstart, ccount)
+    status = agree_checks(comm, status)
+    if (status /= ZARR_OK) return
+    if (op == OP_READ_COLLECTIVE) then
+      status = track(c_zarr_array_read_collective(comm%ptr, array%ptr, &
+                                                  size(ccount, kind=c_size_t), cstart, ccount, &
+                                                  buf, nbytes))
+    else
+      status = track(c_zarr_array_write_collective(comm%ptr, array%ptr, &
+                                                   size(ccount, kind=c_size_t), cstart, ccount, &
+                                                   buf, nbytes))
+    end if
+  end function collective_io
+
+  ! zarr_append_collective: grow Fortran dimension `dim` by `length` (default: where this
+  ! rank's box ends along `dim`, start(dim) + count(dim) - 1), every rank writing its box
+  ! (1-based `start` within the appended block, Fortran order) from the dense buffer `buf`.
+  ! This rank's checks are agreed with the other ranks first.
+  function collective_append(comm, array, fk, buf, nbytes, vshape, dim, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: fk
+    type(c_ptr), intent(in) :: buf
+    integer(c_size_t), intent(in) :: nbytes
+    integer(c_int64_t), intent(in) :: vshape(:)
+    integer, intent(in) :: dim
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: cstart(:), ccount(:)
+    integer(c_int64_t) :: block
+    integer :: n
+    character(len=*), parameter :: procname = 'zarr_append_collective'
+    allocate (cstart(0), ccount(0)) ! see region_io
+    n = 0
+    block = 0
+    status = check_buffer_type(procname, array, fk)
+    if (status == ZARR_OK) status = c_selection(procname, vshape, start, count, cstart, ccount)
+    if (status == ZARR_OK) then
+      n = size(ccount)
+      if (dim < 1 .or. dim > n) then
+        status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // ': dimension ' &
+                      // itoa(int(dim, c_int64_t)) // ' of ' // itoa(int(n, c_int64_t)))
+      else if (present(length)) then
+        block = int(length, c_int64_t)
+        if (length < 0) status = fail(ZARR_ERROR_INVALID_ARGUMENT, procname // &
+                                      ': negative length ' // itoa(block))
+      else
+        ! Fortran dimension `dim` is C dimension n - dim, element n - dim + 1 here.
+        block = cstart(n - dim + 1) + ccount(n - dim + 1)
+      end if
+    end if
+    status = agree_checks(comm, status)
+    if (status /= ZARR_OK) return
+    status = track(c_zarr_array_append_collective(comm%ptr, array%ptr, int(n - dim, c_size_t), &
+                                                  block, int(n, c_size_t), cstart, ccount, buf, &
+                                                  nbytes))
+  end function collective_append
+
+  !> Change the array's shape to `shape` (Fortran order), collectively: every rank passes
+  !> the same shape; rank 0 rewrites the metadata, then every rank's handle has the new
+  !> shape. A negative extent on any rank is ZARR_ERROR_INVALID_ARGUMENT on every rank;
+  !> other statuses (the same on every rank) as zarr_array_resize_collective in zarr.h.
+  function zarr_array_resize_collective_i8(comm, array, shape) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), intent(in) :: shape(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: c(:)
+    status = ZARR_OK
+    if (any(shape < 0)) then
+      status = fail(ZARR_ERROR_INVALID_ARGUMENT, 'zarr_array_resize_collective: negative ' &
+                    // 'extent: ' // json_int_list(shape))
+    end if
+    status = agree_checks(comm, status)
+    if (status /= ZARR_OK) return
+    allocate (c(size(shape)))
+    c = shape(size(shape):1:-1)
+    status = track(c_zarr_array_resize_collective(comm%ptr, array%ptr, size(c, kind=c_size_t), c))
+  end function zarr_array_resize_collective_i8
+
+  function zarr_array_resize_collective_i4(comm, array, shape) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), intent(in) :: shape(:)
+    integer(c_int32_t) :: status
+    status = zarr_array_resize_collective_i8(comm, array, int(shape, c_int64_t))
+  end function zarr_array_resize_collective_i4
+
+  !> Replace the array's attributes with the JSON object `json`, collectively (every rank
+  !> passes the same text; rank 0 writes). Statuses as in zarr.h.
+  function zarr_array_set_attributes_json_collective(comm, array, json) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    character(len=*), intent(in) :: json
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_set_attributes_json_collective(comm%ptr, array%ptr, c_str(json)))
+  end function zarr_array_set_attributes_json_collective
+
+  !> Create a Zarr v3 group at `path` ("/" for the root), with optional attributes (a JSON
+  !> object), collectively: every rank passes the same arguments; rank 0 writes it, then
+  !> every rank opens it. Statuses (the same on every rank) as in zarr.h.
+  function zarr_group_create_collective(comm, store, path, group, attributes_json) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_store), intent(in) :: store
+    character(len=*), intent(in) :: path
+    type(zarr_group), intent(out) :: group
+    character(len=*), intent(in), optional :: attributes_json
+    integer(c_int32_t) :: status
+    if (present(attributes_json)) then
+      status = track(c_zarr_group_create_collective(comm%ptr, store%ptr, c_str(path), &
+                                                    c_str(attributes_json), group%ptr))
+    else
+      status = track(c_zarr_group_create_collective(comm%ptr, store%ptr, c_str(path), &
+                                                    out=group%ptr))
+    end if
+  end function zarr_group_create_collective
+
+  !> Replace the group's attributes with the JSON object `json`, collectively (every rank
+  !> passes the same text). Statuses as in zarr.h.
+  function zarr_group_set_attributes_json_collective(comm, group, json) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_group), intent(in) :: group
+    character(len=*), intent(in) :: json
+    integer(c_int32_t) :: status
+    status = track(c_zarr_group_set_attributes_json_collective(comm%ptr, group%ptr, c_str(json)))
+  end function zarr_group_set_attributes_json_collective
+
+  !> Write consolidated metadata for every node below the group, collectively (rank 0
+  !> writes): call it after the last collective write and node creation. Statuses as in
+  !> zarr.h.
+  function zarr_group_consolidate_collective(comm, group) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_group), intent(in) :: group
+    integer(c_int32_t) :: status
+    status = track(c_zarr_group_consolidate_collective(comm%ptr, group%ptr))
+  end function zarr_group_consolidate_collective
+
+  ! Collective data procedures, one per Fortran element type (all alike).
+
+  function zarr_write_collective_i1(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_I1, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_i1
+
+  function zarr_write_collective_i2(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_I2, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_i2
+
+  function zarr_write_collective_i4(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_I4, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_i4
+
+  function zarr_write_collective_i8(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_I8, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_i8
+
+  function zarr_write_collective_r4(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    real(c_float), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_R4, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_r4
+
+  function zarr_write_collective_r8(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    real(c_double), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_R8, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_r8
+
+  function zarr_write_collective_c4(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    complex(c_float_complex), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_C4, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_c4
+
+  function zarr_write_collective_c8(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    complex(c_double_complex), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_C8, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_c8
+
+  function zarr_write_collective_l1(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    logical(c_bool), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_WRITE_COLLECTIVE, comm, array, FK_L1, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_write_collective_l1
+
+  function zarr_read_collective_i1(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_I1, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_i1
+
+  function zarr_read_collective_i2(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_I2, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_i2
+
+  function zarr_read_collective_i4(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int32_t), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_I4, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_i4
+
+  function zarr_read_collective_i8(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer(c_int64_t), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_I8, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_i8
+
+  function zarr_read_collective_r4(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    real(c_float), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_R4, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_r4
+
+  function zarr_read_collective_r8(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    real(c_double), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_R8, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_r8
+
+  function zarr_read_collective_c4(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    complex(c_float_complex), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_C4, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_c4
+
+  function zarr_read_collective_c8(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    complex(c_double_complex), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_C8, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_c8
+
+  function zarr_read_collective_l1(comm, array, values, start, count) result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    logical(c_bool), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_io(OP_READ_COLLECTIVE, comm, array, FK_L1, p, c_sizeof(values), &
+                           shape(values, kind=c_int64_t), start, count)
+  end function zarr_read_collective_l1
+
+  function zarr_append_collective_i1(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int8_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_I1, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_i1
+
+  function zarr_append_collective_i2(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int16_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_I2, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_i2
+
+  function zarr_append_collective_i4(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int32_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_I4, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_i4
+
+  function zarr_append_collective_i8(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    integer(c_int64_t), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_I8, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_i8
+
+  function zarr_append_collective_r4(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    real(c_float), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_R4, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_r4
+
+  function zarr_append_collective_r8(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    real(c_double), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_R8, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_r8
+
+  function zarr_append_collective_c4(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    complex(c_float_complex), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_C4, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_c4
+
+  function zarr_append_collective_c8(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    complex(c_double_complex), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_C8, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_c8
+
+  function zarr_append_collective_l1(comm, array, dim, values, start, count, length) &
+      result(status)
+    type(zarr_comm), intent(in) :: comm
+    type(zarr_array), intent(in) :: array
+    integer, intent(in) :: dim
+    logical(c_bool), dimension(..), intent(in), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:), length
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = collective_append(comm, array, FK_L1, p, c_sizeof(values), &
+                               shape(values, kind=c_int64_t), dim, start, count, length)
+  end function zarr_append_collective_l1
 
 end module zarr

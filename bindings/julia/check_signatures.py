@@ -13,19 +13,23 @@ bindings/julia/LibZarr/src/LibZarr.jl honest: for every `@ccall` it checks that
   Cint, Int, UInt and Clong are refused).
 
 Functions of zarr.h without any @ccall are listed as a note (not an error) unless
---require-all is given. Python standard library only.
+--require-all is given. With --mpi-header ZARR_MPI_H, the functions of libzarr_mpi's header
+are checked the same way, except that they must be called through `libzarr_mpi()` and that
+wrapping them is optional (zarr_comm_create_mpi takes an MPI_Comm, which only the _f form
+avoids). Python standard library only.
 
-usage: check_signatures.py [--require-all] ZARR_H JULIA_FILE...
+usage: check_signatures.py [--require-all] [--mpi-header ZARR_MPI_H] ZARR_H JULIA_FILE...
        check_signatures.py --self-test      (checks that the checker catches mistakes)
 """
 
 import re
 import sys
 
-HANDLES = {"zarr_store", "zarr_group", "zarr_array", "zarr_array_builder", "zarr_sink"}
+HANDLES = {"zarr_store", "zarr_group", "zarr_array", "zarr_array_builder", "zarr_sink",
+           "zarr_comm"}
 
 # Structs passed by pointer -> the Julia struct that mirrors them (or Ptr{Cvoid}).
-STRUCTS = {"zarr_store_callbacks": "ZarrStoreCallbacks"}
+STRUCTS = {"zarr_store_callbacks": "ZarrStoreCallbacks", "zarr_comm_ops": "ZarrCommOps"}
 
 # C scalar types (after typedef resolution) -> the one Julia spelling accepted.
 SCALARS = {
@@ -37,7 +41,10 @@ SCALARS = {
     "bool": "Bool",
     "double": "Float64",
 }
-TYPEDEFS = {"zarr_status": "int32_t", "zarr_data_type": "int32_t", "zarr_node_type": "int32_t"}
+TYPEDEFS = {"zarr_status": "int32_t", "zarr_data_type": "int32_t", "zarr_node_type": "int32_t",
+            "zarr_write_protection": "int32_t", "zarr_reduce_op": "int32_t",
+            # zarr_mpi.h: "MPI_Fint is a C int in every MPI this library knows".
+            "MPI_Fint": "int32_t"}
 CHAR_POINTERS = {"Cstring", "Ptr{UInt8}", "Ptr{Cchar}"}
 
 
@@ -244,9 +251,16 @@ def parse_ccalls(src):
     return calls
 
 
-def check(header_text, julia_sources, require_all=False):
-    """(errors, notes) comparing the @ccalls of julia_sources {path: text} with the header."""
+def check(header_text, julia_sources, require_all=False, mpi_header_text=None):
+    """(errors, notes) comparing the @ccalls of julia_sources {path: text} with the header
+    (and with libzarr_mpi's header, whose functions are called through libzarr_mpi())."""
     protos = parse_header(header_text)
+    libraries = {name: "libzarr()" for name in protos}
+    mpi_protos = parse_header(mpi_header_text) if mpi_header_text is not None else {}
+    for name, proto in mpi_protos.items():
+        if name not in protos:
+            protos[name] = proto
+            libraries[name] = "libzarr_mpi()"
     errors, notes, used = [], [], set()
     for path, src in julia_sources.items():
         try:
@@ -257,11 +271,12 @@ def check(header_text, julia_sources, require_all=False):
         for line, library, name, args, ret in calls:
             where = "%s:%d: %s" % (path, line, name)
             used.add(name)
-            if library != "libzarr()":
-                errors.append("%s: library is %r, expected libzarr()" % (where, library))
             if name not in protos:
-                errors.append("%s: no such function in zarr.h" % where)
+                errors.append("%s: no such function in zarr.h%s"
+                              % (where, " or zarr_mpi.h" if mpi_protos else ""))
                 continue
+            if library != libraries[name]:
+                errors.append("%s: library is %r, expected %s" % (where, library, libraries[name]))
             cret, cparams = protos[name]
             if len(args) != len(cparams):
                 errors.append("%s: %d arguments, zarr.h has %d" % (where, len(args), len(cparams)))
@@ -277,10 +292,13 @@ def check(header_text, julia_sources, require_all=False):
     # A deprecated name (ZARR_DEPRECATED in zarr.h) needs no wrapper: the binding calls
     # the function under its new name.
     deprecated = set(re.findall(r"ZARR_DEPRECATED\([^)]*\)[\w\s\*]*?\b(zarr_\w+)\s*\(", header_text))
-    missing = sorted(set(protos) - used - deprecated)
+    missing = sorted(set(protos) - used - deprecated - set(mpi_protos))
     if missing:
         msg = "zarr.h functions without a @ccall: " + ", ".join(missing)
         (errors if require_all else notes).append(msg)
+    mpi_missing = sorted(n for n in mpi_protos if n not in used and libraries[n] != "libzarr()")
+    if mpi_missing:
+        notes.append("zarr_mpi.h functions without a @ccall (optional): " + ", ".join(mpi_missing))
     return errors, notes, len(protos), used
 
 
@@ -309,6 +327,19 @@ v() = unsafe_string(@ccall libzarr().zarr_version_string()::Cstring)
 h(a) = @ccall libzarr().zarr_array_free(a.ptr::Ptr{Cvoid})::Cvoid  # @ccall in a comment
 m(x) = "interpolated $(x) and $(string("nested")) strings"
 '''
+
+SELF_TEST_MPI_HEADER = """
+#include <mpi.h>
+#include "zarr.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+ZARR_NODISCARD zarr_status zarr_comm_create_mpi(MPI_Comm comm, zarr_comm **out);
+ZARR_NODISCARD zarr_status zarr_comm_create_mpi_f(MPI_Fint comm, zarr_comm **out);
+#ifdef __cplusplus
+}
+#endif
+"""
 
 SELF_TEST_BAD = {
     "int for int32/size_t": ("zarr_array_metadata_json(a::Ptr{Cvoid}, o::Ref{Ptr{UInt8}})::Cint", "returns Cint"),
@@ -342,6 +373,26 @@ def self_test():
     if not any("without a @ccall" in e for e in errors):
         print("self-test: --require-all did not report unwrapped functions")
         failures += 1
+    good_mpi = ("x = @ccall libzarr_mpi().zarr_comm_create_mpi_f(h::Int32, o::Ref{Ptr{Cvoid}})::Int32\n"
+                + SELF_TEST_GOOD)
+    errors, notes, _, _ = check(SELF_TEST_HEADER, {"mpi.jl": good_mpi}, require_all=True,
+                                mpi_header_text=SELF_TEST_MPI_HEADER)
+    if errors or not any("zarr_comm_create_mpi" in n and "optional" in n for n in notes):
+        print("self-test: a correct libzarr_mpi() call was rejected: %s %s" % (errors, notes))
+        failures += 1
+    for label, call, expected in [
+            ("MPI function through libzarr()",
+             "libzarr().zarr_comm_create_mpi_f(h::Int32, o::Ref{Ptr{Cvoid}})::Int32",
+             "expected libzarr_mpi()"),
+            ("zarr.h function through libzarr_mpi()",
+             "libzarr_mpi().zarr_version_string()::Cstring", "expected libzarr()"),
+            ("MPI_Fint as Cint", "libzarr_mpi().zarr_comm_create_mpi_f(h::Cint, o::Ref{Ptr{Cvoid}})::Int32",
+             "argument 1 (h) is Cint")]:
+        errors, _, _, _ = check(SELF_TEST_HEADER, {"bad.jl": "x = @ccall " + call + "\n"},
+                                mpi_header_text=SELF_TEST_MPI_HEADER)
+        if not any(expected in e for e in errors):
+            print("self-test: %s: expected an error containing %r, got %s" % (label, expected, errors))
+            failures += 1
     print("self-test: %s" % ("ok" if failures == 0 else "%d failures" % failures))
     return 1 if failures else 0
 
@@ -352,6 +403,15 @@ def main(argv):
     args = argv[1:]
     require_all = "--require-all" in args
     args = [a for a in args if a != "--require-all"]
+    mpi_header = None
+    if "--mpi-header" in args:
+        k = args.index("--mpi-header")
+        if k + 1 >= len(args):
+            print(__doc__.strip().splitlines()[-2].strip(), file=sys.stderr)
+            return 2
+        with open(args[k + 1], encoding="utf-8") as f:
+            mpi_header = f.read()
+        del args[k:k + 2]
     if len(args) < 2:
         print(__doc__.strip().splitlines()[-2].strip(), file=sys.stderr)
         return 2
@@ -361,7 +421,7 @@ def main(argv):
     for path in args[1:]:
         with open(path, encoding="utf-8") as f:
             sources[path] = f.read()
-    errors, notes, nprotos, used = check(header, sources, require_all)
+    errors, notes, nprotos, used = check(header, sources, require_all, mpi_header)
     ncalls = sum(len(parse_ccalls(s)) for s in sources.values()) if not errors else None
     for e in errors:
         print("error: " + e)
@@ -370,8 +430,8 @@ def main(argv):
     if errors:
         print("%d signature errors" % len(errors))
         return 1
-    print("ok: %d @ccall sites, %d of %d zarr.h functions wrapped, all signatures match"
-          % (ncalls, len(used), nprotos))
+    print("ok: %d @ccall sites, %d of %d %s functions wrapped, all signatures match"
+          % (ncalls, len(used), nprotos, "zarr.h and zarr_mpi.h" if mpi_header else "zarr.h"))
     return 0
 
 

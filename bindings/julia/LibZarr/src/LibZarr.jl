@@ -39,6 +39,12 @@ export delete_node!, erase_chunk!, chunk_stored_nbytes
 export ArrayBuilder, set_chunk_size!, set_shard_size!, set_fill_value!, add_codec!, add_gzip!
 export add_zstd!, set_dimension_name!, set_attributes_json!, set_format!
 export ZarrStoreCallbacks, open_callbacks, sink_write, sink_extend, callback_set_error
+export write_protection
+export ZarrComm, ZarrCommOps, comm_create, comm_create_mpi, comm_rank, comm_size, agree
+export last_write_json, comm_callback_set_error, libzarr_mpi
+export create_array_collective, write_collective!, read_collective!, read_collective
+export resize_collective!, append_collective!, set_attributes_collective!
+export create_group_collective, consolidate_collective!
 
 # ---- the library --------------------------------------------------------------------
 
@@ -289,6 +295,25 @@ function open_consolidated(store::ZarrStore)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     check(@ccall libzarr().zarr_store_open_consolidated(store::Ptr{Cvoid}, out::Ref{Ptr{Cvoid}})::Int32)
     return ZarrStore(out[])
+end
+
+const ZARR_WRITE_PROTECTION_NONE = Int32(0)
+const ZARR_WRITE_PROTECTION_LOCKING = Int32(1)
+const ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES = Int32(2)
+
+"""
+    write_protection(store) -> Int32
+
+How `store` protects a write of part of a chunk from other processes writing other parts of
+it at once (wraps `zarr_store_write_protection`): `ZARR_WRITE_PROTECTION_NONE` (only writes
+of whole chunks are safe from several processes), `ZARR_WRITE_PROTECTION_LOCKING` (local
+directories: a lock per chunk) or `ZARR_WRITE_PROTECTION_CONDITIONAL_WRITES` (object
+stores). Collective writes (`write_collective!`) need none: each chunk has one writer.
+"""
+function write_protection(store::ZarrStore)
+    out = Ref{Int32}(0)
+    check(@ccall libzarr().zarr_store_write_protection(store::Ptr{Cvoid}, out::Ref{Int32})::Int32)
+    return out[]
 end
 
 # ---- groups ----------------------------------------------------------------------------
@@ -567,9 +592,15 @@ given. Throws `ZarrError` as `create_array(store, path, metadata_json)`, and
 INVALID_ARGUMENT for an element type without a Zarr name.
 """
 function create_array(store::ZarrStore, path::AbstractString, ::Type{T}, dims::Tuple{Vararg{Integer}};
-                      chunks::Tuple{Vararg{Integer}} = map(d -> max(d, 1), dims),
-                      fill_value = zero(T),
-                      zstd_level::Union{Nothing,Integer} = nothing) where {T}
+                      kwargs...) where {T}
+    return create_array(store, path, array_metadata_json(T, dims; kwargs...))
+end
+
+# The v3 metadata document of `create_array(store, path, T, dims; ...)`.
+function array_metadata_json(::Type{T}, dims::Tuple{Vararg{Integer}};
+                             chunks::Tuple{Vararg{Integer}} = map(d -> max(d, 1), dims),
+                             fill_value = zero(T),
+                             zstd_level::Union{Nothing,Integer} = nothing) where {T}
     haskey(ZARR_TYPE_NAMES, T) ||
         throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "create_array: no Zarr data type for $T"))
     codecs = "{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}"
@@ -585,7 +616,7 @@ function create_array(store::ZarrStore, path::AbstractString, ::Type{T}, dims::T
         "\"chunk_key_encoding\": {\"name\": \"default\", \"configuration\": {\"separator\": \"/\"}}, ",
         "\"fill_value\": ", json_fill(convert(T, fill_value)), ", ",
         "\"codecs\": [", codecs, "]}")
-    return create_array(store, path, metadata)
+    return metadata
 end
 
 function Base.ndims(a::ZarrArray)
@@ -1048,5 +1079,6 @@ libversion_number() = @ccall libzarr().zarr_version_number()::UInt32
 
 include("accessors.jl")
 include("vlen.jl")
+include("collective.jl")
 
 end # module LibZarr

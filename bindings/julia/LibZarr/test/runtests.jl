@@ -5,6 +5,41 @@
 using LibZarr
 using Test
 
+# A communicator of one rank (a ZarrCommOps table of Julia functions): every exchange is a
+# copy of this rank's own bytes. The MPI form is comm_create_mpi (see collective.jl).
+one_barrier(::Ptr{Cvoid}) = Int32(0)
+one_broadcast(::Ptr{Cvoid}, ::Ptr{Cvoid}, ::Csize_t, ::Csize_t) = Int32(0)
+function one_all_gather(::Ptr{Cvoid}, send::Ptr{Cvoid}, len::Csize_t, recv::Ptr{Cvoid})
+    unsafe_copyto!(Ptr{UInt8}(recv), Ptr{UInt8}(send), len)
+    return Int32(0)
+end
+function one_all_gather_v(::Ptr{Cvoid}, send::Ptr{Cvoid}, ::Csize_t, recv::Ptr{Cvoid},
+                          lens::Ptr{Csize_t}, displs::Ptr{Csize_t})
+    unsafe_copyto!(Ptr{UInt8}(recv) + unsafe_load(displs), Ptr{UInt8}(send), unsafe_load(lens))
+    return Int32(0)
+end
+function one_all_to_all_v(::Ptr{Cvoid}, send::Ptr{Cvoid}, send_lens::Ptr{Csize_t},
+                          send_displs::Ptr{Csize_t}, recv::Ptr{Cvoid}, ::Ptr{Csize_t},
+                          recv_displs::Ptr{Csize_t})
+    unsafe_copyto!(Ptr{UInt8}(recv) + unsafe_load(recv_displs),
+                   Ptr{UInt8}(send) + unsafe_load(send_displs), unsafe_load(send_lens))
+    return Int32(0)
+end
+one_all_reduce(::Ptr{Cvoid}, ::Ptr{Int64}, ::Csize_t, ::Int32) = Int32(0)
+
+one_rank_ops() = ZarrCommOps(
+    LibZarr.ZARR_COMM_OPS_VERSION, C_NULL,
+    @cfunction(one_barrier, Int32, (Ptr{Cvoid},)),
+    @cfunction(one_broadcast, Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Csize_t, Csize_t)),
+    @cfunction(one_all_gather, Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Csize_t, Ptr{Cvoid})),
+    @cfunction(one_all_gather_v, Int32,
+               (Ptr{Cvoid}, Ptr{Cvoid}, Csize_t, Ptr{Cvoid}, Ptr{Csize_t}, Ptr{Csize_t})),
+    @cfunction(one_all_to_all_v, Int32,
+               (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Csize_t}, Ptr{Csize_t}, Ptr{Cvoid}, Ptr{Csize_t},
+                Ptr{Csize_t})),
+    @cfunction(one_all_reduce, Int32, (Ptr{Cvoid}, Ptr{Int64}, Csize_t, Int32)),
+    C_NULL)
+
 @testset "LibZarr" begin
     @testset "round trip, dimension reversal" begin
         store = open_memory()
@@ -108,5 +143,40 @@ using Test
         delete_node!(store, "/tas")
         @test isempty(children(open_group(store, "/")))
         @test zarr_format(create_group_with_format(store, "/old", 2)) == 2
+    end
+
+    @testset "collective calls on one rank" begin
+        comm = comm_create(one_rank_ops(), 0, 1)
+        @test comm_rank(comm) == 0 && comm_size(comm) == 1
+        @test last_write_json(comm) == "null"
+        store = open_memory()
+        g = create_group_collective(comm, store, "/"; attrs = "{\"title\": \"run\"}")
+        a = create_array_collective(comm, store, "/f", Float32, (7, 4); chunks = (3, 2))
+        x = reshape(Float32.(1:28), 7, 4)
+        write_collective!(comm, a, x[:, 1:2])
+        write_collective!(comm, a, x[:, 3:4], 1, 3)
+        @test read_collective(comm, a) == x
+        @test read_collective(comm, a, 2:4, 3:4) == x[2:4, 3:4]
+        @test occursin("units_written", last_write_json(comm))
+        # Checks made on the Julia side are agreed: the message names the rank.
+        e = try write_collective!(comm, a, zeros(Float64, 7, 4)); nothing catch err; err end
+        @test e isa ZarrError && e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT
+        @test occursin("rank 0: write_collective!", e.message)
+        e = try agree(comm, LibZarr.ZARR_ERROR_IO, "disk full"); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_IO && occursin("rank 0: disk full", e.message)
+        @test read_array(a) == x
+        s = create_array_collective(comm, store, "/s", Float64, (5, 0); chunks = (5, 2))
+        for t in 1:3
+            append_collective!(comm, s, 2, fill(Float64(t), 5, 1))
+        end
+        @test size(s) == (5, 3) && read_collective(comm, s) == repeat([1.0 2.0 3.0], 5)
+        resize_collective!(comm, s, 5, 6)
+        @test size(s) == (5, 6)
+        set_attributes_collective!(comm, s, "{\"units\": \"K\"}")
+        set_attributes_collective!(comm, g, "{\"steps\": 3}")
+        consolidate_collective!(comm, g)
+        @test occursin("steps", attributes(open_group(open_consolidated(store), "/")))
+        close(comm)
+        @test_throws ZarrError comm_rank(comm)
     end
 end
