@@ -16,10 +16,11 @@
 //!   more than the budget, receives more than the budget, or starts to assemble units
 //!   larger than the budget in all, except that each rank may always send one atom,
 //!   receive one and start one unit in a round (so each round makes progress, and one large
-//!   unit does not hold the other ranks back). A unit is written
-//!   by its owner in the round of its last atom, or, when no piece travels, in the round
-//!   where its turn comes. Since atoms go in unit order, at most one unit is assembled
-//!   across a round's end.
+//!   unit does not hold the other ranks back). A unit is written by its owner in the round
+//!   of its last atom; a unit none of whose pieces travels, in the round where its owner
+//!   has the least to write (the ranks then write side by side: every round ends with an
+//!   agreement, so a rank with nothing to write in a round waits for the others). Since
+//!   atoms go in unit order, at most one unit is assembled across a round's end.
 
 use crate::chunk_grid::ChunkGrid;
 use crate::error::Error;
@@ -134,12 +135,12 @@ pub struct Atom {
     pub bytes: u64,
 }
 
-/// A round: its atoms (a range of [`Plan::atoms`]), and the units written at its end (a
-/// range of [`Plan::units`]).
+/// A round: its atoms (a range of [`Plan::atoms`]), and the units written at its end
+/// (indexes into [`Plan::units`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Round {
     pub atoms: Range<usize>,
-    pub units: Range<usize>,
+    pub units: Vec<usize>,
 }
 
 /// How much one rank may send, receive and start assembling in one round.
@@ -281,7 +282,8 @@ fn atoms_of(units: &[Unit], element_size: u64, budget: Budget) -> Vec<Atom> {
     atoms
 }
 
-/// Pack the atoms into rounds (see the module documentation).
+/// Pack the atoms into rounds (see the module documentation), then place the units whose
+/// pieces do not travel.
 fn rounds_of(
     units: &[Unit],
     atoms: &[Atom],
@@ -294,26 +296,17 @@ fn rounds_of(
     for (a, atom) in atoms.iter().enumerate() {
         last_atom_of[atom.unit] = Some(a);
     }
-    let mut rounds = Vec::new();
+    let mut rounds: Vec<Round> = Vec::new();
     let mut sent = vec![0u64; ranks];
     let mut received = vec![0u64; ranks];
     let mut opened = vec![0u64; ranks];
-    let mut round_atoms = 0..0;
-    let mut round_units = 0..0;
+    let mut first_atom = 0;
+    let mut completed = Vec::new();
     let mut open_unit = None;
-    let close = |rounds: &mut Vec<Round>, atoms: &mut Range<usize>, units: &mut Range<usize>| {
-        rounds.push(Round {
-            atoms: atoms.clone(),
-            units: units.clone(),
-        });
-        *atoms = atoms.end..atoms.end;
-        *units = units.end..units.end;
-    };
     for (a, atom) in atoms.iter().enumerate() {
         let unit = &units[atom.unit];
         let sender = unit.pieces[atom.piece].rank;
-        let opens = open_unit != Some(atom.unit);
-        let assembly = if opens {
+        let assembly = if open_unit != Some(atom.unit) {
             unit.assembly_bytes(element_size)
         } else {
             0
@@ -325,8 +318,12 @@ fn rounds_of(
         let fits = within(sent[sender], atom.bytes)
             && within(received[unit.owner], atom.bytes)
             && within(opened[unit.owner], assembly);
-        if !fits && !round_atoms.is_empty() {
-            close(&mut rounds, &mut round_atoms, &mut round_units);
+        if !fits && a > first_atom {
+            rounds.push(Round {
+                atoms: first_atom..a,
+                units: std::mem::take(&mut completed),
+            });
+            first_atom = a;
             sent.iter_mut().for_each(|b| *b = 0);
             received.iter_mut().for_each(|b| *b = 0);
             opened.iter_mut().for_each(|b| *b = 0);
@@ -335,17 +332,44 @@ fn rounds_of(
         received[unit.owner] += atom.bytes;
         opened[unit.owner] += assembly;
         open_unit = Some(atom.unit);
-        round_atoms.end = a + 1;
-        // The unit is complete: it is written at the end of this round, and so are the
-        // units before it whose pieces do not travel.
         if last_atom_of[atom.unit] == Some(a) {
-            round_units.end = atom.unit + 1;
+            completed.push(atom.unit); // written at the end of this round
         }
     }
-    // The units after the last atom: none of their pieces travels.
-    round_units.end = units.len();
-    if !round_units.is_empty() || !round_atoms.is_empty() {
-        close(&mut rounds, &mut round_atoms, &mut round_units);
+    if first_atom < atoms.len() || rounds.is_empty() {
+        rounds.push(Round {
+            atoms: first_atom..atoms.len(),
+            units: completed,
+        });
+    }
+    // The units whose pieces do not travel can be written in any round: each goes to the
+    // round in which its owner has the least to write so far, so that the owners write
+    // side by side instead of one waiting for the other at the end of each round.
+    let elements = |u: usize| {
+        units[u]
+            .pieces
+            .iter()
+            .map(|p| p.region.elements())
+            .sum::<u64>()
+    };
+    let mut load = vec![vec![0u64; ranks]; rounds.len()];
+    for (r, round) in rounds.iter().enumerate() {
+        for &u in &round.units {
+            load[r][units[u].owner] += elements(u);
+        }
+    }
+    for (u, unit) in units.iter().enumerate() {
+        if last_atom_of[u].is_some() {
+            continue;
+        }
+        let r = (0..rounds.len())
+            .min_by_key(|&r| load[r][unit.owner])
+            .expect("at least one round");
+        load[r][unit.owner] += elements(u);
+        rounds[r].units.push(u);
+    }
+    if units.is_empty() {
+        rounds.clear();
     }
     rounds
 }
@@ -384,7 +408,9 @@ mod tests {
         assert_eq!(plan.units[0].assembly, Assembly::Single);
         // Everything fits in one round; every unit is written.
         assert_eq!(plan.rounds.len(), 1);
-        assert_eq!(plan.rounds[0].units, 0..6);
+        let mut written = plan.rounds[0].units.clone();
+        written.sort();
+        assert_eq!(written, [0, 1, 2, 3, 4, 5]);
         // Rank 0 sends its 8 rows of chunk 1 to rank 1, and so on.
         let bytes: u64 = plan.atoms.iter().map(|a| a.bytes).sum();
         // Chunks 1 and 4 are shared: 8 rows of each travel.
@@ -438,7 +464,7 @@ mod tests {
         assert!(plan.rounds.len() > 1);
         // A unit is written in the round of its last atom, never before it.
         for (r, round) in plan.rounds.iter().enumerate() {
-            for u in round.units.clone() {
+            for &u in &round.units {
                 for (a, atom) in plan.atoms.iter().enumerate() {
                     if atom.unit == u {
                         assert!(plan.rounds[..=r].iter().any(|x| x.atoms.contains(&a)));
@@ -453,5 +479,27 @@ mod tests {
         let boxes = [Some(region(&[0], &[0])), None];
         let plan = plan(&boxes, &grid(&[4]), &[10], 1, Budget::DEFAULT).unwrap();
         assert!(plan.units.is_empty() && plan.atoms.is_empty() && plan.rounds.is_empty());
+    }
+
+    #[test]
+    fn units_without_travel_balance_the_rounds() {
+        // Rank 0 holds most of shard row 0 and rank 1 a sliver of it, then all of shard
+        // row 1: rank 0's units need rank 1's rows, rank 1's need nothing. Rank 1 writes
+        // its units in a round where rank 0 writes too, not after it.
+        let boxes = [
+            Some(region(&[0, 0], &[14, 16])),
+            Some(region(&[14, 0], &[18, 16])),
+        ];
+        let budget = Budget { bytes: 2 * 16 };
+        let plan = plan(&boxes, &grid(&[16, 8]), &[32, 16], 1, budget).unwrap();
+        assert_eq!(plan.rounds.len(), 2, "{:?}", plan.rounds);
+        for round in &plan.rounds {
+            let owners: Vec<usize> = round.units.iter().map(|&u| plan.units[u].owner).collect();
+            assert!(
+                owners.contains(&0) && owners.contains(&1),
+                "{:?}",
+                plan.rounds
+            );
+        }
     }
 }

@@ -91,7 +91,7 @@ pub fn write(
         drop(send);
         let received = run.unpack(atoms, &recv, &recv_displs);
         drop(recv);
-        let written = received.and_then(|()| run.write_units(round.units.clone()));
+        let written = received.and_then(|()| run.write_units(&round.units));
         ctx.agree(written)?;
     }
     Ok(run.report)
@@ -393,8 +393,10 @@ impl Run<'_> {
     }
 
     /// Write the units of the round this rank owns, in parallel on the worker pool.
-    fn write_units(&mut self, units: std::ops::Range<usize>) -> Result<(), Error> {
+    fn write_units(&mut self, units: &[usize]) -> Result<(), Error> {
         let mine: Vec<(usize, Option<UnitBuffers>)> = units
+            .iter()
+            .copied()
             .filter(|&u| self.plan.units[u].owner == self.rank)
             .map(|u| (u, self.arriving.remove(&u)))
             .collect();

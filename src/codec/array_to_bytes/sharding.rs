@@ -434,8 +434,14 @@ impl ShardLayout {
             shard.extend_from_slice(bytes);
             Ok(())
         };
-        // Batches keep every worker busy while bounding what waits to be appended.
-        let batch = if parallelism.is_parallel() { 64 } else { 1 };
+        // Batches of a few inner chunks per worker keep every worker busy while bounding
+        // what waits, encoded, to be appended (64 at a time held a whole 64 MiB shard of
+        // 1 MiB inner chunks twice: in the batch and in the shard).
+        let batch = if parallelism.is_parallel() {
+            (4 * parallelism.tasks).clamp(2, 64)
+        } else {
+            1
+        };
         let mut start = 0;
         while start < count {
             let end = (start + batch).min(count);
