@@ -10,6 +10,7 @@ mod chains;
 mod locks;
 mod planner;
 mod resize;
+mod shard_stream;
 mod stored;
 mod vlen;
 mod vlen_shards;
@@ -36,6 +37,7 @@ use crate::sys::shared_out::OutBuffer;
 use chains::Chains;
 use planner::ChunkIo;
 use serde_json::{Map, Value};
+pub use shard_stream::ShardStream;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// A Zarr array in a store.

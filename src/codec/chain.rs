@@ -2,6 +2,7 @@
 //! bytes->bytes codecs. Encoding runs the list forwards, decoding backwards.
 
 use super::array_to_array::{self, ArrayToArrayCodec};
+use super::array_to_bytes::sharding::ShardLayout;
 use super::array_to_bytes::{self, chunk_layout, fill_chunk, gather, ArrayToBytesCodec};
 use super::bytes_to_bytes::{self, BytesToBytesCodec};
 use super::{try_to_vec, ChunkRepresentation, CodecError, DecodedSize, Parallelism};
@@ -109,6 +110,17 @@ impl CodecChain {
     pub fn inner_chunk_shape(&self) -> Option<&[u64]> {
         if self.array_to_array.is_empty() {
             self.array_to_bytes.inner_chunk_shape()
+        } else {
+            None
+        }
+    }
+
+    /// For a chain that is `sharding_indexed` alone (no codec before or after it): the
+    /// shard's layout and the inner chunks' chain, to build a shard one inner chunk at a
+    /// time (`sharding::ShardBuilder`) with the same bytes as [`CodecChain::encode_block`].
+    pub fn shard_parts(&self) -> Option<(&ShardLayout, &CodecChain)> {
+        if self.array_to_array.is_empty() && self.bytes_to_bytes.is_empty() {
+            self.array_to_bytes.shard_parts()
         } else {
             None
         }

@@ -18,6 +18,7 @@
 //! table of C functions, `libzarr_mpi` from an `MPI_Comm`; [`local::ThreadComm`] is one of
 //! threads). It uses the public API of arrays and groups only.
 
+mod bands;
 pub mod comm;
 pub mod local;
 mod metadata;

@@ -93,6 +93,12 @@ pub enum Assembly {
     /// The pieces do not form a box (some rank left a hole): each written by itself, one
     /// update of the unit after the other.
     Separate,
+    /// A whole shard inside the array that the pieces cover, of an array whose codecs are
+    /// `sharding_indexed` alone: assembled band after band (`rows` rows of inner chunks
+    /// along the first dimension), each band's inner chunks encoded as soon as it is
+    /// complete (`Array::shard_stream`), so the owner holds one band decoded, not the shard.
+    /// Its atoms go band by band.
+    Banded { rows: u64 },
 }
 
 /// A storage unit of the write.
@@ -110,6 +116,13 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The smallest box holding every piece (for a covered unit inside the array: the unit).
+    pub fn hull(&self) -> Region {
+        self.pieces[1..]
+            .iter()
+            .fold(self.pieces[0].region.clone(), |h, p| h.hull(&p.region))
+    }
+
     /// Bytes the owner holds for the unit while its pieces arrive: the assembled box, or
     /// the pieces that travel.
     fn assembly_bytes(&self, element_size: u64) -> u64 {
@@ -121,6 +134,10 @@ impl Unit {
         match &self.assembly {
             Assembly::Tiled(bbox) => bbox.elements() * element_size,
             Assembly::Single | Assembly::Separate => travelling.sum::<u64>() * element_size,
+            Assembly::Banded { rows } => {
+                let full = self.hull();
+                rows * full.count[1..].iter().product::<u64>() * element_size
+            }
         }
     }
 }
@@ -171,9 +188,10 @@ pub fn plan(
     grid: &ChunkGrid,
     shape: &[u64],
     element_size: u64,
+    streamed: Option<&[u64]>,
     budget: Budget,
 ) -> Result<Plan, Error> {
-    let units = units_of(boxes, grid, shape)?;
+    let units = units_of(boxes, grid, shape, streamed)?;
     let atoms = atoms_of(&units, element_size, budget);
     let rounds = rounds_of(&units, &atoms, boxes.len(), element_size, budget);
     Ok(Plan {
@@ -184,7 +202,12 @@ pub fn plan(
 }
 
 /// The units the boxes touch, in C order of the grid, with their pieces and owners.
-fn units_of(boxes: &[Option<Region>], grid: &ChunkGrid, shape: &[u64]) -> Result<Vec<Unit>, Error> {
+fn units_of(
+    boxes: &[Option<Region>],
+    grid: &ChunkGrid,
+    shape: &[u64],
+    streamed: Option<&[u64]>,
+) -> Result<Vec<Unit>, Error> {
     let mut touched: BTreeMap<Vec<u64>, Vec<Piece>> = BTreeMap::new();
     for (rank, region) in boxes.iter().enumerate() {
         let Some(region) = region.as_ref().filter(|r| !r.is_empty()) else {
@@ -234,52 +257,96 @@ fn units_of(boxes: &[Option<Region>], grid: &ChunkGrid, shape: &[u64]) -> Result
         let hull = pieces[1..]
             .iter()
             .fold(pieces[0].region.clone(), |h, p| h.hull(&p.region));
-        let assembly = if pieces.len() == 1 {
-            Assembly::Single
-        } else if hull.elements() == written {
-            Assembly::Tiled(hull)
-        } else {
-            Assembly::Separate
+        let covered = written == inside;
+        let whole_inside = (0..shape.len()).all(|d| origin[d] + full[d] <= shape[d]);
+        let travels = pieces.iter().any(|p| p.rank != owner);
+        let assembly = match streamed {
+            Some(inner) if covered && whole_inside && travels && !inner.is_empty() => {
+                Assembly::Banded { rows: inner[0] }
+            }
+            _ if pieces.len() == 1 => Assembly::Single,
+            _ if hull.elements() == written => Assembly::Tiled(hull),
+            _ => Assembly::Separate,
         };
         units.push(Unit {
             grid_index,
             owner,
             pieces,
             assembly,
-            covered: written == inside,
+            covered,
         });
     }
     Ok(units)
 }
 
-/// The atoms of the pieces that travel, in unit order, then piece order.
+/// The atoms of the pieces that travel, in unit order, then piece order (for a banded
+/// unit: band order, then piece order).
 fn atoms_of(units: &[Unit], element_size: u64, budget: Budget) -> Vec<Atom> {
     let mut atoms = Vec::new();
     for (u, unit) in units.iter().enumerate() {
-        for (p, piece) in unit.pieces.iter().enumerate() {
-            if piece.rank == unit.owner {
-                continue;
+        let travelling = || {
+            unit.pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, piece)| piece.rank != unit.owner)
+        };
+        match unit.assembly {
+            Assembly::Banded { rows } => {
+                let hull = unit.hull();
+                let (top, height) = (hull.start[0], hull.count[0]);
+                let mut band = 0;
+                while band < height {
+                    let band_rows = top + band..top + (band + rows).min(height);
+                    for (p, piece) in travelling() {
+                        let first = piece.region.start[0];
+                        let lo = band_rows.start.max(first);
+                        let hi = band_rows.end.min(first + piece.region.count[0]);
+                        if lo < hi {
+                            let rows = lo - first..hi - first;
+                            push_atoms(&mut atoms, (u, p), piece, rows, element_size, budget);
+                        }
+                    }
+                    band += rows;
+                }
             }
-            let count = &piece.region.count;
-            let (rows, row_bytes) = match count.split_first() {
-                Some((&rows, rest)) => (rows, rest.iter().product::<u64>() * element_size),
-                None => (1, element_size), // a 0-d array: its one element
-            };
-            let per_atom = (budget.bytes / row_bytes.max(1)).clamp(1, rows);
-            let mut first = 0;
-            while first < rows {
-                let last = (first + per_atom).min(rows);
-                atoms.push(Atom {
-                    unit: u,
-                    piece: p,
-                    rows: first..last,
-                    bytes: (last - first) * row_bytes,
-                });
-                first = last;
+            _ => {
+                for (p, piece) in travelling() {
+                    let rows = piece.region.count.first().copied().unwrap_or(1);
+                    push_atoms(&mut atoms, (u, p), piece, 0..rows, element_size, budget);
+                }
             }
         }
     }
     atoms
+}
+
+/// The atoms of rows `rows` of the piece `piece` (unit and piece index `at`): at most the
+/// budget each, but at least one row. A 0-d array's one element is one row.
+fn push_atoms(
+    atoms: &mut Vec<Atom>,
+    at: (usize, usize),
+    piece: &Piece,
+    rows: Range<u64>,
+    element_size: u64,
+    budget: Budget,
+) {
+    let count = &piece.region.count;
+    let row_bytes = count
+        .get(1..)
+        .map_or(1, |rest| rest.iter().product::<u64>())
+        * element_size;
+    let per_atom = (budget.bytes / row_bytes.max(1)).max(1);
+    let mut first = rows.start;
+    while first < rows.end {
+        let last = (first + per_atom).min(rows.end);
+        atoms.push(Atom {
+            unit: at.0,
+            piece: at.1,
+            rows: first..last,
+            bytes: (last - first) * row_bytes,
+        });
+        first = last;
+    }
 }
 
 /// Pack the atoms into rounds (see the module documentation), then place the units whose
@@ -395,7 +462,15 @@ mod tests {
         let boxes: Vec<Option<Region>> = (0..4)
             .map(|r| Some(region(&[24 * r, 0], &[24, 64])))
             .collect();
-        let plan = plan(&boxes, &grid(&[16, 64]), &[96, 64], 4, Budget::DEFAULT).unwrap();
+        let plan = plan(
+            &boxes,
+            &grid(&[16, 64]),
+            &[96, 64],
+            4,
+            None,
+            Budget::DEFAULT,
+        )
+        .unwrap();
         assert_eq!(plan.units.len(), 6);
         let owners: Vec<usize> = plan.units.iter().map(|u| u.owner).collect();
         // Chunk 1 (rows 16-32): rank 0 has 8 rows, rank 1 has 8: a tie, rank 1 owns less.
@@ -425,7 +500,7 @@ mod tests {
             None,
             Some(region(&[2, 2], &[2, 2])),
         ];
-        let plan = plan(&boxes, &grid(&[4, 4]), &[4, 4], 1, Budget::DEFAULT).unwrap();
+        let plan = plan(&boxes, &grid(&[4, 4]), &[4, 4], 1, None, Budget::DEFAULT).unwrap();
         assert_eq!(plan.units.len(), 1);
         assert_eq!(plan.units[0].assembly, Assembly::Separate);
         assert!(!plan.units[0].covered);
@@ -435,7 +510,7 @@ mod tests {
     #[test]
     fn edge_units_are_covered_by_their_part_inside_the_array() {
         let boxes = [Some(region(&[0], &[5])), Some(region(&[5], &[5]))];
-        let plan = plan(&boxes, &grid(&[4]), &[10], 1, Budget::DEFAULT).unwrap();
+        let plan = plan(&boxes, &grid(&[4]), &[10], 1, None, Budget::DEFAULT).unwrap();
         assert_eq!(plan.units.len(), 3);
         assert!(plan.units.iter().all(|u| u.covered), "{:?}", plan.units);
     }
@@ -448,7 +523,7 @@ mod tests {
             Some(region(&[0, 100], &[64, 100])),
         ];
         let budget = Budget { bytes: 1000 };
-        let plan = plan(&boxes, &grid(&[8, 150]), &[64, 200], 1, budget).unwrap();
+        let plan = plan(&boxes, &grid(&[8, 150]), &[64, 200], 1, None, budget).unwrap();
         // Units along the first dimension: 8 chunk rows x 2 chunk columns.
         assert_eq!(plan.units.len(), 16);
         let mut written: Vec<usize> = plan.rounds.iter().flat_map(|r| r.units.clone()).collect();
@@ -477,7 +552,7 @@ mod tests {
     #[test]
     fn nothing_to_write_is_an_empty_plan() {
         let boxes = [Some(region(&[0], &[0])), None];
-        let plan = plan(&boxes, &grid(&[4]), &[10], 1, Budget::DEFAULT).unwrap();
+        let plan = plan(&boxes, &grid(&[4]), &[10], 1, None, Budget::DEFAULT).unwrap();
         assert!(plan.units.is_empty() && plan.atoms.is_empty() && plan.rounds.is_empty());
     }
 
@@ -491,7 +566,7 @@ mod tests {
             Some(region(&[14, 0], &[18, 16])),
         ];
         let budget = Budget { bytes: 2 * 16 };
-        let plan = plan(&boxes, &grid(&[16, 8]), &[32, 16], 1, budget).unwrap();
+        let plan = plan(&boxes, &grid(&[16, 8]), &[32, 16], 1, None, budget).unwrap();
         assert_eq!(plan.rounds.len(), 2, "{:?}", plan.rounds);
         for round in &plan.rounds {
             let owners: Vec<usize> = round.units.iter().map(|&u| plan.units[u].owner).collect();

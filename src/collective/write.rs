@@ -2,6 +2,7 @@
 //! send the pieces that travel to their owners, and let each owner write the units that
 //! are complete.
 
+use super::bands::{BandedShard, Own};
 use super::plan::{plan, Assembly, Atom, Plan, Region, Unit};
 use super::{fingerprint, Collective};
 use crate::array::Array;
@@ -59,11 +60,13 @@ pub fn write(
     let boxes = gather_boxes(ctx, array, &mine)?;
     let element_size = array.data_type().size() as u64;
     let grid = array.chunk_grid();
+    let streamed = array.streamable_inner_chunk_shape();
     let plan = ctx.agree(plan(
         &boxes,
         &grid,
         &array.shape(),
         element_size,
+        streamed.as_deref(),
         ctx.budget,
     ))?;
     let rank = ctx.comm.rank();
@@ -228,6 +231,7 @@ struct Run<'a> {
 enum UnitBuffers {
     Tiled(Vec<u8>),
     Pieces(HashMap<usize, Vec<u8>>),
+    Banded(BandedShard),
 }
 
 impl Run<'_> {
@@ -357,6 +361,11 @@ impl Run<'_> {
                         .copy_to(&mut buffer, &target_layout, &at);
                     UnitBuffers::Tiled(buffer)
                 }
+                UnitBuffers::Banded(mut shard) => {
+                    let own = self.own_piece(unit)?;
+                    shard.put(&piece.region, atom.rows.clone(), bytes, own.as_ref())?;
+                    UnitBuffers::Banded(shard)
+                }
                 UnitBuffers::Pieces(mut pieces) => {
                     // Rows are consecutive in the piece's dense buffer, which is made
                     // whole at its first atom.
@@ -389,7 +398,26 @@ impl Run<'_> {
                 UnitBuffers::Tiled(buffer)
             }
             Assembly::Single | Assembly::Separate => UnitBuffers::Pieces(HashMap::new()),
+            Assembly::Banded { rows } => UnitBuffers::Banded(BandedShard::new(
+                self.array,
+                &unit.grid_index,
+                unit.hull(),
+                *rows,
+                self.element_size,
+            )?),
         })
+    }
+
+    /// This rank's own piece of `unit`, if it has one.
+    fn own_piece<'u>(&'u self, unit: &'u Unit) -> Result<Option<Own<'u>>, Error> {
+        match unit.pieces.iter().find(|p| p.rank == self.rank) {
+            Some(piece) => Ok(Some(Own {
+                piece: &piece.region,
+                within: self.own_box()?,
+                data: self.data,
+            })),
+            None => Ok(None),
+        }
     }
 
     /// Write the units of the round this rank owns, in parallel on the worker pool.
@@ -405,6 +433,17 @@ impl Run<'_> {
             .iter()
             .filter(|(u, _)| !self.plan.units[*u].covered)
             .count();
+        // Units larger than the budget (shards, typically) are written one after the other,
+        // each spreading its inner chunks over the workers: side by side, each would hold
+        // its encoded bytes at once. Smaller units go side by side, one per worker.
+        let large = mine.iter().any(|(u, _)| {
+            self.plan.units[*u].hull().elements() * self.element_size > self.ctx.budget.bytes
+        });
+        if large {
+            return mine
+                .into_iter()
+                .try_for_each(|(u, buffers)| self.write_unit(&self.plan.units[u], buffers));
+        }
         let pool = crate::threads::pool()?;
         pool.install(|| {
             mine.into_par_iter()
@@ -430,12 +469,17 @@ impl Run<'_> {
                 }
                 self.array.write_region(&bbox.start, &bbox.count, &buffer)
             }
+            (Assembly::Banded { .. }, Some(UnitBuffers::Banded(shard))) => {
+                shard.finish(self.own_piece(unit)?.as_ref())
+            }
             (Assembly::Single | Assembly::Separate, buffers) => {
                 let mut received = match buffers {
                     Some(UnitBuffers::Pieces(pieces)) => pieces,
                     None => HashMap::new(),
-                    Some(UnitBuffers::Tiled(_)) => {
-                        return Err(Error::Internal("a tiled buffer of an untiled unit".into()))
+                    Some(_) => {
+                        return Err(Error::Internal(
+                            "the buffers of another kind of unit".into(),
+                        ))
                     }
                 };
                 for (p, piece) in unit.pieces.iter().enumerate() {
@@ -452,8 +496,8 @@ impl Run<'_> {
                 }
                 Ok(())
             }
-            (Assembly::Tiled(_), _) => Err(Error::Internal(
-                "a tiled unit without its assembled buffer".into(),
+            (Assembly::Tiled(_) | Assembly::Banded { .. }, _) => Err(Error::Internal(
+                "a unit without the buffers its pieces arrived in".into(),
             )),
         }
     }

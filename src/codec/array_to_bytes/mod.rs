@@ -125,6 +125,12 @@ pub trait ArrayToBytesCodec: Debug + Send + Sync {
     fn inner_chunk_shape(&self) -> Option<&[u64]> {
         None
     }
+
+    /// Sharding: the shard's layout and the chain of its inner chunks, for building a shard
+    /// one inner chunk at a time (`sharding::ShardBuilder`).
+    fn shard_parts(&self) -> Option<(&sharding::ShardLayout, &super::chain::CodecChain)> {
+        None
+    }
 }
 
 /// The dense C-order layout of a chunk of `repr`.

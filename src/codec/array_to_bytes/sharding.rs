@@ -154,6 +154,108 @@ pub(crate) enum Piece<'e> {
     Kept(&'e [u8]),
 }
 
+/// A shard under construction: its inner chunks appended in C order, each as soon as it is
+/// encoded (so that a writer holds a shard's encoded bytes, not its decoded elements), then
+/// the index. The builder holds data only; every call takes the shard's layout.
+pub(crate) struct ShardBuilder {
+    /// The shard so far (with room for the index first, when it goes at the start).
+    shard: Vec<u8>,
+    /// The decoded index so far: (offset, nbytes) as host-order u64 pairs.
+    index: Vec<u8>,
+    pushed: usize,
+    all_absent: bool,
+}
+
+impl ShardBuilder {
+    pub(crate) fn new(layout: &ShardLayout) -> Result<ShardBuilder, CodecError> {
+        let index_size = layout.inner_count().saturating_mul(16);
+        let mut index: Vec<u8> = Vec::new();
+        index
+            .try_reserve_exact(index_size)
+            .map_err(|_| CodecError::OutOfMemory(index_size))?;
+        // With the index at the start, its room comes first; it is written by `finish`,
+        // once the offsets are known.
+        let shard: Vec<u8> = match layout.index_location {
+            IndexLocation::Start => crate::sys::alloc::zeroed_vec(layout.index_len)
+                .ok_or(CodecError::OutOfMemory(layout.index_len))?,
+            IndexLocation::End => Vec::new(),
+        };
+        Ok(ShardBuilder {
+            shard,
+            index,
+            pushed: 0,
+            all_absent: true,
+        })
+    }
+
+    /// Append the next inner chunk (in C order).
+    pub(crate) fn push(&mut self, layout: &ShardLayout, piece: Piece) -> Result<(), CodecError> {
+        if self.pushed >= layout.inner_count() {
+            return Err(CodecError::Internal {
+                codec: NAME.to_string(),
+                message: "more inner chunks than the shard holds".into(),
+            });
+        }
+        self.pushed += 1;
+        let bytes: &[u8] = match &piece {
+            Piece::Absent => {
+                self.pair(ABSENT, ABSENT);
+                return Ok(());
+            }
+            Piece::New(bytes) => bytes,
+            Piece::Kept(bytes) => bytes,
+        };
+        self.shard
+            .try_reserve(bytes.len())
+            .map_err(|_| CodecError::OutOfMemory(self.shard.len().saturating_add(bytes.len())))?;
+        self.pair(self.shard.len() as u64, bytes.len() as u64);
+        self.all_absent = false;
+        self.shard.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn pair(&mut self, offset: u64, nbytes: u64) {
+        self.index.extend_from_slice(&offset.to_ne_bytes());
+        self.index.extend_from_slice(&nbytes.to_ne_bytes());
+    }
+
+    /// The shard, once every inner chunk was pushed, and whether every one is absent.
+    pub(crate) fn finish(mut self, layout: &ShardLayout) -> Result<(Vec<u8>, bool), CodecError> {
+        if self.pushed != layout.inner_count() {
+            return Err(CodecError::Internal {
+                codec: NAME.to_string(),
+                message: format!(
+                    "a shard of {} inner chunks finished after {}",
+                    layout.inner_count(),
+                    self.pushed
+                ),
+            });
+        }
+        let encoded_index = layout.index.encode(self.index)?;
+        if encoded_index.len() != layout.index_len {
+            return Err(CodecError::Internal {
+                codec: NAME.to_string(),
+                message: format!(
+                    "index codecs produced {} bytes, expected {}",
+                    encoded_index.len(),
+                    layout.index_len
+                ),
+            });
+        }
+        match layout.index_location {
+            // Offsets were taken after the room left for the index: they already count it.
+            IndexLocation::Start => self.shard[..layout.index_len].copy_from_slice(&encoded_index),
+            IndexLocation::End => {
+                self.shard
+                    .try_reserve_exact(layout.index_len)
+                    .map_err(|_| CodecError::OutOfMemory(self.shard.len() + layout.index_len))?;
+                self.shard.extend_from_slice(&encoded_index);
+            }
+        }
+        Ok((self.shard, self.all_absent))
+    }
+}
+
 /// An inner chunk to decode: where it is stored, which part of it is wanted, and where the
 /// part goes.
 struct InnerRead<'o> {
@@ -399,41 +501,7 @@ impl ShardLayout {
         piece: impl Fn(usize) -> Result<Piece<'e>, CodecError> + Sync,
     ) -> Result<(Vec<u8>, bool), CodecError> {
         let count = self.inner_count();
-        // The decoded index, built in place: (offset, nbytes) as host-order u64 pairs.
-        let index_size = count.saturating_mul(16);
-        let mut index: Vec<u8> = Vec::new();
-        index
-            .try_reserve_exact(index_size)
-            .map_err(|_| CodecError::OutOfMemory(index_size))?;
-        let mut all_absent = true;
-        let pair = |index: &mut Vec<u8>, offset: u64, nbytes: u64| {
-            index.extend_from_slice(&offset.to_ne_bytes());
-            index.extend_from_slice(&nbytes.to_ne_bytes());
-        };
-        // With the index at the start, its room comes first; it is rewritten below, once the
-        // offsets are known.
-        let mut shard: Vec<u8> = match self.index_location {
-            IndexLocation::Start => crate::sys::alloc::zeroed_vec(self.index_len)
-                .ok_or(CodecError::OutOfMemory(self.index_len))?,
-            IndexLocation::End => Vec::new(),
-        };
-        let mut append = |piece: Piece| -> Result<(), CodecError> {
-            let bytes: &[u8] = match &piece {
-                Piece::Absent => {
-                    pair(&mut index, ABSENT, ABSENT);
-                    return Ok(());
-                }
-                Piece::New(bytes) => bytes,
-                Piece::Kept(bytes) => bytes,
-            };
-            shard
-                .try_reserve(bytes.len())
-                .map_err(|_| CodecError::OutOfMemory(shard.len().saturating_add(bytes.len())))?;
-            pair(&mut index, shard.len() as u64, bytes.len() as u64);
-            all_absent = false;
-            shard.extend_from_slice(bytes);
-            Ok(())
-        };
+        let mut builder = ShardBuilder::new(self)?;
         // Batches of a few inner chunks per worker keep every worker busy while bounding
         // what waits, encoded, to be appended (64 at a time held a whole 64 MiB shard of
         // 1 MiB inner chunks twice: in the batch and in the shard).
@@ -451,37 +519,16 @@ impl ShardLayout {
                     .map(&piece)
                     .collect::<Result<_, _>>()?;
                 for p in pieces {
-                    append(p)?;
+                    builder.push(self, p)?;
                 }
             } else {
                 for linear in start..end {
-                    append(piece(linear)?)?;
+                    builder.push(self, piece(linear)?)?;
                 }
             }
             start = end;
         }
-        let encoded_index = self.index.encode(index)?;
-        if encoded_index.len() != self.index_len {
-            return Err(CodecError::Internal {
-                codec: NAME.to_string(),
-                message: format!(
-                    "index codecs produced {} bytes, expected {}",
-                    encoded_index.len(),
-                    self.index_len
-                ),
-            });
-        }
-        match self.index_location {
-            // Offsets were taken after the room left for the index: they already count it.
-            IndexLocation::Start => shard[..self.index_len].copy_from_slice(&encoded_index),
-            IndexLocation::End => {
-                shard
-                    .try_reserve_exact(self.index_len)
-                    .map_err(|_| CodecError::OutOfMemory(shard.len() + self.index_len))?;
-                shard.extend_from_slice(&encoded_index);
-            }
-        }
-        Ok((shard, all_absent))
+        builder.finish(self)
     }
 
     /// The box `start .. start + inner_chunk_shape` of the inner chunk at `coords`.
@@ -626,6 +673,10 @@ impl ArrayToBytesCodec for ShardingCodec {
 
     fn inner_chunk_shape(&self) -> Option<&[u64]> {
         Some(&self.layout.inner_chunk_shape)
+    }
+
+    fn shard_parts(&self) -> Option<(&ShardLayout, &CodecChain)> {
+        Some((&self.layout, &self.inner))
     }
 
     fn decode_region(
