@@ -324,11 +324,35 @@ fn attributes_object(text: &str) -> Result<serde_json::Map<String, serde_json::V
 }
 
 impl zarr_comm {
+    /// Keep what a collective write did, for `zarr_comm_last_write_json`.
+    fn remember(&self, report: WriteReport) {
+        *self.last_write.lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
+    }
+
     /// Run `call` with this communicator's collective context.
     fn with<T>(&self, call: impl FnOnce(&collective::Collective) -> T) -> T {
         let code_of: &(dyn Fn(&Error) -> i32 + Sync) = &code_of;
         call(&collective::Collective::new(&self.comm, code_of))
     }
+}
+
+/// Run the collective C function `function`: this rank's `arguments` are checked (and
+/// converted), the ranks agree on whether every rank's were right ([`agree_on_arguments`]),
+/// then `body` runs the collective work with them. A missing (NULL) `comm` fails this rank
+/// alone: it has no way to reach the others.
+fn run_collective<A>(
+    function: &str,
+    comm: Option<&zarr_comm>,
+    arguments: impl FnOnce() -> Result<A, FfiError>,
+    body: impl FnOnce(&collective::Collective, &zarr_comm, A) -> Result<(), Error>,
+) -> zarr_status {
+    run(function, || {
+        let comm = comm.ok_or(FfiError::Null("comm"))?;
+        comm.with(|ctx| {
+            let arguments = agree_on_arguments(ctx, arguments())?;
+            body(ctx, comm, arguments).map_err(FfiError::Core)
+        })
+    })
 }
 
 /// Arguments this rank found wrong before the collective work could start fail every
@@ -503,26 +527,28 @@ pub unsafe extern "C" fn zarr_array_create_collective(
 ) -> zarr_status {
     // SAFETY: per this function's contract.
     unsafe { clear_out(out) };
-    run("zarr_array_create_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let store = unsafe { handle(store, "store") }?;
-                // SAFETY: per this function's contract.
-                let path = unsafe { str_arg(path, "path") }?;
-                // SAFETY: per this function's contract.
-                let metadata = unsafe { str_arg(metadata_json, "metadata_json") }?;
-                Ok((store.storage.clone(), path, metadata, out_ptr(out, "out")?))
-            })();
-            let (storage, path, metadata, out) = agree_on_arguments(ctx, arguments)?;
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        // SAFETY: per this function's contract.
+        let metadata = unsafe { str_arg(metadata_json, "metadata_json") }?;
+        Ok((store.storage.clone(), path, metadata, out_ptr(out, "out")?))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_array_create_collective",
+        comm,
+        arguments,
+        |ctx, _, (storage, path, metadata, out)| {
             let array = collective::create_array(ctx, storage, path, metadata)?;
             // SAFETY: checked non-NULL, writable per the contract.
             unsafe { write_out(out, Box::into_raw(Box::new(zarr_array { array }))) };
             Ok(())
-        })
-    })
+        },
+    )
 }
 
 /// Write each rank's box of `array`, collectively: every rank of `comm` calls it with its
@@ -566,28 +592,30 @@ pub unsafe extern "C" fn zarr_array_write_collective(
     buf: *const c_void,
     buf_len: usize,
 ) -> zarr_status {
-    run("zarr_array_write_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let array = &unsafe { handle(array, "array") }?.array;
-                super::array::check_rank(array, ndim)?;
-                // SAFETY: per this function's contract.
-                let start = unsafe { slice(start, ndim, "start") }?;
-                // SAFETY: per this function's contract.
-                let count = unsafe { slice(count, ndim, "count") }?;
-                // SAFETY: per this function's contract.
-                let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
-                Ok((array, start, count, buf))
-            })();
-            let (array, start, count, buf) = agree_on_arguments(ctx, arguments)?;
+        let array = &unsafe { handle(array, "array") }?.array;
+        super::array::check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
+        Ok((array, start, count, buf))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_array_write_collective",
+        comm,
+        arguments,
+        |ctx, comm, (array, start, count, buf)| {
             let report = collective::write(ctx, array, start, count, buf)?;
-            *comm.last_write.lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
+            comm.remember(report);
             Ok(())
-        })
-    })
+        },
+    )
 }
 
 /// Read each rank's box of `array` into its `buf`, collectively: every rank of `comm`
@@ -616,27 +644,26 @@ pub unsafe extern "C" fn zarr_array_read_collective(
     buf: *mut c_void,
     buf_len: usize,
 ) -> zarr_status {
-    run("zarr_array_read_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let array = &unsafe { handle(array, "array") }?.array;
-                super::array::check_rank(array, ndim)?;
-                // SAFETY: per this function's contract.
-                let start = unsafe { slice(start, ndim, "start") }?;
-                // SAFETY: per this function's contract.
-                let count = unsafe { slice(count, ndim, "count") }?;
-                // SAFETY: per this function's contract.
-                let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
-                Ok((array, start, count, buf))
-            })();
-            let (array, start, count, buf) = agree_on_arguments(ctx, arguments)?;
-            collective::read(ctx, array, start, count, buf)?;
-            Ok(())
-        })
-    })
+        let array = &unsafe { handle(array, "array") }?.array;
+        super::array::check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
+        Ok((array, start, count, buf))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_array_read_collective",
+        comm,
+        arguments,
+        |ctx, _, (array, start, count, buf)| collective::read(ctx, array, start, count, buf),
+    )
 }
 
 /// Resize `array` to `shape`, collectively: every rank calls it with the same `shape` (as
@@ -657,23 +684,22 @@ pub unsafe extern "C" fn zarr_array_resize_collective(
     ndim: usize,
     shape: *const u64,
 ) -> zarr_status {
-    run("zarr_array_resize_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let array = &unsafe { handle(array, "array") }?.array;
-                super::array::check_rank(array, ndim)?;
-                // SAFETY: per this function's contract.
-                let shape = unsafe { slice(shape, ndim, "shape") }?;
-                Ok((array, shape))
-            })();
-            let (array, shape) = agree_on_arguments(ctx, arguments)?;
-            collective::resize(ctx, array, shape)?;
-            Ok(())
-        })
-    })
+        let array = &unsafe { handle(array, "array") }?.array;
+        super::array::check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let shape = unsafe { slice(shape, ndim, "shape") }?;
+        Ok((array, shape))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_array_resize_collective",
+        comm,
+        arguments,
+        |ctx, _, (array, shape)| collective::resize(ctx, array, shape),
+    )
 }
 
 /// Grow dimension `dim` of `array` by `length`, then write each rank's box of the appended
@@ -704,28 +730,30 @@ pub unsafe extern "C" fn zarr_array_append_collective(
     buf: *const c_void,
     buf_len: usize,
 ) -> zarr_status {
-    run("zarr_array_append_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let array = &unsafe { handle(array, "array") }?.array;
-                super::array::check_rank(array, ndim)?;
-                // SAFETY: per this function's contract.
-                let start = unsafe { slice(start, ndim, "start") }?;
-                // SAFETY: per this function's contract.
-                let count = unsafe { slice(count, ndim, "count") }?;
-                // SAFETY: per this function's contract.
-                let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
-                Ok((array, start, count, buf))
-            })();
-            let (array, start, count, buf) = agree_on_arguments(ctx, arguments)?;
+        let array = &unsafe { handle(array, "array") }?.array;
+        super::array::check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        // SAFETY: per this function's contract.
+        let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
+        Ok((array, start, count, buf))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_array_append_collective",
+        comm,
+        arguments,
+        |ctx, comm, (array, start, count, buf)| {
             let report = collective::append(ctx, array, dim, length, start, count, buf)?;
-            *comm.last_write.lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
+            comm.remember(report);
             Ok(())
-        })
-    })
+        },
+    )
 }
 
 /// Replace the attributes of `array` with the JSON object `attributes_json`, collectively
@@ -744,22 +772,21 @@ pub unsafe extern "C" fn zarr_array_set_attributes_json_collective(
     array: *mut zarr_array,
     attributes_json: *const c_char,
 ) -> zarr_status {
-    run("zarr_array_set_attributes_json_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let array = &unsafe { handle(array, "array") }?.array;
-                // SAFETY: per this function's contract.
-                let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
-                Ok((array, attributes_object(text)?))
-            })();
-            let (array, attributes) = agree_on_arguments(ctx, arguments)?;
-            collective::set_array_attributes(ctx, array, attributes)?;
-            Ok(())
-        })
-    })
+        let array = &unsafe { handle(array, "array") }?.array;
+        // SAFETY: per this function's contract.
+        let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
+        Ok((array, attributes_object(text)?))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_array_set_attributes_json_collective",
+        comm,
+        arguments,
+        |ctx, _, (array, attributes)| collective::set_array_attributes(ctx, array, attributes),
+    )
 }
 
 /// Create a Zarr v3 group, collectively: every rank calls it with the same `path` and
@@ -785,31 +812,33 @@ pub unsafe extern "C" fn zarr_group_create_collective(
 ) -> zarr_status {
     // SAFETY: per this function's contract.
     unsafe { clear_out(out) };
-    run("zarr_group_create_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let store = unsafe { handle(store, "store") }?;
-                // SAFETY: per this function's contract.
-                let path = unsafe { str_arg(path, "path") }?;
-                // SAFETY: NULL or NUL-terminated, per this function's contract.
-                let attributes = unsafe { attributes_arg(attributes_json) }?;
-                Ok((
-                    store.storage.clone(),
-                    path,
-                    attributes,
-                    out_ptr(out, "out")?,
-                ))
-            })();
-            let (storage, path, attributes, out) = agree_on_arguments(ctx, arguments)?;
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let path = unsafe { str_arg(path, "path") }?;
+        // SAFETY: NULL or NUL-terminated, per this function's contract.
+        let attributes = unsafe { attributes_arg(attributes_json) }?;
+        Ok((
+            store.storage.clone(),
+            path,
+            attributes,
+            out_ptr(out, "out")?,
+        ))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_group_create_collective",
+        comm,
+        arguments,
+        |ctx, _, (storage, path, attributes, out)| {
             let group = collective::create_group(ctx, storage, path, attributes, ZarrFormat::V3)?;
             // SAFETY: checked non-NULL, writable per the contract.
             unsafe { write_out(out, Box::into_raw(Box::new(zarr_group { group }))) };
             Ok(())
-        })
-    })
+        },
+    )
 }
 
 /// Replace the attributes of `group` with the JSON object `attributes_json`, collectively
@@ -828,22 +857,21 @@ pub unsafe extern "C" fn zarr_group_set_attributes_json_collective(
     group: *mut zarr_group,
     attributes_json: *const c_char,
 ) -> zarr_status {
-    run("zarr_group_set_attributes_json_collective", || {
+    let arguments = || {
         // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let arguments = (|| {
-                // SAFETY: per this function's contract.
-                let group = &unsafe { handle(group, "group") }?.group;
-                // SAFETY: per this function's contract.
-                let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
-                Ok((group, attributes_object(text)?))
-            })();
-            let (group, attributes) = agree_on_arguments(ctx, arguments)?;
-            collective::set_group_attributes(ctx, group, attributes)?;
-            Ok(())
-        })
-    })
+        let group = &unsafe { handle(group, "group") }?.group;
+        // SAFETY: per this function's contract.
+        let text = unsafe { str_arg(attributes_json, "attributes_json") }?;
+        Ok((group, attributes_object(text)?))
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_group_set_attributes_json_collective",
+        comm,
+        arguments,
+        |ctx, _, (group, attributes)| collective::set_group_attributes(ctx, group, attributes),
+    )
 }
 
 /// Write the consolidated metadata of `group`, collectively (as `zarr_group_consolidate`,
@@ -862,17 +890,16 @@ pub unsafe extern "C" fn zarr_group_consolidate_collective(
     comm: *const zarr_comm,
     group: *mut zarr_group,
 ) -> zarr_status {
-    run("zarr_group_consolidate_collective", || {
-        // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            // SAFETY: per this function's contract.
-            let arguments = unsafe { handle(group, "group") }.map(|g| &g.group);
-            let group = agree_on_arguments(ctx, arguments)?;
-            collective::consolidate(ctx, group)?;
-            Ok(())
-        })
-    })
+    // SAFETY: per this function's contract.
+    let arguments = || unsafe { handle(group, "group") }.map(|g| &g.group);
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective(
+        "zarr_group_consolidate_collective",
+        comm,
+        arguments,
+        |ctx, _, group| collective::consolidate(ctx, group),
+    )
 }
 
 /// What the last `zarr_array_write_collective` (or `zarr_array_append_collective`) through
@@ -949,22 +976,21 @@ pub unsafe extern "C" fn zarr_comm_agree(
             .to_string_lossy()
             .into_owned()
     };
-    run("zarr_comm_agree", || {
-        // SAFETY: per this function's contract.
-        let comm = unsafe { handle(comm, "comm") }?;
-        comm.with(|ctx| {
-            let local = if status == ZARR_OK {
-                Ok(())
-            } else {
-                Err(Error::OnRank {
-                    rank: ctx.comm().rank(),
-                    code: status,
-                    message: own_message,
-                })
-            };
-            ctx.agree(local).map_err(FfiError::Core)
-        })
-    })
+    // This rank's outcome goes through the agreement of arguments: a failure reaches every
+    // rank with this rank's status and message.
+    let arguments = || {
+        if status == ZARR_OK {
+            Ok(())
+        } else {
+            Err(FfiError::Reported {
+                status,
+                message: own_message,
+            })
+        }
+    };
+    // SAFETY: per this function's contract.
+    let comm = unsafe { comm.as_ref() };
+    run_collective("zarr_comm_agree", comm, arguments, |_, _, ()| Ok(()))
 }
 
 /// Explain a failure about to be returned by a function of a `zarr_comm_ops` table, or by a

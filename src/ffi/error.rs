@@ -22,6 +22,11 @@ pub(crate) enum FfiError {
     TypeMismatch(String),
     /// The core reported an error.
     Core(Error),
+    /// A failure the caller reports itself, with its own status (`zarr_comm_agree`).
+    Reported {
+        status: zarr_status,
+        message: String,
+    },
 }
 
 impl From<Error> for FfiError {
@@ -39,6 +44,8 @@ pub(crate) fn status_of(error: &FfiError) -> zarr_status {
         FfiError::NotFound(_) => ZARR_ERROR_NOT_FOUND,
         FfiError::TypeMismatch(_) => ZARR_ERROR_TYPE_MISMATCH,
         FfiError::Core(error) => core_status(error),
+        FfiError::Reported { status, .. } if is_error_status(*status) => *status,
+        FfiError::Reported { .. } => ZARR_ERROR_INTERNAL,
     }
 }
 
@@ -137,7 +144,8 @@ pub(crate) fn describe(error: &FfiError) -> String {
         FfiError::Null(parameter) => format!("argument '{parameter}' is NULL"),
         FfiError::InvalidArgument(message)
         | FfiError::NotFound(message)
-        | FfiError::TypeMismatch(message) => message.clone(),
+        | FfiError::TypeMismatch(message)
+        | FfiError::Reported { message, .. } => message.clone(),
         FfiError::Core(error) => error.full_message(),
     }
 }
