@@ -28,6 +28,11 @@ use crate::layout::CellWalk;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+/// The most (box, unit) pairs one collective write plans: its plan holds every unit, so a
+/// write of more (a huge box over tiny chunks) is refused rather than allowed to exhaust
+/// memory. 16 Mi pairs plan in a few GiB at most.
+const MAX_PIECES: u64 = 1 << 24;
+
 /// A box of the array: `start .. start + count` along each dimension.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
@@ -208,6 +213,20 @@ fn units_of(
     shape: &[u64],
     streamed: Option<&[u64]>,
 ) -> Result<Vec<Unit>, Error> {
+    let mut pieces_in_all = 0u64;
+    for region in boxes.iter().flatten().filter(|r| !r.is_empty()) {
+        let cuts = grid.cuts(&region.start, &region.count);
+        let pieces = CellWalk::new(&cuts, &region.count)
+            .len()
+            .unwrap_or(u64::MAX);
+        pieces_in_all = pieces_in_all.saturating_add(pieces);
+    }
+    if pieces_in_all > MAX_PIECES {
+        return Err(Error::OutOfMemory(format!(
+            "a collective write of boxes cut into {pieces_in_all} pieces of chunks (or \
+             shards) is more than one call plans ({MAX_PIECES}): write the boxes in parts"
+        )));
+    }
     let mut touched: BTreeMap<Vec<u64>, Vec<Piece>> = BTreeMap::new();
     for (rank, region) in boxes.iter().enumerate() {
         let Some(region) = region.as_ref().filter(|r| !r.is_empty()) else {
@@ -547,6 +566,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_plan_of_too_many_pieces_is_refused() {
+        // 2^30 one-element chunks.
+        let boxes = [Some(region(&[0], &[1 << 30]))];
+        let refused = plan(&boxes, &grid(&[1]), &[1 << 30], 1, None, Budget::DEFAULT);
+        assert!(matches!(refused, Err(Error::OutOfMemory(_))));
     }
 
     #[test]

@@ -572,11 +572,12 @@ pub unsafe extern "C" fn zarr_array_create_collective(
 /// `comm` fails only this rank's call: it cannot reach the others);
 /// `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, boxes of two ranks that overlap, ranks
 /// writing different arrays); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
-/// `ZARR_ERROR_UNSUPPORTED` (variable-length elements); `ZARR_ERROR_COMMUNICATION`; and
-/// the statuses of `zarr_array_write` for a failure while writing (on any rank: the other
-/// ranks' message starts with "rank N: "). Argument errors of any rank are found before
-/// anything is written; after a failure while writing, units already written hold the new
-/// data and the others the old.
+/// `ZARR_ERROR_UNSUPPORTED` (variable-length elements); `ZARR_ERROR_OUT_OF_MEMORY` (also
+/// when the boxes cut more than 2^24 pieces out of chunks: write them in parts);
+/// `ZARR_ERROR_COMMUNICATION`; and the statuses of `zarr_array_write` for a failure while
+/// writing (on any rank: the other ranks' message starts with "rank N: "). Argument errors
+/// of any rank are found before anything is written; after a failure while writing, units
+/// already written hold the new data and the others the old.
 ///
 /// # Safety
 /// Pointers are NULL or valid: `comm` and `array` live, `start`/`count` hold `ndim` values,
