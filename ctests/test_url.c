@@ -429,7 +429,7 @@ ZTEST(file_path_and_url) {
     const char *dir = ztest_tmp_dir();
     zarr_store *store = NULL;
     zarr_array *array = NULL;
-    ZT_OK(zarr_store_open_url(ztest_path(dir, "plain.zarr"), NULL, &store));
+    ZT_OK(zarr_store_open_url(ztest_path(dir, "plain.zarr"), "{\"create\": true}", &store));
     ZT_CHECK(write_hierarchy(store) == 0);
     zarr_store_free(store);
     ZT_OK(zarr_store_open_url(fmt("file://%s", ztest_path(dir, "plain.zarr")), NULL, &store));
@@ -437,7 +437,7 @@ ZTEST(file_path_and_url) {
     zarr_store_free(store);
     /* A file URL percent-decodes its path. */
     ZT_OK(zarr_store_open_url(fmt("file://%s", ztest_path(dir, "with%20space.zarr")),
-                              "{\"read_only\": false}", &store));
+                              "{\"read_only\": false, \"create\": true}", &store));
     ZT_CHECK(write_hierarchy(store) == 0);
     zarr_store_free(store);
     ZT_CHECK(ztest_is_file(ztest_path(dir, "with space.zarr/zarr.json")));
@@ -451,7 +451,104 @@ ZTEST(file_path_and_url) {
               ZARR_ERROR_IO);
 }
 
+/* A local directory must exist unless "create" is true; every "not found" on the way
+ * names the directory and where it looked. */
+ZTEST(file_directory_must_exist) {
+    const char *dir = ztest_tmp_dir();
+    const char *missing = ztest_path(dir, "no/such.zarr");
+    zarr_store *store = NULL;
+    zarr_group *group = NULL;
+    ZT_STATUS(zarr_store_open_url(missing, NULL, &store), ZARR_ERROR_NOT_FOUND);
+    ZT_CHECK(store == NULL);
+    ZT_STR_CONTAINS(zarr_last_error_message(), fmt("the directory '%s' does not exist", missing));
+    ZT_STR_CONTAINS(zarr_last_error_message(), fmt("nor does '%s'", ztest_path(dir, "no")));
+    ZT_STR_CONTAINS(zarr_last_error_message(), "the option \"create\": true creates it");
+    ZT_CHECK(!ztest_exists(ztest_path(dir, "no")));
+    ZT_STATUS(zarr_store_open_url(fmt("file://%s", missing), NULL, &store), ZARR_ERROR_NOT_FOUND);
+    /* Read-only: nothing to offer. */
+    ZT_STATUS(zarr_store_open_url(missing, "{\"read_only\": true}", &store), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "a read-only store cannot create it");
+    ZT_STATUS(zarr_store_open_url(missing, "{\"create\": true, \"read_only\": true}", &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "contradict");
+    ZT_STATUS(zarr_store_open_url(missing, "{\"create\": 1}", &store), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "'create' must be true or false");
+    ZT_STATUS(zarr_store_open_url("http://127.0.0.1:9/x", "{\"create\": true}", &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "'create' does not apply to http(s)://");
+    /* "create" makes it, parents included; on an existing directory it changes nothing. */
+    ZT_OK(zarr_store_open_url(missing, "{\"create\": true}", &store));
+    ZT_CHECK(ztest_is_dir(missing));
+    /* An empty directory has no root node: the message says where it looked. */
+    ZT_STATUS(zarr_group_open(store, "/", &group), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no node at '/' in the directory '%s': no zarr.json, .zarray or .zgroup "
+                        "in '%s/'", missing, missing));
+    ZT_CHECK(write_hierarchy(store) == 0);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(missing, "{\"create\": true}", &store));
+    ZT_CHECK(check_hierarchy(store) == 0);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(fmt("file://%s", missing), "{\"read_only\": true}", &store));
+    ZT_CHECK(check_hierarchy(store) == 0);
+    zarr_store_free(store);
+}
+
+/* zarr_store_open_filesystem still takes a directory that the first write makes; a
+ * read before that says the directory does not exist, and where. */
+ZTEST(file_not_found_messages) {
+    const char *dir = ztest_tmp_dir();
+    const char *missing = ztest_path(dir, "later.zarr");
+    zarr_store *store = NULL;
+    zarr_group *group = NULL;
+    zarr_array *array = NULL;
+    uint8_t bytes[64];
+    size_t size = 0;
+    ZT_OK(zarr_store_open_filesystem(missing, &store));
+    ZT_STATUS(zarr_group_open(store, "/", &group), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("zarr_group_open: no node at '/' in the directory '%s'", missing));
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("(the directory '%s' does not exist)", missing));
+    ZT_STATUS(zarr_store_get(store, "x/zarr.json", bytes, sizeof bytes, &size), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no value at key 'x/zarr.json' in the directory '%s'", missing));
+    ZT_CHECK(write_hierarchy(store) == 0);
+    /* A path below an array, and below a file. */
+    ZT_STATUS(zarr_array_open(store, "/nothing/here", &array), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no node at '/nothing/here' in the directory '%s': no zarr.json, .zarray "
+                        "or .zgroup in '%s/nothing/here/' (the directory '%s/nothing' does not "
+                        "exist)", missing, missing, missing));
+    ZT_CHECK(ztest_write_file(ztest_path(missing, "blob"), "x", 1) == 0);
+    ZT_STATUS(zarr_group_open(store, "/blob/g", &group), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(), fmt("('%s/blob' is not a directory)", missing));
+    zarr_store_free(store);
+}
+
 /* ---- HTTP -------------------------------------------------------------------------- */
+
+/* A wrong path on a web server: the message names the URL and the server's 404. */
+ZTEST(http_not_found_names_the_url) {
+    const char *name;
+    zarr_store *store = NULL;
+    zarr_group *group = NULL;
+    uint8_t bytes[64];
+    size_t size = 0;
+    SERVER(http, "ZARR_TEST_HTTP");
+    ZT_CHECK(publish_hierarchy("http_404", &name) == 0);
+    ZT_OK(zarr_store_open_url(fmt("%s/%s-typo", http, name), NULL, &store));
+    ZT_STATUS(zarr_group_open(store, "/", &group), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no node at '/' in %s/%s-typo/: no zarr.json, .zarray or .zgroup in "
+                        "'%s/%s-typo/' (the server answered HTTP 404 Not Found)",
+                        http, name, http, name));
+    ZT_STATUS(zarr_store_get(store, "a/zarr.json", bytes, sizeof bytes, &size), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no value at key 'a/zarr.json' in %s/%s-typo/ (the server answered HTTP "
+                        "404 Not Found)", http, name));
+    zarr_store_free(store);
+}
 
 ZTEST(http_reads) {
     const char *name;
@@ -870,6 +967,51 @@ ZTEST(s3_probe_of_unreachable_address) {
     zarr_store_free(store);
 }
 
+/* A bucket must exist unless "create" is true: the open fails with what the service
+ * said, naming bucket and endpoint. */
+ZTEST(s3_bucket_must_exist) {
+    const char *bucket = unique("nobucket");
+    char url[512]; /* fmt's buffers rotate: this one is used throughout */
+    zarr_store *store = NULL;
+    zarr_group *group = NULL;
+    SERVER(moto, "ZARR_TEST_MOTO");
+    clean_aws_environment();
+    snprintf(url, sizeof url, "s3://%s/data.zarr", bucket);
+    ZT_STATUS(zarr_store_open_url(url, moto_options(moto, ""), &store), ZARR_ERROR_NOT_FOUND);
+    ZT_CHECK(store == NULL);
+    ZT_STR_CONTAINS(zarr_last_error_message(), fmt("cannot open '%s': no bucket '%s' at %s", url,
+                                                   bucket, moto));
+    ZT_STR_CONTAINS(zarr_last_error_message(), "HTTP 404: NoSuchBucket");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "the option \"create\": true creates it");
+    ZT_STATUS(zarr_store_open_url(url, moto_options(moto, "\"read_only\": true"), &store),
+              ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "a read-only store cannot create it");
+    /* An anonymous store cannot create one. */
+    ZT_STATUS(zarr_store_open_url(url, fmt("{\"endpoint\": \"%s\", \"anonymous\": true, "
+                                           "\"create\": true}", moto), &store),
+              ZARR_ERROR_ACCESS_DENIED);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "creating a bucket needs credentials");
+    /* "create" makes it; then it opens without, and "create" again is fine. */
+    ZT_OK(zarr_store_open_url(url, moto_options(moto, "\"create\": true"), &store));
+    ZT_STATUS(zarr_group_open(store, "/", &group), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no node at '/' in s3://%s/data.zarr/ at %s", bucket, moto));
+    ZT_CHECK(write_hierarchy(store) == 0);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(url, moto_options(moto, ""), &store));
+    ZT_CHECK(check_hierarchy(store) == 0);
+    zarr_store_free(store);
+    ZT_OK(zarr_store_open_url(url, moto_options(moto, "\"create\": true"), &store));
+    ZT_CHECK(check_hierarchy(store) == 0);
+    zarr_store_free(store);
+    /* An endpoint where nothing listens fails the open. */
+    ZT_STATUS(zarr_store_open_url(url, fmt("{\"endpoint\": \"http://127.0.0.1:%d\", "
+                                           "\"anonymous\": true, \"max_retries\": 0}",
+                                           closed_port()), &store),
+              ZARR_ERROR_NETWORK);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "connection refused");
+}
+
 /* One 20 MiB float32 chunk: its writes are multipart uploads. */
 static const char *const BIG_CHUNK_METADATA =
     "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [5242880], \"data_type\": "
@@ -1188,6 +1330,9 @@ static const ztest_case ztest_cases[] = {
     ZCASE(malformed_endpoint),
     ZCASE(new_status_codes),
     ZCASE(file_path_and_url),
+    ZCASE(file_directory_must_exist),
+    ZCASE(file_not_found_messages),
+    ZCASE(http_not_found_names_the_url),
     ZCASE(http_reads),
     ZCASE(http_server_without_range),
     ZCASE(http_read_only),
@@ -1205,6 +1350,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(s3_credentials_from_profile),
     ZCASE(s3_anonymous_makes_no_probe),
     ZCASE(s3_probe_of_unreachable_address),
+    ZCASE(s3_bucket_must_exist),
     ZCASE(s3_multipart_upload),
     ZCASE(s3_faults_are_retried),
     ZCASE(s3_max_retries),

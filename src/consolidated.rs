@@ -120,11 +120,17 @@ impl ConsolidatedStore {
                 documents.insert(METADATA_KEY.to_string(), serialise(&Value::Object(root)));
             }
         } else {
-            return Err(Error::NotFound(
-                "consolidated metadata (neither a root zarr.json with \
-                 consolidated_metadata nor .zmetadata)"
-                    .into(),
-            ));
+            let mut message = format!(
+                "no consolidated metadata in {}: neither a root zarr.json with \
+                 consolidated_metadata nor .zmetadata",
+                inner.location()
+            );
+            if let Some(reason) = inner.absence_reason(METADATA_KEY) {
+                message.push_str(" (");
+                message.push_str(&reason);
+                message.push(')');
+            }
+            return Err(Error::NotFound(message));
         }
         Ok(ConsolidatedStore {
             inner,
@@ -245,6 +251,27 @@ impl ReadableStorage for ConsolidatedStore {
 
     fn max_concurrency(&self) -> Option<usize> {
         self.inner.max_concurrency()
+    }
+
+    fn location(&self) -> String {
+        format!(
+            "{} (through its consolidated metadata)",
+            self.inner.location()
+        )
+    }
+
+    fn key_location(&self, key: &str) -> String {
+        self.inner.key_location(key)
+    }
+
+    /// Metadata comes from the consolidated snapshot, so the inner store's reasons (a
+    /// missing directory) do not apply to it.
+    fn absence_reason(&self, key: &str) -> Option<String> {
+        if is_metadata_key(key) {
+            Some("the consolidated metadata lists no such document".to_string())
+        } else {
+            self.inner.absence_reason(key)
+        }
     }
 }
 

@@ -98,7 +98,7 @@ fn delete_leftovers(storage: &dyn Storage, path: &NodePath) -> Result<(), Error>
     while let Some(p) = ancestor {
         if let Some(node) = find_node(storage, &p)? {
             if node.node_type == NodeType::Array {
-                return Err(missing_node_error(path));
+                return Err(missing_node_error(storage, path));
             }
             if nearest {
                 format = node.format;
@@ -130,7 +130,7 @@ fn delete_leftovers(storage: &dyn Storage, path: &NodePath) -> Result<(), Error>
     if found {
         Ok(())
     } else {
-        Err(missing_node_error(path))
+        Err(missing_node_error(storage, path))
     }
 }
 

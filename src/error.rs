@@ -21,8 +21,9 @@ pub enum Error {
     },
     #[error(transparent)]
     NodePath(#[from] NodePathError),
-    /// No node at the path.
-    #[error("no node at '{0}'")]
+    /// Nothing at a path or key: the whole message, which names the node or key, the store
+    /// and what the store knows of the absence (see `node::missing_node_error`).
+    #[error("{0}")]
     NotFound(String),
     /// A node already exists where one was to be created.
     #[error("a node already exists at '{0}'")]

@@ -40,7 +40,7 @@ impl Group {
     pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Group, Error> {
         let path = NodePath::new(path)?;
         match find_node(storage.as_ref(), &path)? {
-            None => Err(missing_node_error(&path)),
+            None => Err(missing_node_error(storage.as_ref(), &path)),
             Some(node) => Group::from_found(storage, path, node),
         }
     }

@@ -13,9 +13,26 @@ pub use crate::node_path::{NodePath, NodePathError};
 /// The key of a v3 node's metadata document.
 pub const METADATA_KEY: &str = "zarr.json";
 
-/// The error for a path where no node of any supported layout exists.
-pub fn missing_node_error(path: &NodePath) -> Error {
-    Error::NotFound(path.as_str().to_string())
+/// The error for a path of `storage` where no node of any supported layout exists. It
+/// names the store, where the node's documents would be, and what the store knows of
+/// their absence ("no node at '/tas' in the directory '/d/x.zarr': no zarr.json, .zarray
+/// or .zgroup in '/d/x.zarr/tas/' (the directory '/d/x.zarr' does not exist)").
+pub fn missing_node_error(storage: &dyn Storage, path: &NodePath) -> Error {
+    let metadata_key = path.key(METADATA_KEY);
+    let mut message = format!(
+        "no node at '{}' in {}: no {METADATA_KEY}, {} or {} in '{}'",
+        path.as_str(),
+        storage.location(),
+        crate::metadata::v2::ZARRAY,
+        crate::metadata::v2::ZGROUP,
+        storage.key_location(&path.key_prefix()),
+    );
+    if let Some(reason) = storage.absence_reason(&metadata_key) {
+        message.push_str(" (");
+        message.push_str(&reason);
+        message.push(')');
+    }
+    Error::NotFound(message)
 }
 
 /// The metadata layout of a node.

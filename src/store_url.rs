@@ -3,11 +3,12 @@
 //! the storage layer: it picks a store and reports a bad URL as the library's own error.
 
 use crate::error::Error;
+use crate::storage::remote::s3::BucketCheck;
 use crate::storage::remote::{
     credentials, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme, UrlOptions,
 };
 use crate::storage::{FilesystemOptions, FilesystemStore, ReadOnlyStore, Storage, StorageError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a URL names.
@@ -137,8 +138,10 @@ fn parse_target(url: &str) -> Result<Target, Error> {
 
 /// Open the store a URL names, with options given as a JSON object (or `None`).
 ///
-/// Opening makes no request (except the short instance-metadata probe of an S3 store
-/// that found no credentials anywhere else): a wrong endpoint or bucket shows up, with
+/// A local directory and an S3 bucket must exist, unless the option `create` is true
+/// (then they are created). Opening an S3 store makes one request, a `HEAD` of the
+/// bucket (and the short instance-metadata probe of a store that found no credentials
+/// anywhere else); opening an HTTP store makes none: a wrong path there shows up, with
 /// the URL and HTTP status, on first use.
 pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage>, Error> {
     let target = parse_target(url)?;
@@ -165,6 +168,11 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
         Target::File(path) => {
             let root = std::path::absolute(&path)
                 .map_err(|e| invalid(format!("cannot resolve path '{}': {e}", path.display())))?;
+            ensure_directory(
+                &root,
+                options.create == Some(true),
+                options.read_only == Some(true),
+            )?;
             let settings = FilesystemOptions {
                 fsync: options.fsync.unwrap_or(false),
                 follow_external_symlinks: options.follow_symlinks.unwrap_or(false),
@@ -233,7 +241,7 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
             let tls = endpoint.scheme() == "https";
             let client = http::Client::new(&client_config(tls, 0))
                 .map_err(|m| tls_failure(endpoint.as_str(), m))?;
-            Ok(Arc::new(S3Store::new(
+            let store = S3Store::new(
                 bucket_handle,
                 prefix,
                 settings.credentials,
@@ -244,8 +252,77 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
                         .update_attempts
                         .unwrap_or(crate::storage::remote::s3::DEFAULT_UPDATE_ATTEMPTS)
                 }),
-            )))
+            );
+            ensure_bucket(
+                &store,
+                url,
+                options.create == Some(true),
+                options.read_only == Some(true),
+            )?;
+            Ok(Arc::new(store))
         }
+    }
+}
+
+/// A local store's root must exist (and be a directory) unless `create` says to make
+/// it: a mistyped path then fails here, naming the path, instead of reading as an
+/// empty store or writing a new tree somewhere unexpected.
+fn ensure_directory(root: &Path, create: bool, read_only: bool) -> Result<(), Error> {
+    match std::fs::metadata(root) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        // FilesystemStore refuses it, naming the path.
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => {
+            std::fs::create_dir_all(root).map_err(|e| {
+                Error::Storage(StorageError::Io {
+                    key: root.display().to_string(),
+                    source: e,
+                })
+            })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut message = format!("the directory '{}' does not exist (", root.display());
+            if let Some(missing) = first_missing_ancestor(root).filter(|&m| m != root) {
+                message.push_str(&format!("nor does '{}'; ", missing.display()));
+            }
+            message.push_str(if read_only {
+                "a read-only store cannot create it)"
+            } else {
+                "the option \"create\": true creates it)"
+            });
+            Err(Error::NotFound(message))
+        }
+        Err(e) => Err(Error::Storage(StorageError::Io {
+            key: root.display().to_string(),
+            source: e,
+        })),
+    }
+}
+
+/// The highest directory on the way to `path` that does not exist.
+fn first_missing_ancestor(path: &Path) -> Option<&Path> {
+    path.ancestors()
+        .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
+        .last()
+}
+
+/// An S3 store's bucket must exist unless `create` says to make it (then a bucket
+/// already owned by these credentials is fine). One `HEAD` of the bucket: a mistyped
+/// bucket or endpoint fails here with what the service answered. Credentials that may
+/// not `HEAD` the bucket pass: the objects may still be theirs to read.
+fn ensure_bucket(store: &S3Store, url: &str, create: bool, read_only: bool) -> Result<(), Error> {
+    match store.check_bucket()? {
+        BucketCheck::Exists | BucketCheck::NotAllowed => Ok(()),
+        BucketCheck::Missing if create => Ok(store.create_bucket()?),
+        BucketCheck::Missing => Err(Error::NotFound(format!(
+            "cannot open '{url}': no {} (HEAD of the bucket answered HTTP 404: NoSuchBucket; {})",
+            store.bucket_description(),
+            if read_only {
+                "a read-only store cannot create it"
+            } else {
+                "the option \"create\": true creates it"
+            }
+        ))),
     }
 }
 

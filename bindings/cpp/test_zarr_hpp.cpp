@@ -619,7 +619,9 @@ void callback_store() {
 void store_url_file() {
     TempDir dir;
     {
-        zarr::Store store = zarr::Store::url("file://" + dir.path() + "/url.zarr");
+        THROWS(zarr::Store::url("file://" + dir.path() + "/url.zarr"), ZARR_ERROR_NOT_FOUND,
+               "does not exist");
+        zarr::Store store = zarr::Store::url("file://" + dir.path() + "/url.zarr", "{\"create\": true}");
         float_round_trip(store);
     }
     zarr::Store again = zarr::Store::url(dir.path() + "/url.zarr", "{\"read_only\": true}");

@@ -22,8 +22,12 @@ program test_url_fortran
   if (len_trim(dir) == 0) error stop "usage: test_url_fortran DIRECTORY [S3_ENDPOINT]"
   a = reshape([((10.0 * i + j, i = 1, nx), j = 1, ny)], [nx, ny])
 
+  ! A directory that does not exist is not found; "create" makes it.
+  call expect(zarr_store_open_url("file://" // trim(dir) // "/url.zarr", store), ZARR_ERROR_NOT_FOUND, &
+              "open a missing directory")
   ! A file URL, then the plain path, read-only.
-  call expect(zarr_store_open_url("file://" // trim(dir) // "/url.zarr", store), ZARR_OK, "open file URL")
+  call expect(zarr_store_open_url("file://" // trim(dir) // "/url.zarr", store, '{"create": true}'), ZARR_OK, &
+              "open file URL")
   call write_and_read(store)
   call zarr_free(store)
   call expect(zarr_store_open_url(trim(dir) // "/url.zarr", store, '{"read_only": true}'), ZARR_OK, &

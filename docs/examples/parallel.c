@@ -96,7 +96,8 @@ int main(int argc, char **argv) {
 
     /* Calls that are not collective may fail on some ranks only: agree on the outcome
      * (the lowest status, as every error is negative) before the ranks go on together. */
-    status = zarr_store_open_url(url, NULL, &store);
+    /* "create": the directory (or bucket) is made if it does not exist yet. */
+    status = zarr_store_open_url(url, "{\"create\": true}", &store);
     if (status != ZARR_OK)
         fprintf(stderr, "rank %d: cannot open %s: %s\n", rank, url, zarr_last_error_message());
     if (block == NULL) status = ZARR_ERROR_OUT_OF_MEMORY;

@@ -552,7 +552,9 @@ static void open_stores(int s3) {
     }
     for (s = 0; s < 2; s++) {
         stores[s] = NULL;
-        MT_OK(zarr_store_open_url(store_urls[s], store_options, &stores[s]));
+        /* Local directories are new: each rank creates them if no other rank has yet. */
+        MT_OK(zarr_store_open_url(store_urls[s], store_options ? store_options : "{\"create\": true}",
+                                  &stores[s]));
     }
 }
 

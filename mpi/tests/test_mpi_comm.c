@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
         mt_fail(__FILE__, __LINE__, "mkdir %s", argv[1]);
     MPI_Barrier(MPI_COMM_WORLD);
     snprintf(path, sizeof path, "%s/store", argv[1]);
-    MT_OK(zarr_store_open_url(path, NULL, &store));
+    MT_OK(zarr_store_open_url(path, "{\"create\": true}", &store));
 
     /* Arguments. */
     MT_STATUS(zarr_comm_create_mpi(MPI_COMM_WORLD, NULL), ZARR_ERROR_NULL_ARGUMENT);

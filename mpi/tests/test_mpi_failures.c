@@ -331,7 +331,7 @@ int main(int argc, char **argv) {
         snprintf(url, sizeof url, "%s/store", data_dir);
         if (rank == 0 && mkdir(data_dir, 0777) != 0 && errno != EEXIST)
             mt_fail(__FILE__, __LINE__, "mkdir %s", data_dir);
-        options = NULL;
+        options = "{\"create\": true}";
         snprintf(options_ro_text, sizeof options_ro_text, "{\"read_only\": true}");
         options_ro = options_ro_text;
     }

@@ -100,7 +100,7 @@ impl Array {
     pub fn open(storage: Arc<dyn Storage>, path: &str) -> Result<Array, Error> {
         let path = NodePath::new(path)?;
         match find_node(storage.as_ref(), &path)? {
-            None => Err(missing_node_error(&path)),
+            None => Err(missing_node_error(storage.as_ref(), &path)),
             Some(node) => Array::from_found(storage, path, node),
         }
     }

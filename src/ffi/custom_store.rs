@@ -426,6 +426,10 @@ impl ReadableStorage for CallbackStore {
             Outcome::NotFound => None,
         })
     }
+
+    fn location(&self) -> String {
+        "the store of C callbacks (zarr_store_open_callbacks)".to_string()
+    }
 }
 
 impl WritableStorage for CallbackStore {

@@ -258,7 +258,10 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 ///   (`zarr_store_open_consolidated`, one request) or open nodes by path. Writes fail with
 ///   `ZARR_ERROR_READ_ONLY`.
 /// - a plain local path, or `file:///absolute/path`: the file system store of
-///   `zarr_store_open_filesystem`.
+///   `zarr_store_open_filesystem`, over a directory that must exist (unlike with
+///   `zarr_store_open_filesystem`, whose directory the first write makes): a missing one
+///   is `ZARR_ERROR_NOT_FOUND` ("the directory '/d/x.zarr' does not exist (nor does '/d';
+///   the option "create": true creates it)") unless the option `create` is true.
 /// - `gs://` and Azure (`az://`, `abfs://`...) are not supported by this build
 ///   (`ZARR_ERROR_UNSUPPORTED`; the message suggests GCS's S3-compatible endpoint).
 ///
@@ -283,6 +286,10 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 ///   not retried.
 /// - `read_only` (bool, every scheme): refuse writes with `ZARR_ERROR_READ_ONLY`
 ///   (HTTP stores are always read-only: `false` is an error there).
+/// - `create` (bool, S3 and local paths; default false; not with `read_only` true): make
+///   the directory (with its parents) or the bucket (in the store's region; one these
+///   credentials already own is fine) when it does not exist. Without it, opening a
+///   directory or bucket that does not exist is `ZARR_ERROR_NOT_FOUND`.
 /// - `fsync` (bool, local paths; default false): make every write durable before it
 ///   returns: the temporary file is fsync'ed before its rename, then its directory (and
 ///   every directory the write created). After a power loss or kernel crash a write that
@@ -333,10 +340,15 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 /// requests go unsigned (public buckets).
 ///
 /// https uses the system's trusted certificates, or those of the file `SSL_CERT_FILE`
-/// (or directory `SSL_CERT_DIR`) when set. Opening makes no request (apart from the
-/// probe above): a wrong endpoint, bucket or credential shows on first use, with a
-/// message naming the URL and the HTTP status. A missing object (HTTP 404) reads as
-/// absent (a missing chunk is the fill value); 401 and 403 are `ZARR_ERROR_ACCESS_DENIED`.
+/// (or directory `SSL_CERT_DIR`) when set. Opening an S3 store sends one `HEAD` of the
+/// bucket (after the probe above): HTTP 404 is `ZARR_ERROR_NOT_FOUND` naming the bucket
+/// and endpoint (or, with `create`, the bucket is created); 401 or 403 lets the open go
+/// on (credentials may read objects without the right to look at the bucket), and a
+/// refusal shows on first use; an endpoint that cannot be reached fails the open.
+/// Opening an HTTP store sends nothing: a wrong path shows on first use as
+/// `ZARR_ERROR_NOT_FOUND` naming the URL and the HTTP 404. A missing object (HTTP 404)
+/// reads as absent (a missing chunk is the fill value); 401 and 403 are
+/// `ZARR_ERROR_ACCESS_DENIED`.
 ///
 /// - `url`: NUL-terminated UTF-8 URL or path (a relative path is resolved now).
 /// - `options_json`: NULL or a NUL-terminated JSON object, as above.
@@ -345,8 +357,13 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 /// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `url` or `out` is NULL;
 /// `ZARR_ERROR_INVALID_ARGUMENT` for an empty or malformed URL, bad options, a profile
 /// that is not in the profile files, or a malformed endpoint; `ZARR_ERROR_UNSUPPORTED` for
-/// another scheme; `ZARR_ERROR_IO` if a local path exists and is not a directory;
-/// `ZARR_ERROR_NETWORK` if https is needed and no trusted certificate is found. Calls on
+/// another scheme; `ZARR_ERROR_NOT_FOUND` if the local directory or the S3 bucket does
+/// not exist (and `create` is not true); `ZARR_ERROR_IO` if a local path exists and is
+/// not a directory, or cannot be created; `ZARR_ERROR_NETWORK`, `ZARR_ERROR_TIMEOUT` or
+/// `ZARR_ERROR_REMOTE` if the S3 endpoint cannot be reached or fails the bucket's `HEAD`;
+/// `ZARR_ERROR_ACCESS_DENIED` if `create` is to make a bucket without credentials or
+/// the service refuses it; `ZARR_ERROR_NETWORK` if https is needed and no trusted
+/// certificate is found. Calls on
 /// the store may later return `ZARR_ERROR_NETWORK`, `ZARR_ERROR_ACCESS_DENIED`,
 /// `ZARR_ERROR_TIMEOUT`, `ZARR_ERROR_REMOTE` and `ZARR_ERROR_CONFLICT`.
 ///

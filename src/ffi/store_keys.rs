@@ -55,7 +55,12 @@ pub unsafe extern "C" fn zarr_store_get(
             .storage
             .get(key)
             .map_err(Error::from)?
-            .ok_or_else(|| Error::NotFound(format!("no value at key '{key}'")))?;
+            .ok_or_else(|| {
+                Error::NotFound(crate::storage::missing_key_message(
+                    store.storage.as_ref(),
+                    key,
+                ))
+            })?;
         // SAFETY: checked non-NULL, writable per the contract.
         unsafe { write_out(size_out, value.len()) };
         if size_query {
@@ -198,8 +203,8 @@ pub unsafe extern "C" fn zarr_store_node_metadata_json(
         let path = unsafe { str_arg(path, "path") }?;
         let out = out_ptr(json_out, "json_out")?;
         let path = NodePath::new(path).map_err(Error::from)?;
-        let node =
-            find_node(store.storage.as_ref(), &path)?.ok_or_else(|| missing_node_error(&path))?;
+        let node = find_node(store.storage.as_ref(), &path)?
+            .ok_or_else(|| missing_node_error(store.storage.as_ref(), &path))?;
         let mut document = node.document;
         if node.format == ZarrFormat::V2 {
             document.insert("attributes".into(), Value::Object(node.v2_attributes));

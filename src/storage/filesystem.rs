@@ -776,6 +776,36 @@ impl ReadableStorage for FilesystemStore {
     fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
         Ok(self.open_value(key)?.map(|(_, size)| size))
     }
+
+    fn location(&self) -> String {
+        format!("the directory '{}'", self.root.display())
+    }
+
+    fn key_location(&self, key: &str) -> String {
+        self.root.join(key).display().to_string()
+    }
+
+    /// The first directory on the way to `key` that does not exist (the root itself when
+    /// the store was never written), or what is there instead of a directory.
+    fn absence_reason(&self, key: &str) -> Option<String> {
+        let mut dir = self.root.clone();
+        let parents = key.split('/').collect::<Vec<_>>();
+        let parents = &parents[..parents.len().saturating_sub(1)];
+        for name in std::iter::once("").chain(parents.iter().copied()) {
+            if !name.is_empty() {
+                dir.push(name);
+            }
+            match fs::metadata(&dir) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => return Some(format!("'{}' is not a directory", dir.display())),
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    return Some(format!("the directory '{}' does not exist", dir.display()))
+                }
+                Err(e) => return Some(format!("'{}': {e}", dir.display())),
+            }
+        }
+        None
+    }
 }
 
 impl WritableStorage for FilesystemStore {

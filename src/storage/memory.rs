@@ -41,6 +41,10 @@ impl ReadableStorage for MemoryStore {
         validate_key(key)?;
         Ok(self.read().get(key).map(|v| v.len() as u64))
     }
+
+    fn location(&self) -> String {
+        "the memory store".to_string()
+    }
 }
 
 impl WritableStorage for MemoryStore {

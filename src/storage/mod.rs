@@ -184,6 +184,40 @@ pub trait ReadableStorage: Debug + Send + Sync {
     fn max_concurrency(&self) -> Option<usize> {
         None
     }
+
+    /// The store as messages name it, so that a user with several stores sees which one
+    /// failed: "the directory '/data/x.zarr'", "s3://bucket/prefix at https://...",
+    /// "http://host/x.zarr/". Every store of the library says where it is; the default is
+    /// for stores that cannot.
+    fn location(&self) -> String {
+        "the store".to_string()
+    }
+
+    /// Where the value at `key` is, or would be, as messages name it: a file's path, an
+    /// object's URL. The key itself by default.
+    fn key_location(&self, key: &str) -> String {
+        key.to_string()
+    }
+
+    /// What the store knows about why `key` is absent, beyond its absence, for messages:
+    /// "the directory '/data/x.zarr' does not exist", "GET http://host/x/zarr.json
+    /// answered HTTP 404". `None` when it has nothing to add. Only called on the way to
+    /// an error, so it may look around (a stat, no request).
+    fn absence_reason(&self, _key: &str) -> Option<String> {
+        None
+    }
+}
+
+/// "no value at key '<key>' in <store> (<reason>)": the message for a key that is not in
+/// `storage`, with what the store knows about its absence.
+pub fn missing_key_message(storage: &dyn ReadableStorage, key: &str) -> String {
+    let mut message = format!("no value at key '{key}' in {}", storage.location());
+    if let Some(reason) = storage.absence_reason(key) {
+        message.push_str(" (");
+        message.push_str(&reason);
+        message.push(')');
+    }
+    message
 }
 
 /// A value read with a size limit ([`ReadableStorage::get_at_most`]).

@@ -38,6 +38,18 @@ impl ReadableStorage for ReadOnlyStore {
     fn max_concurrency(&self) -> Option<usize> {
         self.inner.max_concurrency()
     }
+
+    fn location(&self) -> String {
+        self.inner.location()
+    }
+
+    fn key_location(&self, key: &str) -> String {
+        self.inner.key_location(key)
+    }
+
+    fn absence_reason(&self, key: &str) -> Option<String> {
+        self.inner.absence_reason(key)
+    }
 }
 
 impl WritableStorage for ReadOnlyStore {

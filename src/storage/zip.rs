@@ -561,6 +561,15 @@ impl ReadableStorage for ZipStore {
     fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
         Ok(self.entry(key)?.map(|entry| entry.size))
     }
+
+    fn location(&self) -> String {
+        format!("the zip file '{}'", self.path.display())
+    }
+
+    /// `archive.zip:root/key`, as the messages about entries name them.
+    fn key_location(&self, key: &str) -> String {
+        format!("{}:{}{key}", self.path.display(), self.root)
+    }
 }
 
 impl WritableStorage for ZipStore {

@@ -16,6 +16,9 @@ Faults, drawn from a seeded generator:
 - a PUT whose path has a segment `reset-put` is reset after half of its body was read,
   and so is an UploadPart (PUT with partNumber=2) whose path has `reset-part2`: the
   upstream never sees those requests.
+A request for a bucket itself (a path of one segment: the HEAD of the bucket that opening
+a store sends) is forwarded without faults, so that the stores of the marked paths' tests
+open deterministically.
 Every request is appended to --log as `METHOD PATH STATUS BODY_BYTES OUTCOME`, where
 OUTCOME is `forwarded`, `injected` or `reset`. Exits by itself after --max-lifetime.
 """
@@ -89,6 +92,8 @@ class Proxy(BaseHTTPRequestHandler):
         if any(s in segments for s in ("always503", "always412", "reset-put", "reset-part2")):
             # Marked paths get only their own fault, so that their tests are deterministic.
             fail = reset = 1.0
+        if len(segments) <= 1:
+            fail = reset = 1.0  # the bucket itself: see the module's comment
         body = self.read_body()
         if "always503" in segments or fail < self.server.fail_rate:
             status = 503 if "always503" in segments or fail < self.server.fail_rate / 2 else 500

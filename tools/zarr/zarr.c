@@ -127,12 +127,35 @@ static int ends_with(const char *s, const char *suffix) {
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* OPTIONS (NULL or a JSON object) with "create": true added, in BUF: a destination
+ * directory given as a file:// URL is made, as a plain path's is. NULL if it does not fit. */
+static const char *with_create(const char *options, char *buf, size_t size) {
+    const char *rest;
+    int n;
+    if (options == NULL) return "{\"create\": true}";
+    rest = options;
+    while (*rest == ' ' || *rest == '\t' || *rest == '\n' || *rest == '\r') rest++;
+    if (*rest != '{') return options; /* not an object: zarr_store_open_url says so */
+    rest++;
+    while (*rest == ' ' || *rest == '\t' || *rest == '\n' || *rest == '\r') rest++;
+    n = snprintf(buf, size, "{\"create\": true%s%s", *rest == '}' ? "" : ", ", rest);
+    return n >= 0 && (size_t)n < size ? buf : NULL;
+}
+
 int store_open(const char *cmd, const char *location, const char *options, int for_writing, zarr_store **out) {
     *out = NULL;
     if (is_url(location)) {
+        char created[8192];
         if (for_writing && is_http_url(location)) {
             report(cmd, "%s: HTTP stores are read-only; copy to a directory or an s3:// URL instead", location);
             return EXIT_RUNTIME;
+        }
+        if (for_writing && store_kind(location) == STORE_LOCAL) {
+            options = with_create(options, created, sizeof created);
+            if (options == NULL) {
+                report(cmd, "%s: the store options are too long", location);
+                return EXIT_RUNTIME;
+            }
         }
         if (zarr_store_open_url(location, options, out) != ZARR_OK) {
             report_zarr(cmd, "cannot open the store %s", location);

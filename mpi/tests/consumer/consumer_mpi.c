@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
     if (mine == NULL || back == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
     for (i = 0; i < (int)count[0]; i++) mine[i] = (int32_t)(start[0] + (uint64_t)i) * 7;
 
-    check(zarr_store_open_url(argv[1], NULL, &store), "zarr_store_open_url", rank);
+    check(zarr_store_open_url(argv[1], "{\"create\": true}", &store), "zarr_store_open_url", rank);
     check(zarr_array_create_collective(
               comm, store, "/consumer",
               "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [1000],"

@@ -82,6 +82,19 @@ impl ReadableStorage for HttpStore {
     fn max_concurrency(&self) -> Option<usize> {
         Some(self.client.max_concurrency())
     }
+
+    fn location(&self) -> String {
+        self.base.clone()
+    }
+
+    fn key_location(&self, key: &str) -> String {
+        self.display(key)
+    }
+
+    /// A value reads as absent only when the server answered 404 (see `Reader::get`).
+    fn absence_reason(&self, _key: &str) -> Option<String> {
+        Some("the server answered HTTP 404 Not Found".to_string())
+    }
 }
 
 impl WritableStorage for HttpStore {

@@ -55,6 +55,9 @@ pub struct UrlOptions {
     pub timeout_ms: Option<u64>,
     pub max_retries: Option<u32>,
     pub read_only: Option<bool>,
+    /// Local paths and S3: create the directory or bucket when it does not exist (opening
+    /// one that does not exist fails otherwise).
+    pub create: Option<bool>,
     /// File system stores: fsync every write and its directory before returning.
     pub fsync: Option<bool>,
     /// File system stores: follow symbolic links below the root wherever they lead.
@@ -105,6 +108,7 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
         Kind::Bool,
         &[Scheme::S3, Scheme::Http, Scheme::File],
     ),
+    ("create", Kind::Bool, &[Scheme::S3, Scheme::File]),
     ("fsync", Kind::Bool, &[Scheme::File]),
     ("follow_symlinks", Kind::Bool, &[Scheme::File]),
     ("locking", Kind::Bool, &[Scheme::File]),
@@ -167,6 +171,7 @@ impl UrlOptions {
                         "anonymous" => options.anonymous = flag,
                         "force_path_style" => options.force_path_style = flag,
                         "read_only" => options.read_only = flag,
+                        "create" => options.create = flag,
                         "fsync" => options.fsync = flag,
                         "follow_symlinks" => options.follow_symlinks = flag,
                         "locking" => options.locking = flag,
@@ -213,6 +218,11 @@ impl UrlOptions {
         if self.conditional_writes == Some(false) && self.update_attempts.is_some() {
             return Err(
                 "option 'update_attempts' cannot apply: 'conditional_writes' is false".to_string(),
+            );
+        }
+        if self.create == Some(true) && self.read_only == Some(true) {
+            return Err(
+                "options 'create': true and 'read_only': true contradict each other".to_string(),
             );
         }
         if self.session_token.is_some() && !has_key {
@@ -330,6 +340,16 @@ mod tests {
                 r#"{"anonymous": true, "profile": "p"}"#,
                 Scheme::S3,
                 "contradict",
+            ),
+            (
+                r#"{"create": true, "read_only": true}"#,
+                Scheme::File,
+                "'create': true and 'read_only': true contradict",
+            ),
+            (
+                r#"{"create": true}"#,
+                Scheme::Http,
+                "'create' does not apply to http(s)://",
             ),
             ("[1]", Scheme::S3, "must be a JSON object"),
             ("{", Scheme::S3, "not valid JSON"),

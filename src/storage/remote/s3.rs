@@ -16,8 +16,9 @@ use crate::storage::{
 use instant_xml::FromXml;
 use percent_encoding::percent_decode_str;
 use rusty_s3::actions::{
-    AbortMultipartUpload, CompleteMultipartUpload, CreateMultipartUpload, DeleteObject, GetObject,
-    HeadObject, ListObjectsV2, PutObject, S3Action, UploadPart,
+    AbortMultipartUpload, CompleteMultipartUpload, CreateBucket, CreateMultipartUpload,
+    DeleteObject, GetObject, HeadBucket, HeadObject, ListObjectsV2, PutObject, S3Action,
+    UploadPart,
 };
 use rusty_s3::{Bucket, Credentials};
 use std::collections::BTreeSet;
@@ -121,6 +122,18 @@ fn lost_race(error: &StorageError) -> bool {
     matches!(error, StorageError::Remote(e) if matches!(e.status, Some(412 | 409)))
 }
 
+/// What a `HEAD` of the bucket found out ([`S3Store::check_bucket`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BucketCheck {
+    Exists,
+    /// HTTP 404: there is no such bucket (S3's `NoSuchBucket`).
+    Missing,
+    /// HTTP 401 or 403: these credentials may not look at the bucket itself, which says
+    /// nothing of its objects (reading an object needs `s3:GetObject`, a `HEAD` of the
+    /// bucket `s3:ListBucket`), so the store is used and any refusal shows there.
+    NotAllowed,
+}
+
 /// An S3 bucket (and key prefix) as a store.
 pub struct S3Store {
     bucket: Bucket,
@@ -178,6 +191,88 @@ impl S3Store {
 
     fn object(&self, key: &str) -> String {
         format!("{}{key}", self.prefix)
+    }
+
+    /// The bucket's name and where it is, for messages: "bucket 'b' at http://host/".
+    pub(crate) fn bucket_description(&self) -> String {
+        format!("bucket '{}' at {}", self.bucket.name(), self.endpoint())
+    }
+
+    /// The service's URL, for messages: the bucket's base URL without the bucket in its
+    /// path (path style: `http://host/bucket/`); a virtual-host URL names the bucket in
+    /// its host and stays whole.
+    fn endpoint(&self) -> String {
+        let base = self.bucket.base_url().as_str();
+        base.strip_suffix(&format!("{}/", self.bucket.name()))
+            .unwrap_or(base)
+            .to_string()
+    }
+
+    /// Whether the bucket exists: one `HEAD` of it (with retries). Any other failure
+    /// (the endpoint cannot be reached, a 5xx on every attempt) is returned.
+    pub(crate) fn check_bucket(&self) -> Result<BucketCheck, StorageError> {
+        let display = self.bucket.base_url().to_string();
+        let outcome = self.request(
+            Method::Head,
+            &display,
+            None,
+            |c| {
+                HeadBucket::new(&self.bucket, c)
+                    .sign(SIGNATURE_EXPIRY)
+                    .into()
+            },
+            |_| Ok(()),
+        );
+        match outcome {
+            Ok(()) => Ok(BucketCheck::Exists),
+            Err(StorageError::Remote(e)) if e.status == Some(404) => Ok(BucketCheck::Missing),
+            Err(StorageError::Remote(e)) if e.kind == RemoteErrorKind::AccessDenied => {
+                Ok(BucketCheck::NotAllowed)
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// Create the bucket (`PUT` of the bucket, in the store's region). A bucket that
+    /// this account already owns is not an error: another process may have created it
+    /// between the check and now.
+    pub(crate) fn create_bucket(&self) -> Result<(), StorageError> {
+        let display = self.bucket.base_url().to_string();
+        let Some(credentials) = self.credentials.current() else {
+            return Err(StorageError::Remote(RemoteError::new(
+                RemoteErrorKind::AccessDenied,
+                Method::Put.name(),
+                &display,
+                "creating a bucket needs credentials; this store is anonymous",
+            )));
+        };
+        // Outside us-east-1, S3 wants the region in the body (and refuses it inside).
+        let region = self.bucket.region();
+        let body = (region != "us-east-1").then(|| {
+            format!(
+                "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">\
+                 <LocationConstraint>{region}</LocationConstraint></CreateBucketConfiguration>"
+            )
+        });
+        let outcome = self.request(
+            Method::Put,
+            &display,
+            body.as_deref().map(str::as_bytes),
+            |_| {
+                CreateBucket::new(&self.bucket, &credentials)
+                    .sign(SIGNATURE_EXPIRY)
+                    .into()
+            },
+            |_| Ok(()),
+        );
+        match outcome {
+            Err(StorageError::Remote(e))
+                if e.status == Some(409) && e.detail.contains("BucketAlreadyOwnedByYou") =>
+            {
+                Ok(())
+            }
+            other => other.map_err(|e| self.explain_error(e)),
+        }
     }
 
     fn reader(&self) -> Reader<'_> {
@@ -504,6 +599,19 @@ impl ReadableStorage for S3Store {
 
     fn max_concurrency(&self) -> Option<usize> {
         Some(self.client.max_concurrency())
+    }
+
+    fn location(&self) -> String {
+        format!(
+            "s3://{}/{} at {}",
+            self.bucket.name(),
+            self.prefix,
+            self.endpoint()
+        )
+    }
+
+    fn key_location(&self, key: &str) -> String {
+        self.display(key)
     }
 }
 

@@ -77,7 +77,7 @@ one_rank_ops() = ZarrCommOps(
 
     @testset "open_url" begin
         dir = mktempdir()
-        store = open_url("file://" * joinpath(dir, "u.zarr"))
+        store = open_url("file://" * joinpath(dir, "u.zarr"); options = "{\"create\": true}")
         a = create_array(store, "/v", Int32, (3,))
         write_array!(a, Int32[7, 8, 9])
         ro = open_url(joinpath(dir, "u.zarr"); options = "{\"read_only\": true}")
