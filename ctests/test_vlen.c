@@ -25,6 +25,12 @@
     " \"compressor\": null, \"fill_value\": 0, \"order\": \"C\","                           \
     " \"filters\": [{\"id\": \"vlen-utf8\"}]}"
 
+/* zarr-python 3's v2 string array: fill value null (read as ""). */
+#define STRINGS_V2_NULL_FILL                                                               \
+    "{\"zarr_format\": 2, \"shape\": [4], \"chunks\": [2], \"dtype\": \"|O\","              \
+    " \"compressor\": null, \"fill_value\": null, \"order\": \"C\","                        \
+    " \"filters\": [{\"id\": \"vlen-utf8\"}]}"
+
 #define JSON2_V2                                                                           \
     "{\"zarr_format\": 2, \"shape\": [2, 2], \"chunks\": [2, 2], \"dtype\": \"|O\","        \
     " \"compressor\": null, \"fill_value\": null, \"order\": \"C\","                        \
@@ -239,6 +245,25 @@ ZTEST(v2_object_arrays) {
     ZT_CHECK(strcmp(element(offsets, back, 0), "") == 0); /* fill_value 0 reads as "" */
     ZT_CHECK(strcmp(element(offsets, back, 3), "three") == 0);
     zarr_array_free(again);
+    zarr_store_free(store);
+}
+
+/* A v2 string array with fill_value null keeps it (zarr-python writes it so, and xarray
+ * would take "" for the variable's _FillValue); unwritten elements read as "". */
+ZTEST(v2_null_fill_value_kept) {
+    zarr_store *store = NULL;
+    zarr_array *a = make(&store, STRINGS_V2_NULL_FILL);
+    uint64_t start[1] = {0}, count[1] = {4}, offsets[5];
+    char back[8], stored[512];
+    size_t size = 0;
+    ZT_CHECK(a != NULL);
+    ZT_OK(zarr_store_get(store, "s/.zarray", stored, sizeof stored - 1, &size));
+    stored[size] = '\0';
+    ZT_STR_CONTAINS(stored, "\"fill_value\": null");
+    ZT_OK(zarr_array_read_vlen(a, 1, start, count, offsets, 5, back, sizeof back, &size));
+    ZT_EQ_U64(size, 0);
+    ZT_EQ_U64(offsets[4], 0);
+    zarr_array_free(a);
     zarr_store_free(store);
 }
 
@@ -690,6 +715,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(v2_object_arrays),
     ZCASE(json2_is_read_only),
     ZCASE(null_arguments),
+    ZCASE(v2_null_fill_value_kept),
     ZCASE(argument_errors_change_nothing),
     ZCASE(data_buffer_too_small_reports_the_size),
     ZCASE(fixed_and_variable_functions_do_not_mix),

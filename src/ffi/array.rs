@@ -152,8 +152,9 @@ pub(super) fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
 /// "F", optional `dimension_separator` "." or "/"), stored as `.zarray` with every key
 /// spelled out (set attributes with `zarr_array_set_attributes_json`, which writes
 /// `.zattrs`). A v2 object array (`dtype` "|O" with a `vlen-utf8`, `vlen-bytes` filter)
-/// whose `fill_value` is the old-style `0` or `null` is stored with `""`, which every
-/// reader takes as the empty element. Missing ancestor groups are created in the same
+/// whose `fill_value` is the old-style `0` is stored with `""` (zarr-python 3 would read
+/// `0` as the text "0"); `null` is kept, as zarr-python writes it (read as the empty
+/// element). Missing ancestor groups are created in the same
 /// format. No data is written: every chunk reads as the fill value.
 ///
 /// - `store`: the store to create in.

@@ -442,13 +442,13 @@ impl ArrayMetadataV2 {
     }
 
     /// Prepare a document given by a caller for writing a new array. An object array's
-    /// old-style `fill_value` of `0` or `null` becomes `""`: both read as the empty element
-    /// here, but zarr-python 3 reads a never-written element of a `0` array as the text
-    /// "0", so a new array says what it means.
+    /// old-style `fill_value` of `0` becomes `""`: it reads as the empty element here, but
+    /// zarr-python 3 reads a never-written element of a `0` array as the text "0", so a new
+    /// array says what it means. `null` stays: zarr-python writes it for string arrays and
+    /// reads it as the empty element, and xarray takes a v2 `fill_value` for the
+    /// variable's `_FillValue`, so `""` there would mask every empty string.
     pub fn normalize_for_writing(&mut self) {
-        if self.data_type.is_variable_length()
-            && (self.fill_value.is_null() || self.fill_value == 0)
-        {
+        if self.data_type.is_variable_length() && self.fill_value == 0 {
             self.fill_value = Value::from("");
         }
     }
