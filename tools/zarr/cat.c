@@ -300,7 +300,7 @@ static int print_region(const char *cmd, const char *arg, const node_ref *ref, i
 }
 
 int cmd_cat(int argc, char **argv) {
-    const char *path = NULL, *region = NULL, *options = getenv("ZARR_STORE_OPTIONS"), *v;
+    const char *path = NULL, *region = NULL, *options = NULL, *v; /* NULL: $ZARR_STORE_OPTIONS */
     region_spec rs;
     node_ref ref;
     int all = 0, decode = 0, i, rc, missing = 0;

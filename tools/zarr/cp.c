@@ -1240,7 +1240,7 @@ done:
 
 int cmd_cp(int argc, char **argv) {
     cp_options o;
-    const char *paths[2] = {NULL, NULL}, *v, *options = getenv("ZARR_STORE_OPTIONS"), *dst_options = NULL;
+    const char *paths[2] = {NULL, NULL}, *v, *options = NULL, *dst_options = NULL;
     int npaths = 0, i, rc = EXIT_OK, missing = 0;
     node_ref src, dst;
     memset(&o, 0, sizeof o);

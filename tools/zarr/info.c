@@ -636,7 +636,7 @@ static int parse_args(const char *cmd, const char *help, int argc, char **argv, 
     int i;
     *path = NULL;
     *json = 0;
-    *options = getenv("ZARR_STORE_OPTIONS");
+    *options = NULL; /* store_open falls back on $ZARR_STORE_OPTIONS */
     for (i = 1; i < argc; i++) {
         int missing = 0;
         const char *v;

@@ -1336,6 +1336,57 @@ case_url_store() {
     has_line err "zarr: cp: http://127.0.0.1:9/x.zarr: HTTP stores are read-only; copy to a directory or an s3:// URL instead"
 }
 
+# $ZARR_STORE_OPTIONS is fitted to each store: keys of other schemes are dropped (named with
+# ZARR_DEBUG=1), keys of no scheme are an error; --store-options stays strict.
+case_env_store_options() {
+    mixed
+    export ZARR_STORE_OPTIONS='{"endpoint": "http://127.0.0.1:9", "region": "eu-west-1", "timeout_ms": 200, "max_retries": 0, "fsync": true}'
+    # local paths, file:// URLs and zip files ignore the S3 keys
+    ok info m.zarr/f32
+    has_line out "variable:           float32 f32(y, x)"
+    ok tree "file://$WORK/m.zarr"
+    contains out "f32"
+    (cd m.zarr && python3 -m zipfile -c ../m.zip .) || fail "zip"
+    ok cat m.zip/f32
+    ok cp "file://$WORK/m.zarr::/sub" "file://$WORK/copy.zarr"
+    same_cat m.zarr/sub/grid copy.zarr/grid
+    # http:// keeps timeout_ms and max_retries, drops endpoint, region and fsync: the error is
+    # the (absent) server's, not the options'
+    run info http://127.0.0.1:9/x.zarr
+    expect_rc 1
+    grep -F "does not apply" err >/dev/null && fail "S3 options reached the http:// store"
+    contains err "zarr: info: cannot open node / in store http://127.0.0.1:9/x.zarr"
+    [ "$(grep -c debug err)" = 0 ] || fail "debug notes without ZARR_DEBUG"
+    ZARR_DEBUG=1 "$ZARR" info http://127.0.0.1:9/x.zarr >out 2>err
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'endpoint' dropped for http://127.0.0.1:9/x.zarr (it does not apply to http(s):// URLs)"
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'region' dropped for http://127.0.0.1:9/x.zarr (it does not apply to http(s):// URLs)"
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'fsync' dropped for http://127.0.0.1:9/x.zarr (it does not apply to http(s):// URLs)"
+    [ "$(grep -c debug err)" = 3 ] || fail "exactly the three misfits are dropped"
+    ZARR_DEBUG=1 "$ZARR" tree "file://$WORK/m.zarr" >out 2>err || fail "tree file:// with ZARR_DEBUG"
+    has_line err "zarr: tree: debug: \$ZARR_STORE_OPTIONS: 'timeout_ms' dropped for file://$WORK/m.zarr (it does not apply to file:// URLs)"
+    [ "$(grep -c debug err)" = 4 ] || fail "endpoint, region, timeout_ms, max_retries dropped for file://"
+    # s3:// keeps endpoint, region, timeout_ms and max_retries, drops fsync
+    ZARR_DEBUG=1 "$ZARR" info s3://bucket/data.zarr >out 2>err && fail "no server there"
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'fsync' dropped for s3://bucket/data.zarr (it does not apply to s3:// URLs)"
+    [ "$(grep -c debug err)" = 1 ] || fail "only fsync dropped for s3://"
+    contains err "zarr: info: cannot open node / in store s3://bucket/data.zarr"
+    # explicit options stay strict
+    run info http://127.0.0.1:9/x.zarr --store-options '{"endpoint": "http://127.0.0.1:9"}'
+    expect_rc 1
+    contains err "option 'endpoint' does not apply to http(s):// URLs"
+    # a key that no scheme knows is a typo: an error for every kind of store
+    ZARR_STORE_OPTIONS='{"region": "x", "endpont": "http://127.0.0.1:9"}' "$ZARR" info m.zarr/f32 >out 2>err && fail "typo accepted"
+    has_line err "zarr: info: \$ZARR_STORE_OPTIONS: unknown option 'endpont' (known options: endpoint, region, anonymous, access_key_id, secret_access_key, session_token, profile, force_path_style, max_concurrency, timeout_ms, max_retries, read_only, fsync, follow_symlinks, locking, conditional_writes, update_attempts)"
+    ZARR_STORE_OPTIONS='{"bogus": 2}' "$ZARR" info http://127.0.0.1:9/x.zarr >out 2>err && fail "typo accepted for http"
+    contains err "unknown option 'bogus'"
+    ZARR_STORE_OPTIONS='[1]' "$ZARR" cat m.zarr/f32 >out 2>err && fail "not an object accepted"
+    has_line err "zarr: cat: \$ZARR_STORE_OPTIONS is not a JSON object"
+    # cp: the source and the destination are fitted separately
+    ZARR_DEBUG=1 "$ZARR" cp m.zarr/f32 "file://$WORK/f32.zarr" >out 2>err || fail "cp with env options"
+    contains err "'endpoint' dropped for file://$WORK/f32.zarr"
+    same_cat m.zarr/f32 f32.zarr
+}
+
 # servers: the addresses of the loopback servers (tests/servers, ctest fixture url_servers)
 servers() {
     [ -n "${ZARR_TEST_SERVERS_ENV:-}" ] && [ -f "$ZARR_TEST_SERVERS_ENV" ] ||
