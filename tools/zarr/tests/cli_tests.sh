@@ -51,6 +51,39 @@ same_cat() {
     cmp cat_a cat_b >/dev/null || { diff cat_a cat_b | head >&2; fail "cat $1 and cat $2 differ"; }
 }
 mixed() { "$FIXTURE" mixed m.zarr || fail "fixture"; }
+# array1d DIR FORMAT DTYPE VALUES ATTRS [FILL]: a 1-D uncompressed array of VALUES (Python
+# literals separated by spaces; nan allowed) written by hand, its data type a numpy code
+# (<f8, <i4, <i8...), its attributes the JSON object ATTRS, its fill value FILL (JSON,
+# default 0) in Zarr FORMAT 2 or 3.
+array1d() {
+    python3 - "$@" <<'PY' || fail "array1d $1"
+import json, os, struct, sys
+d, fmt, dt, values, attrs = sys.argv[1:6]
+fill = json.loads(sys.argv[6]) if len(sys.argv) > 6 else 0
+vals = [float(v) if dt[1] == "f" else int(v) for v in values.split()]
+code = {"f8": "d", "f4": "f", "i4": "i", "i8": "q", "i2": "h", "u1": "B"}[dt[1:]]
+data = struct.pack("<%d%s" % (len(vals), code), *vals)
+v3 = {"f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "i2": "int16", "u1": "uint8"}[dt[1:]]
+os.makedirs(d, exist_ok=True)
+if fmt == "3":
+    os.makedirs(d + "/c", exist_ok=True)
+    meta = {"zarr_format": 3, "node_type": "array", "shape": [len(vals)], "data_type": v3,
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [len(vals)]}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": fill, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+            "attributes": json.loads(attrs), "dimension_names": ["time"]}
+    open(d + "/zarr.json", "w").write(json.dumps(meta))
+    open(d + "/c/0", "wb").write(data)
+else:
+    meta = {"zarr_format": 2, "shape": [len(vals)], "chunks": [len(vals)], "dtype": dt,
+            "fill_value": fill, "order": "C", "filters": None, "compressor": None}
+    open(d + "/.zarray", "w").write(json.dumps(meta))
+    a = json.loads(attrs)
+    a["_ARRAY_DIMENSIONS"] = ["time"]
+    open(d + "/.zattrs", "w").write(json.dumps(a))
+    open(d + "/0", "wb").write(data)
+PY
+}
 cf() { "$FIXTURE" cf cf.zarr || fail "fixture"; }
 # future DIR: a v3 array at DIR whose codec no build of libzarr knows (as a zfp-compressed
 # array is to a build without zfp), with one chunk file written by hand: the tool must
@@ -1267,11 +1300,107 @@ nan 2.1 2.2
     ok cat cf.zarr/tas --region 0,1,0:4 --decode
     out_is "[time=0, :, :]
 271.25 271.5 nan 272"
-    # nothing to decode: the values as stored
+    # a time axis (days since 2000-01-01, proleptic_gregorian): dates
     ok cat cf.zarr/time --decode
+    out_is "2000-01-01T00:00:00 2000-01-02T00:00:00 2000-01-03T00:00:00 2000-01-04T00:00:00"
+    ok cat cf.zarr/time
     out_is "0 1 2 3"
     ok cat cf.zarr/lat
     out_is "-10 0 10.5"
+}
+
+# cat --decode: CF time axes in each calendar
+case_cat_decode_time() {
+    # proleptic_gregorian: 2000 is a leap year (day 59 is 2000-02-29), negative offsets
+    array1d pg 3 '<i4' '0 59 60 366 -1 -365' '{"units": "days since 2000-01-01", "calendar": "proleptic_gregorian"}'
+    ok cat pg --decode
+    out_is "2000-01-01T00:00:00 2000-02-29T00:00:00 2000-03-01T00:00:00 2001-01-01T00:00:00 1999-12-31T00:00:00 1999-01-01T00:00:00"
+    # noleap / 365_day: day 59 is 2000-03-01
+    array1d nl 3 '<i4' '58 59 365 -1' '{"units": "days since 2000-01-01", "calendar": "noleap"}'
+    ok cat nl --decode
+    out_is "2000-02-28T00:00:00 2000-03-01T00:00:00 2001-01-01T00:00:00 1999-12-31T00:00:00"
+    array1d nl365 3 '<i4' '59' '{"units": "days since 2000-01-01", "calendar": "365_day"}'
+    ok cat nl365 --decode
+    out_is "2000-03-01T00:00:00"
+    # all_leap / 366_day: 2001-02-29 exists
+    array1d al 2 '<i4' '425 426' '{"units": "days since 2000-01-01", "calendar": "all_leap"}'
+    ok cat al --decode
+    out_is "2001-02-29T00:00:00 2001-03-01T00:00:00"
+    # 360_day: day 30 is 2000-02-01, day 59 is 2000-02-30, day -1 is 1999-12-30
+    array1d d360 3 '<i4' '30 59 360 -1' '{"units": "days since 2000-01-01", "calendar": "360_day"}'
+    ok cat d360 --decode
+    out_is "2000-02-01T00:00:00 2000-02-30T00:00:00 2001-01-01T00:00:00 1999-12-30T00:00:00"
+    # standard (and no calendar): Julian before 1582-10-15, so the day after 1582-10-04 is
+    # 1582-10-15, and 1500 is a leap year
+    array1d std 3 '<i4' '0 1 -1' '{"units": "days since 1582-10-04", "calendar": "standard"}'
+    ok cat std --decode
+    out_is "1582-10-04T00:00:00 1582-10-15T00:00:00 1582-10-03T00:00:00"
+    array1d nocal 3 '<i4' '0 -30612' '{"units": "days since 1584-01-01"}'
+    ok cat nocal --decode
+    out_is "1584-01-01T00:00:00 1500-02-29T00:00:00"
+    array1d greg 3 '<i4' '0 -30612' '{"units": "days since 1584-01-01", "calendar": "gregorian"}'
+    ok cat greg --decode
+    out_is "1584-01-01T00:00:00 1500-02-29T00:00:00"
+    array1d pro 3 '<i4' '-30612' '{"units": "days since 1584-01-01", "calendar": "proleptic_gregorian"}'
+    ok cat pro --decode
+    out_is "1500-03-10T00:00:00"
+    array1d jul 3 '<i4' '0 1' '{"units": "days since 2000-02-28", "calendar": "julian"}'
+    ok cat jul --decode
+    out_is "2000-02-28T00:00:00 2000-02-29T00:00:00"
+    # non-integral hours, a reference time of day with seconds, negative offsets, float64
+    array1d hrs 3 '<f8' '1.5 -0.25 0.0002777777777777778 876576' '{"units": "hours since 1900-01-01 00:00:0.0"}'
+    ok cat hrs --decode
+    out_is "1900-01-01T01:30:00 1899-12-31T23:45:00 1900-01-01T00:00:01 2000-01-01T00:00:00"
+    # seconds since an ISO reference with Z; fractions of a second; abbreviations
+    array1d sec 3 '<f8' '1.5 0.000001 -0.001 1000000000' '{"units": "seconds since 1970-01-01T00:00:00Z"}'
+    ok cat sec --decode
+    out_is "1970-01-01T00:00:01.500 1970-01-01T00:00:00.000001 1969-12-31T23:59:59.999 2001-09-09T01:46:40"
+    array1d abbr 3 '<i8' '1 2' '{"units": "h since 2000-1-1", "calendar": "proleptic_gregorian"}'
+    ok cat abbr --decode
+    out_is "2000-01-01T01:00:00 2000-01-01T02:00:00"
+    array1d ms 3 '<i8' '86400001' '{"units": "milliseconds since 2000-01-01 00:00:00 +01:00"}'
+    ok cat ms --decode
+    out_is "2000-01-01T23:00:00.001"
+    array1d mins 3 '<i4' '-90' '{"units": "minutes since 2000-01-01"}'
+    ok cat mins --decode
+    out_is "1999-12-31T22:30:00"
+    # missing values (v3 _FillValue attribute, v2 fill_value) print as NaT; packed values
+    # are unpacked first
+    array1d miss3 3 '<f8' '0 nan 1' '{"units": "days since 2000-01-01", "_FillValue": "NaN"}'
+    ok cat miss3 --decode
+    out_is "2000-01-01T00:00:00 NaT 2000-01-02T00:00:00"
+    array1d miss2 2 '<i4' '0 -9999 1' '{"units": "days since 2000-01-01", "calendar": "noleap"}' -9999
+    ok cat miss2 --decode
+    out_is "2000-01-01T00:00:00 NaT 2000-01-02T00:00:00"
+    array1d packed 3 '<i2' '1 2' '{"units": "hours since 2000-01-01", "scale_factor": 12, "add_offset": 24}'
+    ok cat packed --decode
+    out_is "2000-01-02T12:00:00 2000-01-03T00:00:00"
+    # an unknown calendar, months, a bad date: the numbers, one warning line, exit 0
+    array1d unk 3 '<i4' '0 1' '{"units": "days since 2000-01-01", "calendar": "martian"}'
+    run cat unk --decode
+    expect_rc 0
+    out_is "0 1"
+    [ "$(wc -l <err)" = 1 ] || fail "one warning line expected"
+    has_line err "zarr: cat: warning: unk: units \"days since 2000-01-01\": the calendar 'martian' is not supported; values printed undecoded"
+    array1d mon 3 '<i4' '3' '{"units": "months since 2000-01-01"}'
+    run cat mon --decode
+    expect_rc 0
+    out_is "3"
+    contains err "the unit 'months' is not supported"
+    array1d gap 3 '<i4' '0' '{"units": "days since 1582-10-10"}'
+    run cat gap --decode
+    expect_rc 0
+    out_is "0"
+    contains err "the date '1582-10-10' does not exist in the standard calendar"
+    array1d bad 3 '<i4' '0' '{"units": "days since yesterday"}'
+    run cat bad --decode
+    expect_rc 0
+    out_is "0"
+    contains err "the reference date 'yesterday' is not a date"
+    # not a time axis: units without "since"
+    array1d temp 3 '<f8' '271.5' '{"units": "K"}'
+    ok cat temp --decode
+    out_is "271.5"
 }
 
 # ---- stores: zip files, URLs ------------------------------------------------------------------
