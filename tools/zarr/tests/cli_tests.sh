@@ -1403,6 +1403,58 @@ case_cat_decode_time() {
     out_is "271.5"
 }
 
+# info shows xarray's base64 attribute values decoded for the array's data type; --raw
+# shows them as stored
+case_info_base64_attributes() {
+    mkdir g && printf '{"zarr_format":3,"node_type":"group","attributes":{}}' >g/zarr.json || fail "group"
+    array1d g/f64 3 '<f8' '1 2' '{"_FillValue": "AAAAAAAA+H8=", "missing_value": "AAAAAAAA8P8=", "comment": "AAAAAAAA+H8="}' '"NaN"'
+    ok info g/f64
+    has_line out "  _FillValue = nan (base64 \"AAAAAAAA+H8=\")"
+    has_line out "  missing_value = -inf (base64 \"AAAAAAAA8P8=\")"
+    has_line out '  comment = "AAAAAAAA+H8="'
+    ok info g/f64 --raw
+    has_line out '  _FillValue = "AAAAAAAA+H8="'
+    has_line out '  missing_value = "AAAAAAAA8P8="'
+    # float32: xarray writes the 8 bytes of a float64; 4 bytes of a float32 are read too
+    array1d g/f32 3 '<f4' '1' '{"_FillValue": "QIy1eB2vFUQ="}'
+    ok info g/f32
+    has_line out "  _FillValue = 1e+20 (base64 \"QIy1eB2vFUQ=\")"
+    array1d g/f32b 3 '<f4' '1' '{"_FillValue": "ADwcxg=="}'
+    ok info g/f32b
+    has_line out "  _FillValue = -9999 (base64 \"ADwcxg==\")"
+    # not decoded: other lengths, not base64, integer types
+    array1d g/short 3 '<f8' '1' '{"_FillValue": "AAAA", "missing_value": "not base64!"}'
+    ok info g/short
+    has_line out '  _FillValue = "AAAA"'
+    has_line out '  missing_value = "not base64!"'
+    array1d g/int 3 '<i4' '1' '{"_FillValue": "AAAAAAAA+H8="}'
+    ok info g/int
+    has_line out '  _FillValue = "AAAAAAAA+H8="'
+    # complex: a list of two base64 float64
+    mkdir -p g/c && printf '%s' '{"zarr_format":3,"node_type":"array","shape":[1],"data_type":"complex128",'\
+'"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[1]}},'\
+'"chunk_key_encoding":{"name":"default","configuration":{"separator":"/"}},"fill_value":[0,0],'\
+'"codecs":[{"name":"bytes","configuration":{"endian":"little"}}],'\
+'"attributes":{"_FillValue":["AAAAAAAA+D8=","AAAAAAAAAsA="]}}' >g/c/zarr.json || fail "complex"
+    ok info g/c
+    has_line out '  _FillValue = 1.5-2.25j (base64 ["AAAAAAAA+D8=","AAAAAAAAAsA="])'
+    ok info g/c --raw
+    has_line out '  _FillValue = "AAAAAAAA+D8=", "AAAAAAAAAsA="'
+    # byte strings: numpy pads with zeros
+    mkdir -p s.zarr && printf '%s' '{"zarr_format":2,"shape":[1],"chunks":[1],"dtype":"|S4","fill_value":"","order":"C","filters":null,"compressor":null}' >s.zarr/.zarray &&
+        printf '%s' '{"_FillValue":"YWI="}' >s.zarr/.zattrs || fail "bytes"
+    ok info s.zarr
+    has_line out '  _FillValue = b"ab" (base64 "YWI=")'
+    # the children of a group, too
+    ok info g
+    has_line out "      _FillValue = nan (base64 \"AAAAAAAA+H8=\")"
+    ok info g --raw
+    has_line out '      _FillValue = "AAAAAAAA+H8="'
+    # tree takes no --raw
+    run tree g --raw
+    expect_rc 2
+}
+
 # ---- stores: zip files, URLs ------------------------------------------------------------------
 
 case_zip_store() {
