@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cf.h"
+#include "cp_undo.h"
 #include "describe.h"
 #include "progress.h"
 
@@ -17,6 +18,7 @@ static const char *cp_help =
     "usage: zarr cp SRC DST [--format 2|3] [--chunks C] [--shards S]\n"
     "                       [--codec none|gzip[:level]|zstd[:level]|blosc]\n"
     "                       [--vars NAME,...] [--consolidate | --no-consolidate] [--strict]\n"
+    "                       [--keep-partial]\n"
     "\n"
     "Copy the array at SRC to a new array at DST, or, when SRC is a group, the whole\n"
     "hierarchy below it (groups, arrays, attributes). SRC is a PATH as in `zarr --help`\n"
@@ -65,9 +67,14 @@ static const char *cp_help =
     "at most 64 MiB ($ZARR_CP_BLOCK_BYTES overrides) or one chunk (shard), whichever is\n"
     "larger, so memory stays bounded. When stderr is a terminal, a progress line shows the\n"
     "current array with its bytes, the progress of the whole copy, the rate and the time\n"
-    "left, and a summary line closes the copy. A copy that fails midway leaves what it wrote\n"
-    "in place. Exit status: 0 ok, 1 runtime error (or a skipped array with --strict),\n"
-    "2 usage error.\n";
+    "left, and a summary line closes the copy.\n"
+    "\n"
+    "A copy that fails (a corrupt chunk, a full disk, a lost connection) removes what it\n"
+    "wrote, and only that: the new store directory, or inside an existing store the new\n"
+    "node and the groups made to hold it; files and nodes that were there before stay.\n"
+    "  --keep-partial   leave a failed copy's partial output in place instead.\n"
+    "\n"
+    "Exit status: 0 ok, 1 runtime error (or a skipped array with --strict), 2 usage error.\n";
 
 enum { COMP_NONE, COMP_GZIP, COMP_ZSTD, COMP_BLOSC };
 
@@ -1238,11 +1245,23 @@ done:
     return rc;
 }
 
+/* Open the destination's store for writing, noting first what exists there so that a
+ * failed copy can remove what it wrote (cp_undo.h). This is the one place that opens a
+ * destination: were the library to open a local directory that does not exist only with
+ * "create": true in its options, that option belongs in the store_open call here. */
+static int open_destination(node_ref *dst, cp_undo *undo) {
+    int rc;
+    if (cp_undo_begin_local(undo, dst) != 0) return EXIT_RUNTIME;
+    if ((rc = store_open("cp", dst->store_loc, dst->options, 1, &dst->store)) != EXIT_OK) return rc;
+    return cp_undo_begin_store(undo, dst) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
 int cmd_cp(int argc, char **argv) {
     cp_options o;
     const char *paths[2] = {NULL, NULL}, *v, *options = NULL, *dst_options = NULL;
-    int npaths = 0, i, rc = EXIT_OK, missing = 0;
+    int npaths = 0, i, rc = EXIT_OK, missing = 0, keep_partial = 0;
     node_ref src, dst;
+    cp_undo undo;
     memset(&o, 0, sizeof o);
     o.chunks.n = o.shards.n = -1;
     o.consolidate = -1;
@@ -1302,6 +1321,8 @@ int cmd_cp(int argc, char **argv) {
             o.consolidate = 0;
         } else if (!strcmp(argv[i], "--strict")) {
             o.strict = 1;
+        } else if (!strcmp(argv[i], "--keep-partial")) {
+            keep_partial = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             report("cp", "unknown option '%s' (see zarr cp --help)", argv[i]);
             rc = EXIT_USAGE;
@@ -1328,6 +1349,7 @@ int cmd_cp(int argc, char **argv) {
         return rc;
     }
     memset(&dst, 0, sizeof dst);
+    memset(&undo, 0, sizeof undo);
     if ((rc = resolve_path("cp", paths[0], &src)) != EXIT_OK) goto out;
     src.options = options;
     if ((rc = node_open("cp", &src)) != EXIT_OK) goto out;
@@ -1343,9 +1365,20 @@ int cmd_cp(int argc, char **argv) {
         rc = EXIT_RUNTIME;
         goto out;
     }
-    if ((rc = store_open("cp", dst.store_loc, dst.options, 1, &dst.store)) != EXIT_OK) goto out;
+    if ((rc = open_destination(&dst, &undo)) != EXIT_OK) goto out;
     rc = run_copy(&o, &src, &dst);
+    if (rc != EXIT_OK && undo.active) {
+        int removed;
+        if (keep_partial) {
+            fprintf(stderr, "zarr: cp: the partial copy at %s is left in place (--keep-partial)\n", paths[1]);
+        } else if ((removed = cp_undo_run(&undo, &dst)) > 0) {
+            fprintf(stderr, "zarr: cp: removed the partial copy at %s (--keep-partial keeps it)\n", paths[1]);
+        } else if (removed < 0) {
+            fprintf(stderr, "zarr: cp: the partial copy at %s could not be removed entirely\n", paths[1]);
+        }
+    }
 out:
+    cp_undo_free(&undo);
     node_close(&dst);
     node_close(&src);
     dim_spec_free(&o.chunks);

@@ -1455,6 +1455,57 @@ case_info_base64_attributes() {
     expect_rc 2
 }
 
+# cp removes what it wrote when the copy fails (here on a corrupt chunk), and only that;
+# --keep-partial keeps it
+case_cp_failure_cleanup() {
+    mixed
+    # a truncated gzip chunk of /sub/grid: the copy fails after other arrays were written
+    head -c 5 m.zarr/sub/grid/c/3/3 >chunk && mv chunk m.zarr/sub/grid/c/3/3 || fail "truncate"
+    run cp m.zarr out.zarr
+    expect_rc 1
+    contains err "zarr: cp: /sub/grid: cannot read the source: zarr_array_read: corrupt data in codec 'gzip'"
+    has_line err "zarr: cp: removed the partial copy at out.zarr (--keep-partial keeps it)"
+    [ -e out.zarr ] && fail "the partial copy out.zarr is still there"
+    # --keep-partial: what was written stays
+    run cp m.zarr kept.zarr --keep-partial
+    expect_rc 1
+    has_line err "zarr: cp: the partial copy at kept.zarr is left in place (--keep-partial)"
+    [ -f kept.zarr/zarr.json ] && [ -f kept.zarr/f32/zarr.json ] || fail "the partial copy was not kept"
+    same_cat m.zarr/f32 kept.zarr/f32
+    # into an existing store: the new node (and the groups made to hold it) go, the rest stays
+    ok cp m.zarr/f32 dest.zarr::/f32
+    echo "not zarr" >dest.zarr/notes.txt
+    find dest.zarr | sort >before
+    cp dest.zarr/zarr.json root_before.json
+    run cp m.zarr dest.zarr::/x/new
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at dest.zarr::/x/new (--keep-partial keeps it)"
+    find dest.zarr | sort | diff before - >&2 || fail "the existing store changed"
+    cmp dest.zarr/zarr.json root_before.json >/dev/null || fail "the root group's metadata changed"
+    same_cat m.zarr/f32 dest.zarr/f32
+    run cp m.zarr/sub/grid dest.zarr/grid2 --format 2
+    expect_rc 1
+    find dest.zarr | sort | diff before - >&2 || fail "the existing store changed (one array)"
+    # an existing node is never removed: cp refuses to write into it
+    run cp m.zarr dest.zarr::/f32
+    expect_rc 1
+    contains err "a node already exists at '/f32'"
+    find dest.zarr | sort | diff before - >&2 || fail "the existing node changed"
+    # an existing directory without Zarr metadata: only the new files go (the root group's
+    # metadata written to hold /a/b too)
+    mkdir plain && echo "keep me" >plain/README || fail "plain"
+    run cp m.zarr/sub plain::/a/b
+    expect_rc 1
+    [ "$(find plain | sort | tr '\n' ' ')" = "plain plain/README " ] || { find plain >&2; fail "plain holds more than before"; }
+    mkdir emptydir
+    run cp m.zarr emptydir
+    expect_rc 1
+    [ -d emptydir ] && [ -z "$(ls -A emptydir)" ] || fail "emptydir must stay, empty"
+    # a copy that succeeds is not touched
+    ok cp m.zarr/f32 fine.zarr
+    same_cat m.zarr/f32 fine.zarr
+}
+
 # ---- stores: zip files, URLs ------------------------------------------------------------------
 
 case_zip_store() {
@@ -1614,6 +1665,22 @@ case_url_s3() {
     expect_rc 0
     same_file m.zarr/sub/future/c/0 down.zarr/sub/future/c/0
     same_file m.zarr/sub/future/zarr.json down.zarr/sub/future/zarr.json
+    # a failed copy removes the keys it wrote: a new prefix, and a node in an existing group
+    cp -r m.zarr bad.zarr && head -c 5 bad.zarr/sub/grid/c/3/3 >chunk && mv chunk bad.zarr/sub/grid/c/3/3 || fail "bad"
+    run cp bad.zarr "s3://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at s3://zarr-test/$unique/bad.zarr (--keep-partial keeps it)"
+    run tree "s3://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    "$ZARR" tree "$url" >tree_before 2>/dev/null || fail "tree"
+    run cp bad.zarr "$url::/x/bad"
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at $url::/x/bad (--keep-partial keeps it)"
+    run tree "$url"
+    expect_rc 0
+    cmp out tree_before >/dev/null || { diff tree_before out >&2; fail "the S3 store changed"; }
+    run info "$url::/x"
+    expect_rc 1
     # without the options: the library's message (no credentials, the default endpoint)
     unset ZARR_STORE_OPTIONS
     run info "$url" --store-options '{"endpoint": "http://127.0.0.1:9", "anonymous": true, "max_retries": 0}'
