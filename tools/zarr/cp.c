@@ -58,7 +58,11 @@ static const char *cp_help =
     "attribute in v2 and back. For such arrays the CF missing value moves too: the v2\n"
     "fill_value (xarray's _FillValue in v2) becomes a `_FillValue` attribute in v3 (a float\n"
     "as xarray writes it: base64 of a little-endian float64) and a v3 `_FillValue`\n"
-    "attribute becomes the v2 fill_value (without one: null, or NaN for a NaN fill value).\n"
+    "attribute becomes the v2 fill_value (without one: null, or NaN for a NaN fill value,\n"
+    "or a string array's own fill value). Otherwise fill values are copied exactly: NaN,\n"
+    "Infinity, -Infinity, float32 values in their shortest text (1e+20), 64-bit integers\n"
+    "at their extremes, booleans. Note: libzarr writes a v2 string array's null fill\n"
+    "value as \"\" (the empty string).\n"
     "\n"
     "An array this build of libzarr cannot decode (a data type or codec it lacks) is skipped\n"
     "with a line on stderr, the copy carries on, and the arrays skipped are listed at the end.\n"
@@ -301,6 +305,14 @@ static int put_fill(FILE *f, const array_desc *d, int dst_format, const char *ov
     }
     if ((!fill || fill->type == JSON_NULL) && dst_format == 2) {
         fputs("null", f); /* Zarr v2 null (no fill value) */
+        return 0;
+    }
+    if (t->kind == DT_FLOAT && t->size == 4 && fill && fill->type == JSON_NUMBER) {
+        /* The metadata read back spells a float32 fill value as the float64 of its value
+         * (1e20 comes back as 1.0000000200408773e+20): the shortest text of the same
+         * float32 is what the source said. */
+        char buf[40];
+        fputs(shortest_double(fill->number, 1, buf, sizeof buf), f);
         return 0;
     }
     if (fill && fill->type != JSON_NULL && d->format == dst_format) {
@@ -598,8 +610,11 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
         fputc(']', f);
         /* No _FillValue: xarray masks nothing in v3, so the v2 fill_value (which xarray masks
          * with) is null; NaN masks nothing that is not NaN already, so it stays. */
+        /* Strings keep theirs: libzarr writes a v2 string array's null fill value as "",
+         * which xarray would mask instead. */
         if (v2_fill) *fill_text = v2_fill;
-        else if (!(fill && is_float_type(&d->type) && cf_number(fill, 0, &nan_check) && isnan(nan_check)))
+        else if (!(fill && is_float_type(&d->type) && cf_number(fill, 0, &nan_check) && isnan(nan_check)) &&
+                 d->type.kind != DT_VLEN)
             *fill_text = dup_str("null");
     }
     if (v3_fill_attr) {

@@ -1506,6 +1506,101 @@ case_cp_failure_cleanup() {
     same_cat m.zarr/f32 fine.zarr
 }
 
+# cp keeps fill values exactly in every direction (v2/v3 to v2/v3): NaN, +-Infinity, 1e20
+# (float64 and float32), 64-bit integer extremes, bool, strings; with xarray's dimension
+# names the CF missing value moves between the v2 fill_value and the v3 _FillValue
+# attribute (base64 for floats). The unwritten chunks read the same in every copy.
+case_cp_fill_values() {
+    python3 - "$ZARR" <<'PY' || fail "fill values"
+import base64, json, math, os, struct, subprocess, sys
+Z = sys.argv[1]
+def write(d, fmt, dt, fill, dims, attrs=None):
+    os.makedirs(d)
+    if fmt == 2:
+        m = {"zarr_format": 2, "shape": [2], "chunks": [2], "dtype": dt, "fill_value": fill, "order": "C",
+             "filters": [{"id": "vlen-utf8"}] if dt == "|O" else None, "compressor": None}
+        json.dump(m, open(d + "/.zarray", "w"))
+        a = dict(attrs or {}, **({"_ARRAY_DIMENSIONS": ["x"]} if dims else {}))
+        json.dump(a, open(d + "/.zattrs", "w"))
+    else:
+        m = {"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": dt,
+             "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+             "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+             "fill_value": fill, "attributes": attrs or {},
+             "codecs": [{"name": "vlen-utf8"} if dt == "string" else {"name": "bytes", "configuration": {"endian": "little"}}]}
+        if dims: m["dimension_names"] = ["x"]
+        json.dump(m, open(d + "/zarr.json", "w"))
+def read(d):
+    if os.path.exists(d + "/zarr.json"):
+        m = json.load(open(d + "/zarr.json"))
+        return m["fill_value"], m["attributes"].get("_FillValue", "absent"), m["data_type"]
+    m = json.load(open(d + "/.zarray"))
+    za = json.load(open(d + "/.zattrs")) if os.path.exists(d + "/.zattrs") else {}
+    return m["fill_value"], za.get("_FillValue", "absent"), m["dtype"]
+def same(a, b, dt):
+    if a == b: return True
+    if isinstance(a, float) and isinstance(b, float) and dt in ("float32", "<f4"):
+        return struct.pack("<f", a) == struct.pack("<f", b)  # libzarr spells v3 float32 as float64
+    return False
+b64 = lambda x: base64.b64encode(struct.pack("<d", x)).decode()
+I64, U64 = -9223372036854775808, 18446744073709551615
+# (format, data type v2, data type v3, fill) exact in every direction without dimension names
+plain = [("<f8", "float64", "NaN"), ("<f8", "float64", "Infinity"), ("<f8", "float64", "-Infinity"),
+         ("<f8", "float64", 1e20), ("<f4", "float32", 1e20), ("<i8", "int64", I64), ("<u8", "uint64", U64),
+         ("|i1", "int8", -128), ("|b1", "bool", True), ("|O", "string", "x"), ("|O", "string", "")]
+failures, n = [], 0
+def check(src, fmt, want_fill, want_attr):
+    global n
+    n += 1
+    dst = src + "_v%d" % fmt
+    r = subprocess.run([Z, "cp", src, dst, "--format", str(fmt)], capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append("%s -> v%d: cp failed: %s" % (src, fmt, r.stderr)); return
+    fill, attr, dt = read(dst)
+    if not same(fill, want_fill, dt) or attr != want_attr:
+        failures.append("%s -> v%d: fill_value %r _FillValue %r, expected %r %r" % (src, fmt, fill, attr, want_fill, want_attr))
+    a = subprocess.run([Z, "cat", src], capture_output=True, text=True).stdout
+    b = subprocess.run([Z, "cat", dst], capture_output=True, text=True).stdout
+    if a != b or not a: failures.append("%s -> v%d: cat %r, copy %r" % (src, fmt, a, b))
+for i, (t2, t3, fill) in enumerate(plain):
+    for fmt, dt in ((2, t2), (3, t3)):
+        src = "p%d_v%d" % (i, fmt)
+        write(src, fmt, dt, fill, False)
+        check(src, 2, fill, "absent")
+        check(src, 3, fill, "absent")
+# xarray's conventions (dimension names): v2 fill_value -> v3 _FillValue attribute
+for i, (t2, t3, fill, attr) in enumerate([("<f8", "float64", "NaN", b64(math.nan)), ("<f8", "float64", "Infinity", b64(math.inf)),
+                                           ("<f8", "float64", "-Infinity", b64(-math.inf)), ("<f8", "float64", 1e20, b64(1e20)),
+                                           ("<f4", "float32", 1e20, b64(1e20)), ("<i8", "int64", I64, I64),
+                                           ("<u8", "uint64", U64, U64), ("|b1", "bool", True, True)]):
+    src = "x%d_v2" % i
+    write(src, 2, t2, fill, True)
+    check(src, 2, fill, "absent")
+    check(src, 3, fill, attr)
+    # ... and back: the attribute becomes the v2 fill_value, whatever the v3 fill_value
+    src = "x%d_v3" % i
+    write(src, 3, t3, 0 if t3 != "bool" else False, True, {"_FillValue": attr})
+    check(src, 3, 0 if t3 != "bool" else False, attr)
+    check(src, 2, fill, "absent")
+# v3 without _FillValue: xarray masks nothing, so the v2 fill_value is null (NaN and strings stay)
+for i, (t3, fill, want) in enumerate([("float64", "Infinity", None), ("float64", 1e20, None), ("int64", I64, None),
+                                       ("bool", True, None), ("float64", "NaN", "NaN"), ("string", "x", "x")]):
+    src = "n%d_v3" % i
+    write(src, 3, t3, fill, True)
+    check(src, 2, want, "absent")
+    check(src, 3, fill, "absent")
+# a v2 string array without a fill value: "" in v3 (which needs one), and no _FillValue
+write("s_v2", 2, "|O", None, True)
+check("s_v2", 3, "", "absent")
+# the float32 fill value in v2 keeps its text
+if '"fill_value": 1e+20' not in open("p4_v2_v2/.zarray").read() or '"fill_value": 1e+20' not in open("p4_v3_v2/.zarray").read():
+    failures.append("float32 1e20 is not written 1e+20 in v2: " + open("p4_v3_v2/.zarray").read())
+for f in failures: print(f, file=sys.stderr)
+print("%d copies checked, %d failures" % (n, len(failures)), file=sys.stderr)
+sys.exit(1 if failures else 0)
+PY
+}
+
 # ---- stores: zip files, URLs ------------------------------------------------------------------
 
 case_zip_store() {
