@@ -87,7 +87,7 @@ static int month_length(cf_calendar c, int64_t y, int m) {
     case CFCAL_PROLEPTIC_GREGORIAN: leap = gregorian_leap(y); break;
     default: leap = y < 1582 ? julian_leap(y) : y > 1582 ? gregorian_leap(y) : 0; break;
     }
-    return (leap ? cum_leap : cum_noleap)[m] - (leap ? cum_leap : cum_noleap)[m - 1];
+    return leap ? cum_leap[m] - cum_leap[m - 1] : cum_noleap[m] - cum_noleap[m - 1];
 }
 
 /* Compare (y, m, d) with (y2, m2, d2). */
