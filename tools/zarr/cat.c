@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cf.h"
+#include "cftime.h"
 #include "describe.h"
 
 #define CAT_LIMIT 10000000ULL          /* elements printed without --all */
@@ -28,6 +29,18 @@ static const char *cat_help =
     "               missing_value print as nan, then value * scale_factor + add_offset (in\n"
     "               float64). In Zarr v2 the array's fill_value is its _FillValue (xarray's\n"
     "               reading); in Zarr v3 only the _FillValue attribute counts.\n"
+    "               A time axis (numbers whose `units` is \"<unit> since <date>\") prints\n"
+    "               as dates, ISO 8601 always with the time of day: 2000-01-01T00:00:00,\n"
+    "               then .fff or .ffffff for a fraction of a second (to the microsecond);\n"
+    "               missing values as NaT. Units: weeks, days (day, d), hours (hour, hr,\n"
+    "               h), minutes (minute, min), seconds (second, sec, s), milliseconds (ms),\n"
+    "               microseconds (us); the date Y-M-D [H:M[:S]] with an optional time\n"
+    "               zone (Z, UTC, +01:00). The `calendar` attribute: standard or\n"
+    "               gregorian (the default: Julian up to 1582-10-04, Gregorian from\n"
+    "               1582-10-15, as CF defines it), proleptic_gregorian, julian,\n"
+    "               noleap or 365_day, all_leap or 366_day, 360_day. Years are\n"
+    "               astronomical (0 is 1 BC). Another calendar, months or years since,\n"
+    "               or a malformed date: a warning on stderr, the numbers undecoded.\n"
     "  --all        print even more than 10000000 elements (refused by default).\n"
     "\n"
     "Values are printed exactly and briefly:\n"
@@ -108,18 +121,28 @@ static double to_element_precision(const dtype *t, double x) {
 
 /* An element decoded with the CF attributes: missing as nan; scaled when there is a
  * scale_factor or add_offset; otherwise printed as stored. */
-static void put_decoded(FILE *out, const dtype *t, const unsigned char *p, const cf_decoding *cf) {
+static void put_decoded(FILE *out, const dtype *t, const unsigned char *p, const cf_decoding *cf,
+                        const cf_time *time) {
     double x;
     size_t i;
+    char buf[64];
     if (!value_real(t, p, &x)) {
         value_put(out, t, p);
         return;
     }
     for (i = 0; i < cf->nmissing; i++) {
         if (x == to_element_precision(t, cf->missing[i]) || (isnan(x) && isnan(cf->missing[i]))) {
-            fputs("nan", out);
+            fputs(time ? "NaT" : "nan", out);
             return;
         }
+    }
+    if (time) {
+        /* a time axis: unpacked first, as xarray does */
+        if (cf->has_scale || cf->has_offset) x = x * cf->scale + cf->offset;
+        if (isnan(x)) fputs("NaT", out);
+        else if (cftime_format(time, x, buf, sizeof buf)) fputs(buf, out);
+        else put_float(out, x, 17, 0); /* beyond any calendar's range: the number */
+        return;
     }
     if (!cf->has_scale && !cf->has_offset) {
         value_put(out, t, p);
@@ -147,7 +170,7 @@ static void put_slice_label(FILE *out, size_t ndim, const uint64_t *start, const
 }
 
 static int print_values(const char *cmd, const char *arg, const array_desc *d, int all, const region_spec *rs,
-                        const cf_decoding *cf) {
+                        const cf_decoding *cf, const cf_time *time) {
     const zarr_array *a = d->array;
     const dtype *t = &d->type;
     char *const *dims = d->dims;
@@ -253,7 +276,7 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
                 put_slice_label(stdout, ndim, start, count, row / count[ndim - 2], dims);
             }
             if (vlen) vlen_put(stdout, t, vdata + offsets[e], (size_t)(offsets[e + 1] - offsets[e]));
-            else if (cf_decoding_active(cf)) put_decoded(stdout, t, buf + e * esize, cf);
+            else if (time || cf_decoding_active(cf)) put_decoded(stdout, t, buf + e * esize, cf, time);
             else value_put(stdout, t, buf + e * esize);
             if (ndim == 0 || ++column == count[ndim - 1]) {
                 fputc('\n', stdout);
@@ -279,11 +302,29 @@ static int print_values(const char *cmd, const char *arg, const array_desc *d, i
     return EXIT_OK;
 }
 
+/* Whether the array is a CF time axis cat --decode turns into dates: numbers with `units`
+ * "<unit> since <date>" (and `calendar`). One that cannot be decoded (an unknown calendar,
+ * months since...) is said on stderr, and its values print as numbers. */
+static int read_time_axis(const char *cmd, const char *arg, const array_desc *d, cf_time *time) {
+    char *units = NULL, *calendar = NULL, why[160];
+    int r = CFTIME_NOT_TIME;
+    if (d->type.kind != DT_INT && d->type.kind != DT_UINT && d->type.kind != DT_FLOAT) return 0;
+    if (zarr_array_attribute_string(d->array, "units", &units) != ZARR_OK) return 0;
+    if (zarr_array_attribute_string(d->array, "calendar", &calendar) != ZARR_OK) calendar = NULL;
+    r = cftime_parse(units, calendar, time, why, sizeof why);
+    if (r == CFTIME_UNSUPPORTED)
+        fprintf(stderr, "zarr: %s: warning: %s: units \"%s\": %s; values printed undecoded\n", cmd, arg, units, why);
+    zarr_string_free(units);
+    zarr_string_free(calendar);
+    return r == CFTIME_OK;
+}
+
 static int print_region(const char *cmd, const char *arg, const node_ref *ref, int all, int decode,
                         const region_spec *rs) {
     array_desc d;
     cf_decoding cf;
-    int rc;
+    cf_time time;
+    int rc, has_time = 0;
     if (array_describe(cmd, ref->store, ref->node_path, &d) || !d.decodable) {
         if (!d.decodable && d.why) report(cmd, "%s: this build of libzarr cannot decode the array: %s", arg, d.why);
         array_desc_free(&d);
@@ -293,14 +334,15 @@ static int print_region(const char *cmd, const char *arg, const node_ref *ref, i
     if (decode) {
         const json_value *fill = json_get(d.meta, "fill_value");
         cf_decoding_read(d.array, &d.type, d.format, !fill || fill->type == JSON_NULL, &cf);
+        has_time = read_time_axis(cmd, arg, &d, &time);
     }
-    rc = print_values(cmd, arg, &d, all, rs, &cf);
+    rc = print_values(cmd, arg, &d, all, rs, &cf, has_time ? &time : NULL);
     array_desc_free(&d);
     return rc;
 }
 
 int cmd_cat(int argc, char **argv) {
-    const char *path = NULL, *region = NULL, *options = getenv("ZARR_STORE_OPTIONS"), *v;
+    const char *path = NULL, *region = NULL, *options = NULL, *v; /* NULL: $ZARR_STORE_OPTIONS */
     region_spec rs;
     node_ref ref;
     int all = 0, decode = 0, i, rc, missing = 0;

@@ -65,6 +65,60 @@ int cf_number(const json_value *v, int base64_ok, double *out) {
     return 1;
 }
 
+/* The float64 of 8 little-endian bytes. */
+static double le_double(const unsigned char *b) {
+    uint64_t bits = 0;
+    double x;
+    int i;
+    for (i = 7; i >= 0; i--) bits = bits << 8 | b[i];
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* base64 text decoding to exactly `want` bytes (or to at most `want`, at least one, when
+ * `up_to`): returns the byte count, else -1. */
+static long base64_of(const json_value *v, unsigned char *out, size_t want, int up_to) {
+    const char *s = json_string(v);
+    long n;
+    if (!s || strlen(s) != v->text_len || !*s) return -1; /* no NUL inside, not empty */
+    n = base64_decode(s, out, want);
+    if (n < 0 || (up_to ? n < 1 : (size_t)n != want)) return -1;
+    return n;
+}
+
+int cf_attr_put_decoded(FILE *out, const char *key, const json_value *v, const dtype *t) {
+    unsigned char b[64], host[64];
+    size_t i;
+    long n;
+    if (!v || !t || (strcmp(key, "_FillValue") != 0 && strcmp(key, "missing_value") != 0)) return 0;
+    if (t->kind == DT_FLOAT && v->type == JSON_STRING) {
+        if (base64_of(v, b, 8, 0) == 8) {
+            put_float(out, le_double(b), 17, 0);
+        } else if (t->size != 8 && t->size <= sizeof b && base64_of(v, b, t->size, 0) == (long)t->size) {
+            for (i = 0; i < t->size; i++) host[i] = b[host_is_little_endian() ? i : t->size - 1 - i];
+            value_put(out, t, host);
+        } else {
+            return 0;
+        }
+    } else if (t->kind == DT_COMPLEX && v->type == JSON_ARRAY && v->count == 2) {
+        unsigned char im[8];
+        if (base64_of(&v->items[0], b, 8, 0) != 8 || base64_of(&v->items[1], im, 8, 0) != 8) return 0;
+        put_float(out, le_double(b), 17, 0);
+        put_float(out, le_double(im), 17, 1);
+        fputc('j', out);
+    } else if (t->kind == DT_BYTES && v->type == JSON_STRING && t->size <= sizeof b &&
+               (n = base64_of(v, b, t->size, 1)) > 0) {
+        memset(b + n, 0, t->size - (size_t)n); /* numpy pads byte strings with zeros */
+        value_put(out, t, b);
+    } else {
+        return 0;
+    }
+    fputs(" (base64 ", out);
+    json_print(v, out);
+    fputc(')', out);
+    return 1;
+}
+
 static void add_missing(cf_decoding *cf, double x) {
     if (cf->nmissing < CF_MAX_MISSING) cf->missing[cf->nmissing++] = x;
 }

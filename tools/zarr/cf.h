@@ -22,6 +22,16 @@ long base64_decode(const char *s, unsigned char *out, size_t cap);
  * for floating-point _FillValue attributes in Zarr v3. Returns 1 and sets *out, else 0. */
 int cf_number(const json_value *v, int base64_ok, double *out);
 
+/* xarray writes some attribute values of Zarr v3 arrays as base64 of little-endian bytes
+ * (its FillValueCoder): a floating-point _FillValue as the 8 bytes of a float64 whatever
+ * the array's float type, a complex one as a list of two such strings, a byte string's as
+ * its bytes. When `key` is _FillValue or missing_value and `v` is such a value for the data
+ * type `t` (valid base64 decoding to 8 bytes or to the type's size for floats, two such
+ * strings for complex, 1 to the type's size for byte strings), prints the value as `zarr
+ * cat` prints elements, then ` (base64 "...")`, and returns 1; otherwise prints nothing
+ * and returns 0 (the caller prints the attribute as it is). */
+int cf_attr_put_decoded(FILE *out, const char *key, const json_value *v, const dtype *t);
+
 #define CF_MAX_MISSING 8
 
 /* How to decode an array's stored values the way xarray does by default. */

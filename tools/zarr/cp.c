@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cf.h"
+#include "cp_undo.h"
 #include "describe.h"
 #include "progress.h"
 
@@ -17,6 +18,7 @@ static const char *cp_help =
     "usage: zarr cp SRC DST [--format 2|3] [--chunks C] [--shards S]\n"
     "                       [--codec none|gzip[:level]|zstd[:level]|blosc]\n"
     "                       [--vars NAME,...] [--consolidate | --no-consolidate] [--strict]\n"
+    "                       [--keep-partial] [--store-options JSON] [--dst-store-options JSON]\n"
     "\n"
     "Copy the array at SRC to a new array at DST, or, when SRC is a group, the whole\n"
     "hierarchy below it (groups, arrays, attributes). SRC is a PATH as in `zarr --help`\n"
@@ -48,6 +50,10 @@ static const char *cp_help =
     "  --consolidate    write consolidated metadata for the copied group (the default when\n"
     "                   the source store has consolidated metadata); --no-consolidate: never.\n"
     "  --strict         exit with status 1 when an array was skipped (see below).\n"
+    "  --store-options JSON      options of URL stores (see `zarr --help`), for the source\n"
+    "                   and, without --dst-store-options, the destination.\n"
+    "  --dst-store-options JSON  options of a URL destination. Without either option each\n"
+    "                   store gets the keys of $ZARR_STORE_OPTIONS that apply to it.\n"
     "\n"
     "The new arrays are little-endian, C order (no transpose), with the source's data type,\n"
     "fill value (a v2 null fill value becomes 0 in v3) and attributes; v2 filters are not\n"
@@ -56,7 +62,11 @@ static const char *cp_help =
     "attribute in v2 and back. For such arrays the CF missing value moves too: the v2\n"
     "fill_value (xarray's _FillValue in v2) becomes a `_FillValue` attribute in v3 (a float\n"
     "as xarray writes it: base64 of a little-endian float64) and a v3 `_FillValue`\n"
-    "attribute becomes the v2 fill_value (without one: null, or NaN for a NaN fill value).\n"
+    "attribute becomes the v2 fill_value (without one: null, or NaN for a NaN fill value,\n"
+    "or a string array's own fill value). Otherwise fill values are copied exactly: NaN,\n"
+    "Infinity, -Infinity, float32 values in their shortest text (1e+20), 64-bit integers\n"
+    "at their extremes, booleans. Note: libzarr writes a v2 string array's null fill\n"
+    "value as \"\" (the empty string).\n"
     "\n"
     "An array this build of libzarr cannot decode (a data type or codec it lacks) is skipped\n"
     "with a line on stderr, the copy carries on, and the arrays skipped are listed at the end.\n"
@@ -65,9 +75,14 @@ static const char *cp_help =
     "at most 64 MiB ($ZARR_CP_BLOCK_BYTES overrides) or one chunk (shard), whichever is\n"
     "larger, so memory stays bounded. When stderr is a terminal, a progress line shows the\n"
     "current array with its bytes, the progress of the whole copy, the rate and the time\n"
-    "left, and a summary line closes the copy. A copy that fails midway leaves what it wrote\n"
-    "in place. Exit status: 0 ok, 1 runtime error (or a skipped array with --strict),\n"
-    "2 usage error.\n";
+    "left, and a summary line closes the copy.\n"
+    "\n"
+    "A copy that fails (a corrupt chunk, a full disk, a lost connection) removes what it\n"
+    "wrote, and only that: the new store directory, or inside an existing store the new\n"
+    "node and the groups made to hold it; files and nodes that were there before stay.\n"
+    "  --keep-partial   leave a failed copy's partial output in place instead.\n"
+    "\n"
+    "Exit status: 0 ok, 1 runtime error (or a skipped array with --strict), 2 usage error.\n";
 
 enum { COMP_NONE, COMP_GZIP, COMP_ZSTD, COMP_BLOSC };
 
@@ -294,6 +309,14 @@ static int put_fill(FILE *f, const array_desc *d, int dst_format, const char *ov
     }
     if ((!fill || fill->type == JSON_NULL) && dst_format == 2) {
         fputs("null", f); /* Zarr v2 null (no fill value) */
+        return 0;
+    }
+    if (t->kind == DT_FLOAT && t->size == 4 && fill && fill->type == JSON_NUMBER) {
+        /* The metadata read back spells a float32 fill value as the float64 of its value
+         * (1e20 comes back as 1.0000000200408773e+20): the shortest text of the same
+         * float32 is what the source said. */
+        char buf[40];
+        fputs(shortest_double(fill->number, 1, buf, sizeof buf), f);
         return 0;
     }
     if (fill && fill->type != JSON_NULL && d->format == dst_format) {
@@ -591,8 +614,11 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
         fputc(']', f);
         /* No _FillValue: xarray masks nothing in v3, so the v2 fill_value (which xarray masks
          * with) is null; NaN masks nothing that is not NaN already, so it stays. */
+        /* Strings keep theirs: libzarr writes a v2 string array's null fill value as "",
+         * which xarray would mask instead. */
         if (v2_fill) *fill_text = v2_fill;
-        else if (!(fill && is_float_type(&d->type) && cf_number(fill, 0, &nan_check) && isnan(nan_check)))
+        else if (!(fill && is_float_type(&d->type) && cf_number(fill, 0, &nan_check) && isnan(nan_check)) &&
+                 d->type.kind != DT_VLEN)
             *fill_text = dup_str("null");
     }
     if (v3_fill_attr) {
@@ -1238,11 +1264,23 @@ done:
     return rc;
 }
 
+/* Open the destination's store for writing, noting first what exists there so that a
+ * failed copy can remove what it wrote (cp_undo.h). This is the one place that opens a
+ * destination: were the library to open a local directory that does not exist only with
+ * "create": true in its options, that option belongs in the store_open call here. */
+static int open_destination(node_ref *dst, cp_undo *undo) {
+    int rc;
+    if (cp_undo_begin_local(undo, dst) != 0) return EXIT_RUNTIME;
+    if ((rc = store_open("cp", dst->store_loc, dst->options, 1, &dst->store)) != EXIT_OK) return rc;
+    return cp_undo_begin_store(undo, dst) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
 int cmd_cp(int argc, char **argv) {
     cp_options o;
-    const char *paths[2] = {NULL, NULL}, *v, *options = getenv("ZARR_STORE_OPTIONS"), *dst_options = NULL;
-    int npaths = 0, i, rc = EXIT_OK, missing = 0;
+    const char *paths[2] = {NULL, NULL}, *v, *options = NULL, *dst_options = NULL;
+    int npaths = 0, i, rc = EXIT_OK, missing = 0, keep_partial = 0;
     node_ref src, dst;
+    cp_undo undo;
     memset(&o, 0, sizeof o);
     o.chunks.n = o.shards.n = -1;
     o.consolidate = -1;
@@ -1302,6 +1340,8 @@ int cmd_cp(int argc, char **argv) {
             o.consolidate = 0;
         } else if (!strcmp(argv[i], "--strict")) {
             o.strict = 1;
+        } else if (!strcmp(argv[i], "--keep-partial")) {
+            keep_partial = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             report("cp", "unknown option '%s' (see zarr cp --help)", argv[i]);
             rc = EXIT_USAGE;
@@ -1328,6 +1368,7 @@ int cmd_cp(int argc, char **argv) {
         return rc;
     }
     memset(&dst, 0, sizeof dst);
+    memset(&undo, 0, sizeof undo);
     if ((rc = resolve_path("cp", paths[0], &src)) != EXIT_OK) goto out;
     src.options = options;
     if ((rc = node_open("cp", &src)) != EXIT_OK) goto out;
@@ -1343,9 +1384,20 @@ int cmd_cp(int argc, char **argv) {
         rc = EXIT_RUNTIME;
         goto out;
     }
-    if ((rc = store_open("cp", dst.store_loc, dst.options, 1, &dst.store)) != EXIT_OK) goto out;
+    if ((rc = open_destination(&dst, &undo)) != EXIT_OK) goto out;
     rc = run_copy(&o, &src, &dst);
+    if (rc != EXIT_OK && undo.active) {
+        int removed;
+        if (keep_partial) {
+            fprintf(stderr, "zarr: cp: the partial copy at %s is left in place (--keep-partial)\n", paths[1]);
+        } else if ((removed = cp_undo_run(&undo, &dst)) > 0) {
+            fprintf(stderr, "zarr: cp: removed the partial copy at %s (--keep-partial keeps it)\n", paths[1]);
+        } else if (removed < 0) {
+            fprintf(stderr, "zarr: cp: the partial copy at %s could not be removed entirely\n", paths[1]);
+        }
+    }
 out:
+    cp_undo_free(&undo);
     node_close(&dst);
     node_close(&src);
     dim_spec_free(&o.chunks);

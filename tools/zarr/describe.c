@@ -1,6 +1,7 @@
 /* describe.c -- see describe.h. */
 #define _XOPEN_SOURCE 700
 #include "describe.h"
+#include "cf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -181,14 +182,15 @@ size_t attributes_count(const zarr_array *a, const zarr_group *g, const json_val
 }
 
 void attributes_print(FILE *out, const zarr_array *a, const zarr_group *g, const json_value *json, int indent,
-                      const char *hide) {
+                      const char *hide, const dtype *type) {
     json_value *parsed = NULL; /* the JSON of the attributes, for values no accessor reads */
     size_t n = 0, i;
     if (!a && !g) {
         for (i = 0; json && json->type == JSON_OBJECT && i < json->count; i++) {
             if (hide && !strcmp(json->keys[i], hide)) continue;
             fprintf(out, "%*s%s = ", indent, "", json->keys[i]);
-            print_json_attr_value(out, &json->items[i]);
+            if (!cf_attr_put_decoded(out, json->keys[i], &json->items[i], type))
+                print_json_attr_value(out, &json->items[i]);
             fputc('\n', out);
         }
         return;
@@ -205,7 +207,12 @@ void attributes_print(FILE *out, const zarr_array *a, const zarr_group *g, const
         }
         fprintf(out, "%*s%s = ", indent, "", key);
         if (attr_string(a, g, key, &s) == ZARR_OK) {
-            json_put_string(out, s);
+            json_value sv;
+            memset(&sv, 0, sizeof sv);
+            sv.type = JSON_STRING;
+            sv.text = s;
+            sv.text_len = strlen(s);
+            if (!cf_attr_put_decoded(out, key, &sv, type)) json_put_string(out, s);
             zarr_string_free(s);
         } else if (attr_int64(a, g, key, &iv) == ZARR_OK) {
             fprintf(out, "%lld", (long long)iv);
@@ -216,8 +223,8 @@ void attributes_print(FILE *out, const zarr_array *a, const zarr_group *g, const
             const json_value *v;
             if (!parsed) parsed = attributes_json(a, g);
             v = json_get(parsed, key);
-            if (v) print_json_attr_value(out, v);
-            else fputs("?", out);
+            if (!v) fputs("?", out);
+            else if (!cf_attr_put_decoded(out, key, v, type)) print_json_attr_value(out, v);
         }
         fputc('\n', out);
         zarr_string_free(key);

@@ -75,10 +75,12 @@ const char *dims_attribute_name(const array_desc *d);
 
 /* Attributes of an open array, an open group, or a JSON object (exactly one non-NULL):
  * their number and each as "key = value" lines, ncdump style, read with the typed
- * accessors where they suffice (strings, numbers, lists of numbers). */
+ * accessors where they suffice (strings, numbers, lists of numbers). With the array's data
+ * type `type` (NULL: none, or print values as stored), values xarray writes as base64
+ * (a float _FillValue) are shown decoded (cf_attr_put_decoded). */
 size_t attributes_count(const zarr_array *a, const zarr_group *g, const json_value *json, const char *hide);
 void attributes_print(FILE *out, const zarr_array *a, const zarr_group *g, const json_value *json, int indent,
-                      const char *hide);
+                      const char *hide, const dtype *type);
 /* The attributes of an open array or group parsed (for --json and cp), or an empty object. */
 json_value *attributes_json(const zarr_array *a, const zarr_group *g);
 

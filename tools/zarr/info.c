@@ -5,8 +5,14 @@
 
 #include "describe.h"
 
+/* info --raw: attribute values as stored (no base64 decoding). */
+static int info_raw;
+
+/* The data type attributes_print decodes attribute values for (NULL with --raw). */
+static const dtype *attr_type(const array_desc *d) { return info_raw || !d->described ? NULL : &d->type; }
+
 static const char *info_help =
-    "usage: zarr info PATH [--json] [--store-options JSON]\n"
+    "usage: zarr info PATH [--json] [--raw] [--store-options JSON]\n"
     "\n"
     "Print a metadata summary of the array or group at PATH (see `zarr --help` for PATH,\n"
     "URLs and --store-options).\n"
@@ -18,10 +24,15 @@ static const char *info_help =
     "struct's fields and their offsets, a float8 format's layout), fill value (printed as\n"
     "`zarr cat` prints values), codecs with their settings (nested sharding codecs indented;\n"
     "for Zarr v2: order, filters, compressor), every attribute with its value\n"
-    "(`units = \"K\"`, lists as `1, 2, 3`, other values as JSON), the number of chunks in the\n"
-    "grid, the size of the decoded data, and what the array occupies in its store: the\n"
-    "stored bytes, how many chunks are stored, and the compression ratio (the decoded size of\n"
-    "the stored chunks, at their full chunk shape, divided by their stored size).\n"
+    "(`units = \"K\"`, lists as `1, 2, 3`, other values as JSON; a _FillValue or\n"
+    "missing_value that xarray wrote as base64 of its little-endian bytes is shown decoded\n"
+    "for the array's data type: `_FillValue = nan (base64 \"AAAAAAAA+H8=\")`: floats from\n"
+    "the 8 bytes of a float64 (as xarray writes them for every float type) or from bytes of\n"
+    "the type's size, complex from two such strings, byte strings from up to their length;\n"
+    "other strings are shown as they are), the number of chunks in the grid, the size of\n"
+    "the decoded data, and what the array occupies in its store: the stored bytes, how many\n"
+    "chunks are stored, and the compression ratio (the decoded size of the stored chunks, at\n"
+    "their full chunk shape, divided by their stored size).\n"
     "\n"
     "The stored size is the sum of each stored chunk's size, asked of the store without\n"
     "reading the chunk. For a grid of up to 100000 chunks ($ZARR_INFO_GRID_LIMIT) every\n"
@@ -38,6 +49,7 @@ static const char *info_help =
     "described from its metadata document, marked `not decodable here` with the reason, and\n"
     "a note on stderr lists such arrays; it is not an error.\n"
     "\n"
+    "  --raw    attribute values exactly as stored (no base64 decoding).\n"
     "  --json   print one JSON object instead (keys: path, name, node_type, store,\n"
     "           zarr_format; arrays: decodable, error (when not), data_type, shape,\n"
     "           chunk_shape, inner_chunk_shape when sharded, dimension_names, fill_value (as\n"
@@ -331,7 +343,7 @@ static void print_array_info(const node_ref *ref, const array_desc *d) {
     }
     printf(KEY "%lu\n", "attributes:",
            (unsigned long)attributes_count(d->array, NULL, d->decodable ? NULL : d->attrs, dims_attribute_name(d)));
-    attributes_print(stdout, d->array, NULL, d->decodable ? NULL : d->attrs, 2, dims_attribute_name(d));
+    attributes_print(stdout, d->array, NULL, d->decodable ? NULL : d->attrs, 2, dims_attribute_name(d), attr_type(d));
     printf(KEY, "chunks:");
     if (!d->grid_known) {
         printf("? (the chunk grid is not a regular one this tool reads)\n");
@@ -477,7 +489,7 @@ static int print_group_info(const char *cmd, node_ref *ref) {
         fputc('\n', stdout);
     }
     printf(KEY "%lu\n", "attributes:", (unsigned long)attributes_count(NULL, ref->group, NULL, NULL));
-    attributes_print(stdout, NULL, ref->group, NULL, 2, NULL);
+    attributes_print(stdout, NULL, ref->group, NULL, 2, NULL, NULL);
     printf(KEY "%lu\n", "children:", (unsigned long)cs.count);
     for (i = 0; i < cs.count; i++) {
         const array_desc *d = &cs.descs[i];
@@ -487,7 +499,8 @@ static int print_group_info(const char *cmd, node_ref *ref) {
             printf("  %-17s ", cs.names[i]);
             print_array_line(stdout, d);
             if (d->described)
-                attributes_print(stdout, d->array, NULL, d->decodable ? NULL : d->attrs, 6, dims_attribute_name(d));
+                attributes_print(stdout, d->array, NULL, d->decodable ? NULL : d->attrs, 6, dims_attribute_name(d),
+                                 attr_type(d));
         }
     }
     children_free(&cs);
@@ -636,7 +649,7 @@ static int parse_args(const char *cmd, const char *help, int argc, char **argv, 
     int i;
     *path = NULL;
     *json = 0;
-    *options = getenv("ZARR_STORE_OPTIONS");
+    *options = NULL; /* store_open falls back on $ZARR_STORE_OPTIONS */
     for (i = 1; i < argc; i++) {
         int missing = 0;
         const char *v;
@@ -646,6 +659,10 @@ static int parse_args(const char *cmd, const char *help, int argc, char **argv, 
         }
         if (!strcmp(argv[i], "--json")) {
             *json = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--raw") && !strcmp(cmd, "info")) {
+            info_raw = 1;
             continue;
         }
         if ((v = option_value(argc, argv, &i, "--store-options", &missing))) {

@@ -19,7 +19,7 @@
 typedef struct {
     char *store_loc;  /* the store: a directory, a .zip file or a URL (malloc'ed) */
     char *node_path;  /* absolute node path, "/" or "/a/b" (malloc'ed) */
-    const char *options; /* --store-options / $ZARR_STORE_OPTIONS for URL stores, or NULL */
+    const char *options; /* --store-options for URL stores, or NULL: $ZARR_STORE_OPTIONS fitted */
     int remote;       /* STORE_LOCAL, STORE_REMOTE (s3://) or STORE_HTTP (http(s)://: no listing) */
     zarr_store *store;
     zarr_array *array; /* after node_open: array or group is set, or neither for an */
@@ -41,6 +41,8 @@ char *dup_str(const char *s);
  * NULL); an http(s) store is opened through its consolidated metadata when it has some (HTTP
  * cannot list). A regular file is a zip archive (read-only), anything else a directory on
  * the local file system. `for_writing` refuses read-only kinds with a clear message.
+ * `options` NULL means the keys of $ZARR_STORE_OPTIONS that apply to the location's scheme
+ * (store_options.h); given options go to the library unchanged (it refuses misfits).
  * Reports errors; returns an exit code. */
 int store_open(const char *cmd, const char *location, const char *options, int for_writing, zarr_store **out);
 

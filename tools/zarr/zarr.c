@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store_options.h"
 #include "tool.h"
 
 static const char *usage_text =
@@ -43,12 +44,20 @@ static const char *usage_text =
     "                      through its consolidated metadata when it has some, since HTTP\n"
     "                      cannot list), file:///abs/path. Name a node with URL::/node.\n"
     "\n"
-    "  --store-options JSON   options for URL stores (every command takes it; default:\n"
-    "                      $ZARR_STORE_OPTIONS): endpoint, region, anonymous,\n"
-    "                      access_key_id, secret_access_key, session_token, profile,\n"
-    "                      force_path_style, max_concurrency, timeout_ms, max_retries,\n"
-    "                      read_only (see docs/remote.md). S3 credentials otherwise come from\n"
-    "                      the AWS environment variables and profile files.\n"
+    "  --store-options JSON   options for URL stores (every command takes it): endpoint,\n"
+    "                      region, anonymous, access_key_id, secret_access_key,\n"
+    "                      session_token, profile, force_path_style, conditional_writes,\n"
+    "                      update_attempts (s3://); max_concurrency, timeout_ms,\n"
+    "                      max_retries (s3://, http(s)://); fsync, follow_symlinks, locking\n"
+    "                      (file://); read_only (all). See docs/remote.md. Given here, an\n"
+    "                      option that does not apply to the URL is an error. S3\n"
+    "                      credentials otherwise come from the AWS environment variables\n"
+    "                      and profile files.\n"
+    "  $ZARR_STORE_OPTIONS  the default of --store-options, fitted to each store: a key\n"
+    "                      that applies only to other schemes is dropped (so S3 options\n"
+    "                      set there do not break http:// URLs or local paths; ZARR_DEBUG=1\n"
+    "                      names the dropped keys on stderr); a key no scheme knows is an\n"
+    "                      error. Local directories and zip files take no options.\n"
     "\n"
     "exit status: 0 success, 1 runtime error (missing node, I/O, bad data, out-of-bounds\n"
     "region), 2 usage error (unknown command or option, malformed argument).\n"
@@ -142,8 +151,26 @@ static const char *with_create(const char *options, char *buf, size_t size) {
     return n >= 0 && (size_t)n < size ? buf : NULL;
 }
 
+static int store_open_with(const char *cmd, const char *location, const char *options, int for_writing,
+                           zarr_store **out);
+
 int store_open(const char *cmd, const char *location, const char *options, int for_writing, zarr_store **out) {
+    char *env_options = NULL;
+    int rc;
     *out = NULL;
+    if (!options) {
+        /* $ZARR_STORE_OPTIONS: only the keys that apply to this store's scheme */
+        if ((rc = store_options_from_env(cmd, location, getenv("ZARR_STORE_OPTIONS"), &env_options)) != EXIT_OK)
+            return rc;
+        options = env_options;
+    }
+    rc = store_open_with(cmd, location, options, for_writing, out);
+    free(env_options);
+    return rc;
+}
+
+static int store_open_with(const char *cmd, const char *location, const char *options, int for_writing,
+                           zarr_store **out) {
     if (is_url(location)) {
         char created[8192];
         if (for_writing && is_http_url(location)) {

@@ -51,6 +51,39 @@ same_cat() {
     cmp cat_a cat_b >/dev/null || { diff cat_a cat_b | head >&2; fail "cat $1 and cat $2 differ"; }
 }
 mixed() { "$FIXTURE" mixed m.zarr || fail "fixture"; }
+# array1d DIR FORMAT DTYPE VALUES ATTRS [FILL]: a 1-D uncompressed array of VALUES (Python
+# literals separated by spaces; nan allowed) written by hand, its data type a numpy code
+# (<f8, <i4, <i8...), its attributes the JSON object ATTRS, its fill value FILL (JSON,
+# default 0) in Zarr FORMAT 2 or 3.
+array1d() {
+    python3 - "$@" <<'PY' || fail "array1d $1"
+import json, os, struct, sys
+d, fmt, dt, values, attrs = sys.argv[1:6]
+fill = json.loads(sys.argv[6]) if len(sys.argv) > 6 else 0
+vals = [float(v) if dt[1] == "f" else int(v) for v in values.split()]
+code = {"f8": "d", "f4": "f", "i4": "i", "i8": "q", "i2": "h", "u1": "B"}[dt[1:]]
+data = struct.pack("<%d%s" % (len(vals), code), *vals)
+v3 = {"f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "i2": "int16", "u1": "uint8"}[dt[1:]]
+os.makedirs(d, exist_ok=True)
+if fmt == "3":
+    os.makedirs(d + "/c", exist_ok=True)
+    meta = {"zarr_format": 3, "node_type": "array", "shape": [len(vals)], "data_type": v3,
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [len(vals)]}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": fill, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+            "attributes": json.loads(attrs), "dimension_names": ["time"]}
+    open(d + "/zarr.json", "w").write(json.dumps(meta))
+    open(d + "/c/0", "wb").write(data)
+else:
+    meta = {"zarr_format": 2, "shape": [len(vals)], "chunks": [len(vals)], "dtype": dt,
+            "fill_value": fill, "order": "C", "filters": None, "compressor": None}
+    open(d + "/.zarray", "w").write(json.dumps(meta))
+    a = json.loads(attrs)
+    a["_ARRAY_DIMENSIONS"] = ["time"]
+    open(d + "/.zattrs", "w").write(json.dumps(a))
+    open(d + "/0", "wb").write(data)
+PY
+}
 cf() { "$FIXTURE" cf cf.zarr || fail "fixture"; }
 # future DIR: a v3 array at DIR whose codec no build of libzarr knows (as a zfp-compressed
 # array is to a build without zfp), with one chunk file written by hand: the tool must
@@ -1267,11 +1300,305 @@ nan 2.1 2.2
     ok cat cf.zarr/tas --region 0,1,0:4 --decode
     out_is "[time=0, :, :]
 271.25 271.5 nan 272"
-    # nothing to decode: the values as stored
+    # a time axis (days since 2000-01-01, proleptic_gregorian): dates
     ok cat cf.zarr/time --decode
+    out_is "2000-01-01T00:00:00 2000-01-02T00:00:00 2000-01-03T00:00:00 2000-01-04T00:00:00"
+    ok cat cf.zarr/time
     out_is "0 1 2 3"
     ok cat cf.zarr/lat
     out_is "-10 0 10.5"
+}
+
+# cat --decode: CF time axes in each calendar
+case_cat_decode_time() {
+    # proleptic_gregorian: 2000 is a leap year (day 59 is 2000-02-29), negative offsets
+    array1d pg 3 '<i4' '0 59 60 366 -1 -365' '{"units": "days since 2000-01-01", "calendar": "proleptic_gregorian"}'
+    ok cat pg --decode
+    out_is "2000-01-01T00:00:00 2000-02-29T00:00:00 2000-03-01T00:00:00 2001-01-01T00:00:00 1999-12-31T00:00:00 1999-01-01T00:00:00"
+    # noleap / 365_day: day 59 is 2000-03-01
+    array1d nl 3 '<i4' '58 59 365 -1' '{"units": "days since 2000-01-01", "calendar": "noleap"}'
+    ok cat nl --decode
+    out_is "2000-02-28T00:00:00 2000-03-01T00:00:00 2001-01-01T00:00:00 1999-12-31T00:00:00"
+    array1d nl365 3 '<i4' '59' '{"units": "days since 2000-01-01", "calendar": "365_day"}'
+    ok cat nl365 --decode
+    out_is "2000-03-01T00:00:00"
+    # all_leap / 366_day: 2001-02-29 exists
+    array1d al 2 '<i4' '425 426' '{"units": "days since 2000-01-01", "calendar": "all_leap"}'
+    ok cat al --decode
+    out_is "2001-02-29T00:00:00 2001-03-01T00:00:00"
+    # 360_day: day 30 is 2000-02-01, day 59 is 2000-02-30, day -1 is 1999-12-30
+    array1d d360 3 '<i4' '30 59 360 -1' '{"units": "days since 2000-01-01", "calendar": "360_day"}'
+    ok cat d360 --decode
+    out_is "2000-02-01T00:00:00 2000-02-30T00:00:00 2001-01-01T00:00:00 1999-12-30T00:00:00"
+    # standard (and no calendar): Julian before 1582-10-15, so the day after 1582-10-04 is
+    # 1582-10-15, and 1500 is a leap year
+    array1d std 3 '<i4' '0 1 -1' '{"units": "days since 1582-10-04", "calendar": "standard"}'
+    ok cat std --decode
+    out_is "1582-10-04T00:00:00 1582-10-15T00:00:00 1582-10-03T00:00:00"
+    array1d nocal 3 '<i4' '0 -30612' '{"units": "days since 1584-01-01"}'
+    ok cat nocal --decode
+    out_is "1584-01-01T00:00:00 1500-02-29T00:00:00"
+    array1d greg 3 '<i4' '0 -30612' '{"units": "days since 1584-01-01", "calendar": "gregorian"}'
+    ok cat greg --decode
+    out_is "1584-01-01T00:00:00 1500-02-29T00:00:00"
+    array1d pro 3 '<i4' '-30612' '{"units": "days since 1584-01-01", "calendar": "proleptic_gregorian"}'
+    ok cat pro --decode
+    out_is "1500-03-10T00:00:00"
+    array1d jul 3 '<i4' '0 1' '{"units": "days since 2000-02-28", "calendar": "julian"}'
+    ok cat jul --decode
+    out_is "2000-02-28T00:00:00 2000-02-29T00:00:00"
+    # non-integral hours, a reference time of day with seconds, negative offsets, float64
+    array1d hrs 3 '<f8' '1.5 -0.25 0.0002777777777777778 876576' '{"units": "hours since 1900-01-01 00:00:0.0"}'
+    ok cat hrs --decode
+    out_is "1900-01-01T01:30:00 1899-12-31T23:45:00 1900-01-01T00:00:01 2000-01-01T00:00:00"
+    # seconds since an ISO reference with Z; fractions of a second; abbreviations
+    array1d sec 3 '<f8' '1.5 0.000001 -0.001 1000000000' '{"units": "seconds since 1970-01-01T00:00:00Z"}'
+    ok cat sec --decode
+    out_is "1970-01-01T00:00:01.500 1970-01-01T00:00:00.000001 1969-12-31T23:59:59.999 2001-09-09T01:46:40"
+    array1d abbr 3 '<i8' '1 2' '{"units": "h since 2000-1-1", "calendar": "proleptic_gregorian"}'
+    ok cat abbr --decode
+    out_is "2000-01-01T01:00:00 2000-01-01T02:00:00"
+    array1d ms 3 '<i8' '86400001' '{"units": "milliseconds since 2000-01-01 00:00:00 +01:00"}'
+    ok cat ms --decode
+    out_is "2000-01-01T23:00:00.001"
+    array1d mins 3 '<i4' '-90' '{"units": "minutes since 2000-01-01"}'
+    ok cat mins --decode
+    out_is "1999-12-31T22:30:00"
+    # missing values (v3 _FillValue attribute, v2 fill_value) print as NaT; packed values
+    # are unpacked first
+    array1d miss3 3 '<f8' '0 nan 1' '{"units": "days since 2000-01-01", "_FillValue": "NaN"}'
+    ok cat miss3 --decode
+    out_is "2000-01-01T00:00:00 NaT 2000-01-02T00:00:00"
+    array1d miss2 2 '<i4' '0 -9999 1' '{"units": "days since 2000-01-01", "calendar": "noleap"}' -9999
+    ok cat miss2 --decode
+    out_is "2000-01-01T00:00:00 NaT 2000-01-02T00:00:00"
+    array1d packed 3 '<i2' '1 2' '{"units": "hours since 2000-01-01", "scale_factor": 12, "add_offset": 24}'
+    ok cat packed --decode
+    out_is "2000-01-02T12:00:00 2000-01-03T00:00:00"
+    # an unknown calendar, months, a bad date: the numbers, one warning line, exit 0
+    array1d unk 3 '<i4' '0 1' '{"units": "days since 2000-01-01", "calendar": "martian"}'
+    run cat unk --decode
+    expect_rc 0
+    out_is "0 1"
+    [ "$(wc -l <err)" = 1 ] || fail "one warning line expected"
+    has_line err "zarr: cat: warning: unk: units \"days since 2000-01-01\": the calendar 'martian' is not supported; values printed undecoded"
+    array1d mon 3 '<i4' '3' '{"units": "months since 2000-01-01"}'
+    run cat mon --decode
+    expect_rc 0
+    out_is "3"
+    contains err "the unit 'months' is not supported"
+    array1d gap 3 '<i4' '0' '{"units": "days since 1582-10-10"}'
+    run cat gap --decode
+    expect_rc 0
+    out_is "0"
+    contains err "the date '1582-10-10' does not exist in the standard calendar"
+    array1d bad 3 '<i4' '0' '{"units": "days since yesterday"}'
+    run cat bad --decode
+    expect_rc 0
+    out_is "0"
+    contains err "the reference date 'yesterday' is not a date"
+    # not a time axis: units without "since"
+    array1d temp 3 '<f8' '271.5' '{"units": "K"}'
+    ok cat temp --decode
+    out_is "271.5"
+}
+
+# info shows xarray's base64 attribute values decoded for the array's data type; --raw
+# shows them as stored
+case_info_base64_attributes() {
+    mkdir g && printf '{"zarr_format":3,"node_type":"group","attributes":{}}' >g/zarr.json || fail "group"
+    array1d g/f64 3 '<f8' '1 2' '{"_FillValue": "AAAAAAAA+H8=", "missing_value": "AAAAAAAA8P8=", "comment": "AAAAAAAA+H8="}' '"NaN"'
+    ok info g/f64
+    has_line out "  _FillValue = nan (base64 \"AAAAAAAA+H8=\")"
+    has_line out "  missing_value = -inf (base64 \"AAAAAAAA8P8=\")"
+    has_line out '  comment = "AAAAAAAA+H8="'
+    ok info g/f64 --raw
+    has_line out '  _FillValue = "AAAAAAAA+H8="'
+    has_line out '  missing_value = "AAAAAAAA8P8="'
+    # float32: xarray writes the 8 bytes of a float64; 4 bytes of a float32 are read too
+    array1d g/f32 3 '<f4' '1' '{"_FillValue": "QIy1eB2vFUQ="}'
+    ok info g/f32
+    has_line out "  _FillValue = 1e+20 (base64 \"QIy1eB2vFUQ=\")"
+    array1d g/f32b 3 '<f4' '1' '{"_FillValue": "ADwcxg=="}'
+    ok info g/f32b
+    has_line out "  _FillValue = -9999 (base64 \"ADwcxg==\")"
+    # not decoded: other lengths, not base64, integer types
+    array1d g/short 3 '<f8' '1' '{"_FillValue": "AAAA", "missing_value": "not base64!"}'
+    ok info g/short
+    has_line out '  _FillValue = "AAAA"'
+    has_line out '  missing_value = "not base64!"'
+    array1d g/int 3 '<i4' '1' '{"_FillValue": "AAAAAAAA+H8="}'
+    ok info g/int
+    has_line out '  _FillValue = "AAAAAAAA+H8="'
+    # complex: a list of two base64 float64
+    mkdir -p g/c && printf '%s' '{"zarr_format":3,"node_type":"array","shape":[1],"data_type":"complex128",'\
+'"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[1]}},'\
+'"chunk_key_encoding":{"name":"default","configuration":{"separator":"/"}},"fill_value":[0,0],'\
+'"codecs":[{"name":"bytes","configuration":{"endian":"little"}}],'\
+'"attributes":{"_FillValue":["AAAAAAAA+D8=","AAAAAAAAAsA="]}}' >g/c/zarr.json || fail "complex"
+    ok info g/c
+    has_line out '  _FillValue = 1.5-2.25j (base64 ["AAAAAAAA+D8=","AAAAAAAAAsA="])'
+    ok info g/c --raw
+    has_line out '  _FillValue = "AAAAAAAA+D8=", "AAAAAAAAAsA="'
+    # byte strings: numpy pads with zeros
+    mkdir -p s.zarr && printf '%s' '{"zarr_format":2,"shape":[1],"chunks":[1],"dtype":"|S4","fill_value":"","order":"C","filters":null,"compressor":null}' >s.zarr/.zarray &&
+        printf '%s' '{"_FillValue":"YWI="}' >s.zarr/.zattrs || fail "bytes"
+    ok info s.zarr
+    has_line out '  _FillValue = b"ab" (base64 "YWI=")'
+    # the children of a group, too
+    ok info g
+    has_line out "      _FillValue = nan (base64 \"AAAAAAAA+H8=\")"
+    ok info g --raw
+    has_line out '      _FillValue = "AAAAAAAA+H8="'
+    # tree takes no --raw
+    run tree g --raw
+    expect_rc 2
+}
+
+# cp removes what it wrote when the copy fails (here on a corrupt chunk), and only that;
+# --keep-partial keeps it
+case_cp_failure_cleanup() {
+    mixed
+    # a truncated gzip chunk of /sub/grid: the copy fails after other arrays were written
+    head -c 5 m.zarr/sub/grid/c/3/3 >chunk && mv chunk m.zarr/sub/grid/c/3/3 || fail "truncate"
+    run cp m.zarr out.zarr
+    expect_rc 1
+    contains err "zarr: cp: /sub/grid: cannot read the source: zarr_array_read: corrupt data in codec 'gzip'"
+    has_line err "zarr: cp: removed the partial copy at out.zarr (--keep-partial keeps it)"
+    [ -e out.zarr ] && fail "the partial copy out.zarr is still there"
+    # --keep-partial: what was written stays
+    run cp m.zarr kept.zarr --keep-partial
+    expect_rc 1
+    has_line err "zarr: cp: the partial copy at kept.zarr is left in place (--keep-partial)"
+    [ -f kept.zarr/zarr.json ] && [ -f kept.zarr/f32/zarr.json ] || fail "the partial copy was not kept"
+    same_cat m.zarr/f32 kept.zarr/f32
+    # into an existing store: the new node (and the groups made to hold it) go, the rest stays
+    ok cp m.zarr/f32 dest.zarr::/f32
+    echo "not zarr" >dest.zarr/notes.txt
+    find dest.zarr | sort >before
+    cp dest.zarr/zarr.json root_before.json
+    run cp m.zarr dest.zarr::/x/new
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at dest.zarr::/x/new (--keep-partial keeps it)"
+    find dest.zarr | sort | diff before - >&2 || fail "the existing store changed"
+    cmp dest.zarr/zarr.json root_before.json >/dev/null || fail "the root group's metadata changed"
+    same_cat m.zarr/f32 dest.zarr/f32
+    run cp m.zarr/sub/grid dest.zarr/grid2 --format 2
+    expect_rc 1
+    find dest.zarr | sort | diff before - >&2 || fail "the existing store changed (one array)"
+    # an existing node is never removed: cp refuses to write into it
+    run cp m.zarr dest.zarr::/f32
+    expect_rc 1
+    contains err "a node already exists at '/f32'"
+    find dest.zarr | sort | diff before - >&2 || fail "the existing node changed"
+    # an existing directory without Zarr metadata: only the new files go (the root group's
+    # metadata written to hold /a/b too)
+    mkdir plain && echo "keep me" >plain/README || fail "plain"
+    run cp m.zarr/sub plain::/a/b
+    expect_rc 1
+    [ "$(find plain | sort | tr '\n' ' ')" = "plain plain/README " ] || { find plain >&2; fail "plain holds more than before"; }
+    mkdir emptydir
+    run cp m.zarr emptydir
+    expect_rc 1
+    [ -d emptydir ] && [ -z "$(ls -A emptydir)" ] || fail "emptydir must stay, empty"
+    # a copy that succeeds is not touched
+    ok cp m.zarr/f32 fine.zarr
+    same_cat m.zarr/f32 fine.zarr
+}
+
+# cp keeps fill values exactly in every direction (v2/v3 to v2/v3): NaN, +-Infinity, 1e20
+# (float64 and float32), 64-bit integer extremes, bool, strings; with xarray's dimension
+# names the CF missing value moves between the v2 fill_value and the v3 _FillValue
+# attribute (base64 for floats). The unwritten chunks read the same in every copy.
+case_cp_fill_values() {
+    python3 - "$ZARR" <<'PY' || fail "fill values"
+import base64, json, math, os, struct, subprocess, sys
+Z = sys.argv[1]
+def write(d, fmt, dt, fill, dims, attrs=None):
+    os.makedirs(d)
+    if fmt == 2:
+        m = {"zarr_format": 2, "shape": [2], "chunks": [2], "dtype": dt, "fill_value": fill, "order": "C",
+             "filters": [{"id": "vlen-utf8"}] if dt == "|O" else None, "compressor": None}
+        json.dump(m, open(d + "/.zarray", "w"))
+        a = dict(attrs or {}, **({"_ARRAY_DIMENSIONS": ["x"]} if dims else {}))
+        json.dump(a, open(d + "/.zattrs", "w"))
+    else:
+        m = {"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": dt,
+             "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+             "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+             "fill_value": fill, "attributes": attrs or {},
+             "codecs": [{"name": "vlen-utf8"} if dt == "string" else {"name": "bytes", "configuration": {"endian": "little"}}]}
+        if dims: m["dimension_names"] = ["x"]
+        json.dump(m, open(d + "/zarr.json", "w"))
+def read(d):
+    if os.path.exists(d + "/zarr.json"):
+        m = json.load(open(d + "/zarr.json"))
+        return m["fill_value"], m["attributes"].get("_FillValue", "absent"), m["data_type"]
+    m = json.load(open(d + "/.zarray"))
+    za = json.load(open(d + "/.zattrs")) if os.path.exists(d + "/.zattrs") else {}
+    return m["fill_value"], za.get("_FillValue", "absent"), m["dtype"]
+def same(a, b, dt):
+    if a == b: return True
+    if isinstance(a, float) and isinstance(b, float) and dt in ("float32", "<f4"):
+        return struct.pack("<f", a) == struct.pack("<f", b)  # libzarr spells v3 float32 as float64
+    return False
+b64 = lambda x: base64.b64encode(struct.pack("<d", x)).decode()
+I64, U64 = -9223372036854775808, 18446744073709551615
+# (format, data type v2, data type v3, fill) exact in every direction without dimension names
+plain = [("<f8", "float64", "NaN"), ("<f8", "float64", "Infinity"), ("<f8", "float64", "-Infinity"),
+         ("<f8", "float64", 1e20), ("<f4", "float32", 1e20), ("<i8", "int64", I64), ("<u8", "uint64", U64),
+         ("|i1", "int8", -128), ("|b1", "bool", True), ("|O", "string", "x"), ("|O", "string", "")]
+failures, n = [], 0
+def check(src, fmt, want_fill, want_attr):
+    global n
+    n += 1
+    dst = src + "_v%d" % fmt
+    r = subprocess.run([Z, "cp", src, dst, "--format", str(fmt)], capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append("%s -> v%d: cp failed: %s" % (src, fmt, r.stderr)); return
+    fill, attr, dt = read(dst)
+    if not same(fill, want_fill, dt) or attr != want_attr:
+        failures.append("%s -> v%d: fill_value %r _FillValue %r, expected %r %r" % (src, fmt, fill, attr, want_fill, want_attr))
+    a = subprocess.run([Z, "cat", src], capture_output=True, text=True).stdout
+    b = subprocess.run([Z, "cat", dst], capture_output=True, text=True).stdout
+    if a != b or not a: failures.append("%s -> v%d: cat %r, copy %r" % (src, fmt, a, b))
+for i, (t2, t3, fill) in enumerate(plain):
+    for fmt, dt in ((2, t2), (3, t3)):
+        src = "p%d_v%d" % (i, fmt)
+        write(src, fmt, dt, fill, False)
+        check(src, 2, fill, "absent")
+        check(src, 3, fill, "absent")
+# xarray's conventions (dimension names): v2 fill_value -> v3 _FillValue attribute
+for i, (t2, t3, fill, attr) in enumerate([("<f8", "float64", "NaN", b64(math.nan)), ("<f8", "float64", "Infinity", b64(math.inf)),
+                                           ("<f8", "float64", "-Infinity", b64(-math.inf)), ("<f8", "float64", 1e20, b64(1e20)),
+                                           ("<f4", "float32", 1e20, b64(1e20)), ("<i8", "int64", I64, I64),
+                                           ("<u8", "uint64", U64, U64), ("|b1", "bool", True, True)]):
+    src = "x%d_v2" % i
+    write(src, 2, t2, fill, True)
+    check(src, 2, fill, "absent")
+    check(src, 3, fill, attr)
+    # ... and back: the attribute becomes the v2 fill_value, whatever the v3 fill_value
+    src = "x%d_v3" % i
+    write(src, 3, t3, 0 if t3 != "bool" else False, True, {"_FillValue": attr})
+    check(src, 3, 0 if t3 != "bool" else False, attr)
+    check(src, 2, fill, "absent")
+# v3 without _FillValue: xarray masks nothing, so the v2 fill_value is null (NaN and strings stay)
+for i, (t3, fill, want) in enumerate([("float64", "Infinity", None), ("float64", 1e20, None), ("int64", I64, None),
+                                       ("bool", True, None), ("float64", "NaN", "NaN"), ("string", "x", "x")]):
+    src = "n%d_v3" % i
+    write(src, 3, t3, fill, True)
+    check(src, 2, want, "absent")
+    check(src, 3, fill, "absent")
+# a v2 string array without a fill value: "" in v3 (which needs one), and no _FillValue
+write("s_v2", 2, "|O", None, True)
+check("s_v2", 3, "", "absent")
+# the float32 fill value in v2 keeps its text
+if '"fill_value": 1e+20' not in open("p4_v2_v2/.zarray").read() or '"fill_value": 1e+20' not in open("p4_v3_v2/.zarray").read():
+    failures.append("float32 1e20 is not written 1e+20 in v2: " + open("p4_v3_v2/.zarray").read())
+for f in failures: print(f, file=sys.stderr)
+print("%d copies checked, %d failures" % (n, len(failures)), file=sys.stderr)
+sys.exit(1 if failures else 0)
+PY
 }
 
 # ---- stores: zip files, URLs ------------------------------------------------------------------
@@ -1336,6 +1663,57 @@ case_url_store() {
     has_line err "zarr: cp: http://127.0.0.1:9/x.zarr: HTTP stores are read-only; copy to a directory or an s3:// URL instead"
 }
 
+# $ZARR_STORE_OPTIONS is fitted to each store: keys of other schemes are dropped (named with
+# ZARR_DEBUG=1), keys of no scheme are an error; --store-options stays strict.
+case_env_store_options() {
+    mixed
+    export ZARR_STORE_OPTIONS='{"endpoint": "http://127.0.0.1:9", "region": "eu-west-1", "timeout_ms": 200, "max_retries": 0, "fsync": true}'
+    # local paths, file:// URLs and zip files ignore the S3 keys
+    ok info m.zarr/f32
+    has_line out "variable:           float32 f32(y, x)"
+    ok tree "file://$WORK/m.zarr"
+    contains out "f32"
+    (cd m.zarr && python3 -m zipfile -c ../m.zip .) || fail "zip"
+    ok cat m.zip/f32
+    ok cp "file://$WORK/m.zarr::/sub" "file://$WORK/copy.zarr"
+    same_cat m.zarr/sub/grid copy.zarr/grid
+    # http:// keeps timeout_ms and max_retries, drops endpoint, region and fsync: the error is
+    # the (absent) server's, not the options'
+    run info http://127.0.0.1:9/x.zarr
+    expect_rc 1
+    grep -F "does not apply" err >/dev/null && fail "S3 options reached the http:// store"
+    contains err "zarr: info: cannot open node / in store http://127.0.0.1:9/x.zarr"
+    [ "$(grep -c debug err)" = 0 ] || fail "debug notes without ZARR_DEBUG"
+    ZARR_DEBUG=1 "$ZARR" info http://127.0.0.1:9/x.zarr >out 2>err
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'endpoint' dropped for http://127.0.0.1:9/x.zarr (it does not apply to http(s):// URLs)"
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'region' dropped for http://127.0.0.1:9/x.zarr (it does not apply to http(s):// URLs)"
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'fsync' dropped for http://127.0.0.1:9/x.zarr (it does not apply to http(s):// URLs)"
+    [ "$(grep -c debug err)" = 3 ] || fail "exactly the three misfits are dropped"
+    ZARR_DEBUG=1 "$ZARR" tree "file://$WORK/m.zarr" >out 2>err || fail "tree file:// with ZARR_DEBUG"
+    has_line err "zarr: tree: debug: \$ZARR_STORE_OPTIONS: 'timeout_ms' dropped for file://$WORK/m.zarr (it does not apply to file:// URLs)"
+    [ "$(grep -c debug err)" = 4 ] || fail "endpoint, region, timeout_ms, max_retries dropped for file://"
+    # s3:// keeps endpoint, region, timeout_ms and max_retries, drops fsync
+    ZARR_DEBUG=1 "$ZARR" info s3://bucket/data.zarr >out 2>err && fail "no server there"
+    has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'fsync' dropped for s3://bucket/data.zarr (it does not apply to s3:// URLs)"
+    [ "$(grep -c debug err)" = 1 ] || fail "only fsync dropped for s3://"
+    contains err "zarr: info: cannot open node / in store s3://bucket/data.zarr"
+    # explicit options stay strict
+    run info http://127.0.0.1:9/x.zarr --store-options '{"endpoint": "http://127.0.0.1:9"}'
+    expect_rc 1
+    contains err "option 'endpoint' does not apply to http(s):// URLs"
+    # a key that no scheme knows is a typo: an error for every kind of store
+    ZARR_STORE_OPTIONS='{"region": "x", "endpont": "http://127.0.0.1:9"}' "$ZARR" info m.zarr/f32 >out 2>err && fail "typo accepted"
+    has_line err "zarr: info: \$ZARR_STORE_OPTIONS: unknown option 'endpont' (known options: endpoint, region, anonymous, access_key_id, secret_access_key, session_token, profile, force_path_style, max_concurrency, timeout_ms, max_retries, read_only, fsync, follow_symlinks, locking, conditional_writes, update_attempts)"
+    ZARR_STORE_OPTIONS='{"bogus": 2}' "$ZARR" info http://127.0.0.1:9/x.zarr >out 2>err && fail "typo accepted for http"
+    contains err "unknown option 'bogus'"
+    ZARR_STORE_OPTIONS='[1]' "$ZARR" cat m.zarr/f32 >out 2>err && fail "not an object accepted"
+    has_line err "zarr: cat: \$ZARR_STORE_OPTIONS is not a JSON object"
+    # cp: the source and the destination are fitted separately
+    ZARR_DEBUG=1 "$ZARR" cp m.zarr/f32 "file://$WORK/f32.zarr" >out 2>err || fail "cp with env options"
+    contains err "'endpoint' dropped for file://$WORK/f32.zarr"
+    same_cat m.zarr/f32 f32.zarr
+}
+
 # servers: the addresses of the loopback servers (tests/servers, ctest fixture url_servers)
 servers() {
     [ -n "${ZARR_TEST_SERVERS_ENV:-}" ] && [ -f "$ZARR_TEST_SERVERS_ENV" ] ||
@@ -1382,6 +1760,22 @@ case_url_s3() {
     expect_rc 0
     same_file m.zarr/sub/future/c/0 down.zarr/sub/future/c/0
     same_file m.zarr/sub/future/zarr.json down.zarr/sub/future/zarr.json
+    # a failed copy removes the keys it wrote: a new prefix, and a node in an existing group
+    cp -r m.zarr bad.zarr && head -c 5 bad.zarr/sub/grid/c/3/3 >chunk && mv chunk bad.zarr/sub/grid/c/3/3 || fail "bad"
+    run cp bad.zarr "s3://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at s3://zarr-test/$unique/bad.zarr (--keep-partial keeps it)"
+    run tree "s3://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    "$ZARR" tree "$url" >tree_before 2>/dev/null || fail "tree"
+    run cp bad.zarr "$url::/x/bad"
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at $url::/x/bad (--keep-partial keeps it)"
+    run tree "$url"
+    expect_rc 0
+    cmp out tree_before >/dev/null || { diff tree_before out >&2; fail "the S3 store changed"; }
+    run info "$url::/x"
+    expect_rc 1
     # without the options: the library's message (no credentials, the default endpoint)
     unset ZARR_STORE_OPTIONS
     run info "$url" --store-options '{"endpoint": "http://127.0.0.1:9", "anonymous": true, "max_retries": 0}'

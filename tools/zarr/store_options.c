@@ -1,0 +1,123 @@
+/* store_options.c -- see store_options.h. */
+#define _XOPEN_SOURCE 700
+#include "store_options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+/* Every key of zarr_store_open_url and the schemes it applies to (options.rs, KEYS). */
+static const struct {
+    const char *key;
+    unsigned schemes;
+} option_table[] = {
+    {"endpoint", SCHEME_S3},
+    {"region", SCHEME_S3},
+    {"anonymous", SCHEME_S3},
+    {"access_key_id", SCHEME_S3},
+    {"secret_access_key", SCHEME_S3},
+    {"session_token", SCHEME_S3},
+    {"profile", SCHEME_S3},
+    {"force_path_style", SCHEME_S3},
+    {"max_concurrency", SCHEME_S3 | SCHEME_HTTP},
+    {"timeout_ms", SCHEME_S3 | SCHEME_HTTP},
+    {"max_retries", SCHEME_S3 | SCHEME_HTTP},
+    {"read_only", SCHEME_S3 | SCHEME_HTTP | SCHEME_FILE},
+    {"create", SCHEME_S3 | SCHEME_FILE},
+    {"fsync", SCHEME_FILE},
+    {"follow_symlinks", SCHEME_FILE},
+    {"locking", SCHEME_FILE},
+    {"conditional_writes", SCHEME_S3},
+    {"update_attempts", SCHEME_S3},
+};
+
+#define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
+
+unsigned store_option_schemes(const char *key) {
+    size_t i;
+    for (i = 0; i < OPTION_COUNT; i++)
+        if (!strcmp(option_table[i].key, key)) return option_table[i].schemes;
+    return 0;
+}
+
+unsigned store_location_scheme(const char *location) {
+    if (!strncmp(location, "s3://", 5)) return SCHEME_S3;
+    if (!strncmp(location, "http://", 7) || !strncmp(location, "https://", 8)) return SCHEME_HTTP;
+    if (!strncmp(location, "file://", 7)) return SCHEME_FILE;
+    return 0;
+}
+
+static const char *scheme_name(unsigned scheme) {
+    return scheme == SCHEME_S3 ? "s3:// URLs" : scheme == SCHEME_HTTP ? "http(s):// URLs" : "file:// URLs";
+}
+
+static int debug_enabled(void) {
+    const char *v = getenv("ZARR_DEBUG");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+int store_options_from_env(const char *cmd, const char *location, const char *env_json, char **out) {
+    char err[160];
+    json_value *obj;
+    unsigned scheme = store_location_scheme(location);
+    size_t i, kept = 0;
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *mem;
+    *out = NULL;
+    if (!env_json) return EXIT_OK;
+    obj = json_parse(env_json, strlen(env_json), err, sizeof err);
+    if (!obj || obj->type != JSON_OBJECT) {
+        report(cmd, "$ZARR_STORE_OPTIONS is not a JSON object%s%s", obj ? "" : ": ", obj ? "" : err);
+        json_free(obj);
+        return EXIT_RUNTIME;
+    }
+    for (i = 0; i < obj->count; i++) {
+        if (!store_option_schemes(obj->keys[i])) {
+            size_t k;
+            fprintf(stderr, "zarr: %s: $ZARR_STORE_OPTIONS: unknown option '%s' (known options: ", cmd, obj->keys[i]);
+            for (k = 0; k < OPTION_COUNT; k++) fprintf(stderr, "%s%s", k ? ", " : "", option_table[k].key);
+            fputs(")\n", stderr);
+            json_free(obj);
+            return EXIT_RUNTIME;
+        }
+    }
+    if (!is_url(location)) { /* a local directory or a zip file: no options are passed */
+        json_free(obj);
+        return EXIT_OK;
+    }
+    if (!scheme) { /* a scheme the library does not know: its own message says so */
+        json_free(obj);
+        *out = dup_str(env_json);
+        return EXIT_OK;
+    }
+    mem = open_memstream(&text, &text_len);
+    if (!mem) {
+        json_free(obj);
+        report(cmd, "out of memory");
+        return EXIT_RUNTIME;
+    }
+    fputc('{', mem);
+    for (i = 0; i < obj->count; i++) {
+        if (!(store_option_schemes(obj->keys[i]) & scheme)) {
+            if (debug_enabled())
+                fprintf(stderr, "zarr: %s: debug: $ZARR_STORE_OPTIONS: '%s' dropped for %s (it does not apply to %s)\n",
+                        cmd, obj->keys[i], location, scheme_name(scheme));
+            continue;
+        }
+        if (kept++) fputc(',', mem);
+        json_put_string(mem, obj->keys[i]);
+        fputc(':', mem);
+        json_print(&obj->items[i], mem);
+    }
+    fputc('}', mem);
+    json_free(obj);
+    if (fclose(mem) != 0 || !text) {
+        free(text);
+        report(cmd, "out of memory");
+        return EXIT_RUNTIME;
+    }
+    *out = text;
+    return EXIT_OK;
+}
