@@ -48,7 +48,8 @@ pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
 pub const ZARR_ERROR_INTERNAL: zarr_status = -16;
 /// The value has another type than the one asked for: a typed attribute getter found a
 /// string where it asked for a number, a fractional number where it asked for an integer,
-/// an object where it asked for an array...
+/// an object where it asked for an array...; `zarr_array_read_double` found elements
+/// that are not real numbers (complex, strings, structs...).
 pub const ZARR_ERROR_TYPE_MISMATCH: zarr_status = -17;
 /// The operating system refused a resource: worker threads could not be started, or the
 /// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after
