@@ -121,7 +121,7 @@ mod tests {
         let i64s = ne(&[i64::MIN, -3, 1 << 53], |v| v.to_ne_bytes());
         assert_eq!(
             convert(DataType::Int64, &i64s),
-            [-9.223372036854775808e18, -3.0, 9007199254740992.0]
+            [-(2f64.powi(63)), -3.0, 9007199254740992.0]
         );
         assert_eq!(convert(DataType::UInt8, &[255, 0]), [255.0, 0.0]);
         let u16s = ne(&[65535u16], |v| v.to_ne_bytes());
