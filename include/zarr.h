@@ -465,7 +465,8 @@ typedef int32_t zarr_write_protection;
 // The caller's output buffer is smaller than the data to be written into it.
 #define ZARR_ERROR_BUFFER_TOO_SMALL -3
 
-// The caller's input buffer length differs from the selection's size in bytes.
+// The caller's input buffer length differs from the selection's size in bytes (for
+// `zarr_array_read_double`: its count of doubles differs from the selection's elements).
 #define ZARR_ERROR_BUFFER_SIZE_MISMATCH -4
 
 // A selection or chunk index lies outside the array.

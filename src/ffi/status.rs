@@ -15,7 +15,8 @@ pub const ZARR_ERROR_NULL_ARGUMENT: zarr_status = -1;
 pub const ZARR_ERROR_INVALID_ARGUMENT: zarr_status = -2;
 /// The caller's output buffer is smaller than the data to be written into it.
 pub const ZARR_ERROR_BUFFER_TOO_SMALL: zarr_status = -3;
-/// The caller's input buffer length differs from the selection's size in bytes.
+/// The caller's input buffer length differs from the selection's size in bytes (for
+/// `zarr_array_read_double`: its count of doubles differs from the selection's elements).
 pub const ZARR_ERROR_BUFFER_SIZE_MISMATCH: zarr_status = -4;
 /// A selection or chunk index lies outside the array.
 pub const ZARR_ERROR_OUT_OF_BOUNDS: zarr_status = -5;
