@@ -2553,6 +2553,26 @@ ZTEST(read_double_corrupt_chunk_leaves_buffer) {
     zarr_store_free(store);
 }
 
+/* A chunk the store cannot read (a FIFO where its file should be: not a regular file) is
+ * IO, and the buffer is unchanged. */
+ZTEST(read_double_unreadable_chunk_is_io) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    uint16_t data[4] = {1, 2, 3, 4};
+    double buf[4] = {6, 6, 6, 6};
+    uint64_t start = 0, count = 4;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[4]", "[2]", "uint16", "0"), &a));
+    ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
+    ZT_CHECK(remove(ztest_path(root, "a/c/0")) == 0);
+    ZT_CHECK(mkfifo(ztest_path(root, "a/c/0"), 0644) == 0);
+    ZT_STATUS(zarr_array_read_double(a, 1, &start, &count, buf, 4), ZARR_ERROR_IO);
+    ZT_CHECK(buf[0] == 6 && buf[1] == 6 && buf[2] == 6 && buf[3] == 6);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
 /* zarr_data_type_str names every code zarr_array_data_type returns, and any other integer
  * gets a fixed text. */
 ZTEST(data_type_str_names) {
@@ -2665,6 +2685,7 @@ static const ztest_case ztest_cases[] = {
     ZCASE(read_double_rank_and_bounds),
     ZCASE(read_double_type_mismatch),
     ZCASE(read_double_corrupt_chunk_leaves_buffer),
+    ZCASE(read_double_unreadable_chunk_is_io),
     ZCASE(data_type_str_names),
 };
 
