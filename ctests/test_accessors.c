@@ -133,6 +133,49 @@ ZTEST(fill_value) {
     zarr_store_free(store);
 }
 
+/* The fill value as a double: NaN (v3 float32), -7 (v2 int16, where xarray keeps the
+ * _FillValue); a v2 fill_value of null is NOT_FOUND; a complex array TYPE_MISMATCH naming
+ * the type; errors leave the output as it was. */
+ZTEST(fill_value_double) {
+    zarr_store *store = fixture();
+    zarr_array *a = NULL, *b = NULL, *n = NULL, *c = NULL;
+    double v = 0;
+    ZT_CHECK(store != NULL);
+    ZT_OK(zarr_array_open(store, "/a", &a));
+    ZT_OK(zarr_array_fill_value_double(a, &v));
+    ZT_CHECK(isnan(v));
+    ZT_OK(zarr_array_open(store, "/v2/b", &b));
+    ZT_OK(zarr_array_fill_value_double(b, &v));
+    ZT_CHECK(v == -7.0);
+    ZT_OK(zarr_array_create(store, "/v2/null",
+                            "{\"zarr_format\":2,\"shape\":[3],\"chunks\":[3],\"dtype\":\"<u8\","
+                            "\"compressor\":null,\"fill_value\":null,\"filters\":null,\"order\":\"C\"}",
+                            &n));
+    v = 11.0;
+    ZT_STATUS(zarr_array_fill_value_double(n, &v), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "fill_value is null");
+    ZT_CHECK(v == 11.0);
+    ZT_OK(zarr_array_create(store, "/c",
+                            "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[2],"
+                            "\"data_type\":\"complex64\",\"chunk_grid\":{\"name\":\"regular\","
+                            "\"configuration\":{\"chunk_shape\":[2]}},\"chunk_key_encoding\":"
+                            "{\"name\":\"default\"},\"fill_value\":[1.0,2.0],\"codecs\":[{\"name\":\"bytes\","
+                            "\"configuration\":{\"endian\":\"little\"}}]}",
+                            &c));
+    ZT_STATUS(zarr_array_fill_value_double(c, &v), ZARR_ERROR_TYPE_MISMATCH);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_fill_value_double");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "data type complex64 does not convert to double");
+    ZT_CHECK(v == 11.0);
+    ZT_STATUS(zarr_array_fill_value_double(NULL, &v), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_array_fill_value_double(b, NULL), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "argument 'value_out' is NULL");
+    zarr_array_free(a);
+    zarr_array_free(b);
+    zarr_array_free(n);
+    zarr_array_free(c);
+    zarr_store_free(store);
+}
+
 /* The name of codec `index`, compared with `expected`. */
 static int codec_is(zarr_array *a, size_t index, const char *expected) {
     char *name = NULL;
@@ -851,6 +894,7 @@ ZTEST(xarray_v3) { check_xarray_store("v3.zarr", 0); }
 static const ztest_case ztest_cases[] = {
     ZCASE(dimension_names),
     ZCASE(fill_value),
+    ZCASE(fill_value_double),
     ZCASE(codecs),
     ZCASE(children_by_index),
     ZCASE(children_listing_errors),

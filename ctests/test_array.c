@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -2267,6 +2268,334 @@ ZTEST(threads_reads_alongside_writes) {
     zarr_store_free(store);
 }
 
+/* ---- zarr_array_read_double ---- */
+
+/* int16 as xarray packs CF variables: the extremes and the _FillValue -32767 come back as
+ * doubles, a chunk never written reads as the fill value (-7), converted; a sub-region
+ * reads its elements in C order. */
+ZTEST(read_double_int16) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    int16_t data[6] = {-32768, -1, 0, 32767, -32767, 1234};
+    double got[12], want[12], part[2];
+    uint64_t start[2] = {0, 0}, count[2] = {2, 3}, all[2] = {3, 4};
+    uint64_t pstart[2] = {1, 1}, pcount[2] = {1, 2};
+    int i;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[3,4]", "[2,3]", "int16", "-7"), &a));
+    ZT_OK(zarr_array_write(a, 2, start, count, data, sizeof data));
+    for (i = 0; i < 12; i++) want[i] = -7.0;
+    want[0] = -32768.0, want[1] = -1.0, want[2] = 0.0;
+    want[4] = 32767.0, want[5] = -32767.0, want[6] = 1234.0;
+    ZT_OK(zarr_array_read_double(a, 2, start, all, got, 12));
+    for (i = 0; i < 12; i++)
+        if (got[i] != want[i]) ZT_FAIL_("element %d: %g, expected %g", i, got[i], want[i]);
+    ZT_OK(zarr_array_read_double(a, 2, pstart, pcount, part, 2));
+    ZT_CHECK(part[0] == -32767.0 && part[1] == 1234.0);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* uint64 beyond 2^53 gives the nearest double; values up to 2^53 are exact. */
+ZTEST(read_double_uint64_large) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    uint64_t data[4] = {UINT64_MAX, (UINT64_C(1) << 53) + 1, UINT64_C(1) << 53, 12345};
+    double got[4];
+    uint64_t start = 0, count = 4;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[4]", "[3]", "uint64", "0"), &a));
+    ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
+    ZT_OK(zarr_array_read_double(a, 1, &start, &count, got, 4));
+    ZT_CHECK(got[0] == 18446744073709551616.0);
+    ZT_CHECK(got[1] == 9007199254740992.0);
+    ZT_CHECK(got[2] == 9007199254740992.0);
+    ZT_CHECK(got[3] == 12345.0);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* float32 converts exactly: 0.1f is (double)0.1f, not 0.1; NaN, infinity and -0 stay. */
+ZTEST(read_double_float32) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    float data[5] = {0.1f, -0.0f, 0.0f, 273.15f, 0.0f};
+    double got[5];
+    uint64_t start = 0, count = 5;
+    data[2] = (float)INFINITY;
+    data[4] = (float)NAN;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[5]", "[2]", "float32", "\"NaN\""), &a));
+    ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
+    ZT_OK(zarr_array_read_double(a, 1, &start, &count, got, 5));
+    ZT_CHECK(got[0] == (double)0.1f && got[0] != 0.1);
+    ZT_CHECK(got[1] == 0.0 && signbit(got[1]));
+    ZT_CHECK(isinf(got[2]) && got[2] > 0);
+    ZT_CHECK(got[3] == (double)273.15f);
+    ZT_CHECK(isnan(got[4]));
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* bool reads as 0 and 1; the unwritten chunk is the fill value true. */
+ZTEST(read_double_bool) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    uint8_t data[3] = {0, 1, 0};
+    double got[5];
+    uint64_t start = 0, count = 3, all = 5;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[5]", "[3]", "bool", "true"), &a));
+    ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
+    ZT_OK(zarr_array_read_double(a, 1, &start, &all, got, 5));
+    ZT_CHECK(got[0] == 0.0 && got[1] == 1.0 && got[2] == 0.0 && got[3] == 1.0 && got[4] == 1.0);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* The other real types, each with an element whose conversion is known exactly. */
+ZTEST(read_double_every_real_type) {
+    static const struct {
+        const char *type, *fill;
+        uint8_t bytes[8];
+        double want;
+    } cases[] = {
+        {"int8", "0", {0x80}, -128.0},
+        {"uint8", "0", {0xff}, 255.0},
+        {"int32", "0", {0}, -2147483648.0}, /* bytes set below (host order) */
+        {"uint32", "0", {0}, 4294967295.0},
+        {"int64", "0", {0}, -9007199254740996.0}, /* -2^53 - 3: a tie, to even */
+        {"uint16", "0", {0}, 65535.0},
+        {"float16", "0.0", {0}, -2.0},
+        {"bfloat16", "0.0", {0}, 1.0},
+        {"float64", "0.0", {0}, 1e300},
+        {"float8_e4m3", "0.0", {0x38}, 1.0},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        zarr_store *store = NULL;
+        zarr_array *a = NULL;
+        uint8_t element[8];
+        size_t size = 0;
+        double got = 0.0;
+        uint64_t start = 0, count = 1;
+        int32_t i32 = INT32_MIN;
+        uint32_t u32 = UINT32_MAX;
+        int64_t i64 = -(INT64_C(1) << 53) - 3;
+        uint16_t u16 = 65535, f16 = 0xc000, bf16 = 0x3f80;
+        double f64 = 1e300;
+        memcpy(element, cases[i].bytes, 8);
+        if (!strcmp(cases[i].type, "int32")) memcpy(element, &i32, 4);
+        if (!strcmp(cases[i].type, "uint32")) memcpy(element, &u32, 4);
+        if (!strcmp(cases[i].type, "int64")) memcpy(element, &i64, 8);
+        if (!strcmp(cases[i].type, "uint16")) memcpy(element, &u16, 2);
+        if (!strcmp(cases[i].type, "float16")) memcpy(element, &f16, 2);
+        if (!strcmp(cases[i].type, "bfloat16")) memcpy(element, &bf16, 2);
+        if (!strcmp(cases[i].type, "float64")) memcpy(element, &f64, 8);
+        ZT_OK(zarr_store_open_memory(&store));
+        ZT_OK(zarr_array_create(store, "/a", meta("[1]", "[1]", cases[i].type, cases[i].fill), &a));
+        ZT_OK(zarr_array_element_size(a, &size));
+        ZT_OK(zarr_array_write(a, 1, &start, &count, element, size));
+        ZT_OK(zarr_array_read_double(a, 1, &start, &count, &got, 1));
+        if (got != cases[i].want) {
+            ZT_FAIL_("%s: %.17g, expected %.17g", cases[i].type, got, cases[i].want);
+        }
+        zarr_array_free(a);
+        zarr_store_free(store);
+    }
+}
+
+/* A zero-dimensional array reads its one element; an empty selection reads nothing and
+ * accepts (NULL, 0). */
+ZTEST(read_double_scalar_and_empty) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL, *b = NULL;
+    int32_t v = -5;
+    double got = 0.0;
+    uint64_t start[2] = {0, 0}, count[2] = {0, 2};
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/s", meta("[]", "[]", "int32", "0"), &a));
+    ZT_OK(zarr_array_write(a, 0, NULL, NULL, &v, sizeof v));
+    ZT_OK(zarr_array_read_double(a, 0, NULL, NULL, &got, 1));
+    ZT_CHECK(got == -5.0);
+    ZT_OK(zarr_array_create(store, "/e", meta("[3,4]", "[2,2]", "uint8", "0"), &b));
+    ZT_OK(zarr_array_read_double(b, 2, start, count, NULL, 0));
+    zarr_array_free(a);
+    zarr_array_free(b);
+    zarr_store_free(store);
+}
+
+/* NULL arguments are named; the buffer is left as it was. */
+ZTEST(read_double_null_arguments) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    double buf[4] = {9, 9, 9, 9};
+    uint64_t start[2] = {0, 0}, count[2] = {2, 2};
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[2,2]", "[2,2]", "int16", "3"), &a));
+    ZT_STATUS(zarr_array_read_double(NULL, 2, start, count, buf, 4), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "zarr_array_read_double");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "argument 'array' is NULL");
+    ZT_STATUS(zarr_array_read_double(a, 2, NULL, count, buf, 4), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "argument 'start' is NULL");
+    ZT_STATUS(zarr_array_read_double(a, 2, start, NULL, buf, 4), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "argument 'count' is NULL");
+    ZT_STATUS(zarr_array_read_double(a, 2, start, count, NULL, 4), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "argument 'values' is NULL");
+    ZT_CHECK(buf[0] == 9 && buf[1] == 9 && buf[2] == 9 && buf[3] == 9);
+    ZT_OK(zarr_array_read_double(a, 2, start, count, buf, 4));
+    ZT_CHECK(buf[0] == 3 && buf[3] == 3);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* values_len counts doubles and must equal the selection's element count: one less, one
+ * more, and the byte count (8 x) are refused with both numbers in the message, the buffer
+ * unchanged; an absurd length is INVALID_ARGUMENT. */
+ZTEST(read_double_length_mismatch) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    double buf[48];
+    uint64_t start[2] = {0, 0}, count[2] = {2, 3};
+    int i;
+    for (i = 0; i < 48; i++) buf[i] = 42.0;
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[2,3]", "[2,3]", "int16", "1"), &a));
+    ZT_STATUS(zarr_array_read_double(a, 2, start, count, buf, 5), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "buffer of 5 values does not match the selection's 6 elements");
+    ZT_STATUS(zarr_array_read_double(a, 2, start, count, buf, 7), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "7 values");
+    ZT_STATUS(zarr_array_read_double(a, 2, start, count, buf, 48), ZARR_ERROR_BUFFER_SIZE_MISMATCH);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "48 values");
+    for (i = 0; i < 48; i++)
+        if (buf[i] != 42.0) ZT_FAIL_("buf[%d] was written: %g", i, buf[i]);
+    ZT_STATUS(zarr_array_read_double(a, 2, start, count, buf, SIZE_MAX), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_array_read_double(a, 2, start, count, NULL, SIZE_MAX / 8), ZARR_ERROR_INVALID_ARGUMENT);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* The wrong rank is INVALID_ARGUMENT; a selection leaving the array (or whose end
+ * overflows) is OUT_OF_BOUNDS; nothing is written. */
+ZTEST(read_double_rank_and_bounds) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    double buf[6] = {7, 7, 7, 7, 7, 7};
+    uint64_t start[2] = {0, 0}, count[2] = {2, 3}, far[2] = {1, 1}, huge[2] = {UINT64_MAX, 0};
+    uint64_t one[2] = {1, 1};
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[2,3]", "[2,3]", "uint8", "0"), &a));
+    ZT_STATUS(zarr_array_read_double(a, 1, start, count, buf, 6), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "ndim is 1 but the array has 2 dimensions");
+    ZT_STATUS(zarr_array_read_double(a, 3, start, count, buf, 6), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_array_read_double(a, 2, far, count, buf, 6), ZARR_ERROR_OUT_OF_BOUNDS);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "exceeds extent");
+    ZT_STATUS(zarr_array_read_double(a, 2, huge, one, buf, 1), ZARR_ERROR_OUT_OF_BOUNDS);
+    ZT_CHECK(buf[0] == 7 && buf[5] == 7);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* Elements that are not real numbers are TYPE_MISMATCH, the message naming the data type,
+ * the buffer unchanged. */
+ZTEST(read_double_type_mismatch) {
+    static const struct {
+        const char *type, *fill, *codecs;
+    } cases[] = {
+        {"complex64", "[0.0,0.0]", LE},
+        {"complex128", "[0.0,0.0]", LE},
+        {"r16", "[0,0]", LE},
+        {"string", "\"\"", "[{\"name\":\"vlen-utf8\"}]"},
+        {"bytes", "\"\"", "[{\"name\":\"vlen-bytes\"}]"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        zarr_store *store = NULL;
+        zarr_array *a = NULL;
+        double buf[2] = {5, 5};
+        uint64_t start = 0, count = 2;
+        char expected[96];
+        ZT_OK(zarr_store_open_memory(&store));
+        ZT_OK(zarr_array_create(store, "/a",
+                                meta_full("[2]", "[2]", cases[i].type, cases[i].fill, cases[i].codecs,
+                                          KEY_DEFAULT, ""),
+                                &a));
+        ZT_STATUS(zarr_array_read_double(a, 1, &start, &count, buf, 2), ZARR_ERROR_TYPE_MISMATCH);
+        snprintf(expected, sizeof expected, "data type %s does not convert to double", cases[i].type);
+        ZT_STR_CONTAINS(zarr_last_error_message(), expected);
+        ZT_CHECK(buf[0] == 5 && buf[1] == 5);
+        zarr_array_free(a);
+        zarr_store_free(store);
+    }
+}
+
+/* A corrupt chunk is CORRUPT_DATA, and the values of the chunks that did decode are not
+ * written either: the buffer is unchanged. */
+ZTEST(read_double_corrupt_chunk_leaves_buffer) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    int16_t data[4] = {1, 2, 3, 4};
+    double buf[4] = {8, 8, 8, 8};
+    uint64_t start = 0, count = 4;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_array_create(store, "/a",
+                            meta_full("[4]", "[2]", "int16", "0",
+                                      "[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"
+                                      "{\"name\":\"zstd\",\"configuration\":{\"level\":1,\"checksum\":false}}]",
+                                      KEY_DEFAULT, ""),
+                            &a));
+    ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
+    ZT_CHECK(ztest_write_file(ztest_path(root, "a/c/1"), "garbage", 7) == 0);
+    ZT_STATUS(zarr_array_read_double(a, 1, &start, &count, buf, 4), ZARR_ERROR_CORRUPT_DATA);
+    ZT_CHECK(buf[0] == 8 && buf[1] == 8 && buf[2] == 8 && buf[3] == 8);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* A chunk the store cannot read (a FIFO where its file should be: not a regular file) is
+ * IO, and the buffer is unchanged. */
+ZTEST(read_double_unreadable_chunk_is_io) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    uint16_t data[4] = {1, 2, 3, 4};
+    double buf[4] = {6, 6, 6, 6};
+    uint64_t start = 0, count = 4;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[4]", "[2]", "uint16", "0"), &a));
+    ZT_OK(zarr_array_write(a, 1, &start, &count, data, sizeof data));
+    ZT_CHECK(remove(ztest_path(root, "a/c/0")) == 0);
+    ZT_CHECK(mkfifo(ztest_path(root, "a/c/0"), 0644) == 0);
+    ZT_STATUS(zarr_array_read_double(a, 1, &start, &count, buf, 4), ZARR_ERROR_IO);
+    ZT_CHECK(buf[0] == 6 && buf[1] == 6 && buf[2] == 6 && buf[3] == 6);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* zarr_data_type_str names every code zarr_array_data_type returns, and any other integer
+ * gets a fixed text. */
+ZTEST(data_type_str_names) {
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    zarr_data_type t = 0;
+    ZT_CHECK(!strcmp(zarr_data_type_str(ZARR_DATA_TYPE_INT16), "int16"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(ZARR_DATA_TYPE_FLOAT32), "float32"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(ZARR_DATA_TYPE_BOOL), "bool"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(ZARR_DATA_TYPE_BYTES), "bytes"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(ZARR_DATA_TYPE_DATETIME64), "numpy.datetime64"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(ZARR_DATA_TYPE_RAW), "r<N>"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(0), "unknown data type"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(-1), "unknown data type"));
+    ZT_CHECK(!strcmp(zarr_data_type_str(INT32_MAX), "unknown data type"));
+    ZT_OK(zarr_store_open_memory(&store));
+    ZT_OK(zarr_array_create(store, "/a", meta("[1]", "[1]", "float8_e5m2", "0.0"), &a));
+    ZT_OK(zarr_array_data_type(a, &t));
+    ZT_CHECK(!strcmp(zarr_data_type_str(t), "float8_e5m2"));
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(create_open_free),
     ZCASE(create_root_array),
@@ -2345,6 +2674,19 @@ static const ztest_case ztest_cases[] = {
     ZCASE(threads_concurrent_disjoint_writes_compressed),
     ZCASE(threads_concurrent_reads_compressed),
     ZCASE(threads_reads_alongside_writes),
+    ZCASE(read_double_int16),
+    ZCASE(read_double_uint64_large),
+    ZCASE(read_double_float32),
+    ZCASE(read_double_bool),
+    ZCASE(read_double_every_real_type),
+    ZCASE(read_double_scalar_and_empty),
+    ZCASE(read_double_null_arguments),
+    ZCASE(read_double_length_mismatch),
+    ZCASE(read_double_rank_and_bounds),
+    ZCASE(read_double_type_mismatch),
+    ZCASE(read_double_corrupt_chunk_leaves_buffer),
+    ZCASE(read_double_unreadable_chunk_is_io),
+    ZCASE(data_type_str_names),
 };
 
 ZTEST_MAIN()

@@ -465,7 +465,8 @@ typedef int32_t zarr_write_protection;
 // The caller's output buffer is smaller than the data to be written into it.
 #define ZARR_ERROR_BUFFER_TOO_SMALL -3
 
-// The caller's input buffer length differs from the selection's size in bytes.
+// The caller's input buffer length differs from the selection's size in bytes (for
+// `zarr_array_read_double`: its count of doubles differs from the selection's elements).
 #define ZARR_ERROR_BUFFER_SIZE_MISMATCH -4
 
 // A selection or chunk index lies outside the array.
@@ -511,7 +512,8 @@ typedef int32_t zarr_write_protection;
 
 // The value has another type than the one asked for: a typed attribute getter found a
 // string where it asked for a number, a fractional number where it asked for an integer,
-// an object where it asked for an array...
+// an object where it asked for an array...; `zarr_array_read_double` found elements
+// that are not real numbers (complex, strings, structs...).
 #define ZARR_ERROR_TYPE_MISMATCH -17
 
 // The operating system refused a resource: worker threads could not be started, or the
@@ -614,6 +616,26 @@ ZARR_NODISCARD
 zarr_status zarr_array_fill_value(const zarr_array *array,
                                   void *buf,
                                   size_t buf_len);
+
+// The array's fill value (what unwritten elements read as) converted to double, as
+// `zarr_array_read_double` converts elements.
+//
+// Xarray keeps a Zarr v2 variable's `_FillValue` here (in the `.zarray`'s `fill_value`,
+// not among the attributes), so a CF reader of Zarr v2 compares the values of
+// `zarr_array_read_double` with this one. A v2 `fill_value` of `null` declares no fill
+// value: `ZARR_ERROR_NOT_FOUND` (unwritten elements still read as 0).
+//
+// - `value_out`: receives the value (written only on success).
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_NOT_FOUND` (a Zarr v2
+// `fill_value` of `null`); `ZARR_ERROR_TYPE_MISMATCH` (a data type that
+// `zarr_array_read_double` refuses; the message names it).
+//
+// Thread safety: may be called concurrently with any call on the handle.
+//
+// # Safety
+// `array` is NULL or live; `value_out` is NULL or writable.
+ZARR_NODISCARD zarr_status zarr_array_fill_value_double(const zarr_array *array, double *value_out);
 
 // The number of codecs of the array, in encoding order (see `zarr_array_codec_name`).
 //
@@ -722,6 +744,14 @@ ZARR_NODISCARD
 zarr_status zarr_group_child_node_type(const zarr_group *group,
                                        size_t index,
                                        zarr_node_type *node_type_out);
+
+// The Zarr name of a data type code: "int16", "float32", "numpy.datetime64", "struct"
+// ...; "r<N>" for `ZARR_DATA_TYPE_RAW` (the size is the array's). For printing what
+// `zarr_array_data_type` returned.
+//
+// Accepts any integer: unknown values give "unknown data type". Never NULL; the string
+// is static and must not be freed. Thread safety: may be called from any thread.
+const char *zarr_data_type_str(zarr_data_type data_type);
 
 // Create an array at `path` from a complete Zarr v3 or v2 array metadata document.
 //
@@ -933,6 +963,55 @@ zarr_status zarr_array_read(const zarr_array *array,
                             const uint64_t *count,
                             void *buf,
                             size_t buf_len);
+
+// Read the hyper-rectangle `start .. start + count` converted to double: one value per
+// element, dense, in C order.
+//
+// Every data type of real numbers converts: bool (0 or 1), int8 to int64 and uint8 to
+// uint64 (exactly up to 2^53 in magnitude; larger magnitudes give the nearest double),
+// float16, bfloat16, the float8 formats, float32 and float64 (exactly; NaN and infinities
+// stay NaN and infinities). Chunks never written read as the fill value, converted.
+//
+// No attribute is applied: the values are the stored numbers. A CF-packed variable
+// (`scale_factor`, `add_offset`, `_FillValue` or `missing_value` attributes, as xarray
+// writes packed int16) is unpacked by the caller: `raw * scale_factor + add_offset`, and
+// `raw == _FillValue` means missing (read the attributes with
+// `zarr_array_attribute_double`; see the quick start in README.md).
+//
+// - `ndim`: the array's rank; `start` and `count` hold `ndim` values each (may be NULL
+//   when `ndim` is 0).
+// - `values`, `values_len`: the caller's buffer of `values_len` doubles. `values_len` is
+//   a count of doubles, not of bytes, and must equal the selection's element count (the
+//   product of `count`) exactly: a byte count passed by mistake is then refused rather
+//   than trusted (which is why this differs from `zarr_array_read`'s "at least"). `values`
+//   may be NULL when `values_len` is 0.
+//
+// The stored elements are first read into a buffer of the library's (the selection's
+// size in bytes, `zarr_array_selection_nbytes`), then converted, so `values` is written
+// only on success: after any failure it is unchanged.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, or `values`
+// with `values_len` > 0); `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, absurd
+// `values_len`); `ZARR_ERROR_TYPE_MISMATCH` (the data type is not one of real numbers:
+// complex, raw bits, strings, byte strings, structs, datetimes and timedeltas (read those
+// as int64 with `zarr_array_read`); the message names the data type; found before
+// anything is read); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`
+// (`values_len` is not the selection's element count; the message gives both);
+// `ZARR_ERROR_OUT_OF_MEMORY` (the stored elements do not fit in memory);
+// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`.
+//
+// Thread safety: concurrent reads of one handle are safe.
+//
+// # Safety
+// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `values` is
+// NULL or has `values_len` writable doubles.
+ZARR_NODISCARD
+zarr_status zarr_array_read_double(const zarr_array *array,
+                                   size_t ndim,
+                                   const uint64_t *start,
+                                   const uint64_t *count,
+                                   double *values,
+                                   size_t values_len);
 
 // Write `buf` into the hyper-rectangle `start .. start + count`.
 //

@@ -14,6 +14,7 @@
 //! (`null_terminated_bytes`, `raw_bytes`, the legacy `structured`).
 
 mod minifloat;
+pub mod real;
 mod structure;
 mod time;
 

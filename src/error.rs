@@ -51,6 +51,14 @@ pub enum Error {
     /// The caller's input buffer is not the size of the selection.
     #[error("buffer of {given} bytes does not match the selection's {expected} bytes")]
     BufferSizeMismatch { expected: usize, given: usize },
+    /// The caller's buffer of typed values (`f64`, ...) does not hold as many values as
+    /// the selection has elements.
+    #[error("buffer of {given} values does not match the selection's {expected} elements")]
+    ValueCountMismatch { expected: usize, given: usize },
+    /// The array's elements are not of the kind asked for (reading complex numbers or
+    /// strings as real numbers).
+    #[error("{0}")]
+    TypeMismatch(String),
     /// The worker pool could not be started.
     #[error(transparent)]
     Threads(#[from] crate::threads::ThreadPoolError),

@@ -11,6 +11,7 @@
 #include <unistd.h> // getpid
 
 #include <atomic>
+#include <cmath>
 #include <complex>
 #include <condition_variable>
 #include <cstdio>
@@ -434,6 +435,34 @@ void error_out_of_bounds() {
     THROWS(a.read_inner_chunk<uint16_t>({0, 9}), ZARR_ERROR_OUT_OF_BOUNDS, "");
     // After the failures the array still works.
     CHECK((a.read<uint16_t>({3, 3}, {1, 1}) == std::vector<uint16_t>{0}));
+}
+
+// read_double converts int16 (with the fill value of a chunk never written), uint64 and
+// float32 to double; complex is TYPE_MISMATCH naming the type, a selection out of the
+// array OUT_OF_BOUNDS, an empty one an empty vector; fill_value_double converts too.
+void read_double_converts() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array i16 = zarr::Array::create(store, "/i16", meta("[2, 3]", "[1, 3]", "int16", "-32767"));
+    i16.write<int16_t>({0, 0}, {1, 3}, {-32768, 0, 32767});
+    CHECK((i16.read_double({0, 0}, {2, 3}) ==
+           std::vector<double>{-32768.0, 0.0, 32767.0, -32767.0, -32767.0, -32767.0}));
+    CHECK((i16.read_double({0, 1}, {1, 2}) == std::vector<double>{0.0, 32767.0}));
+    CHECK(i16.read_double({0, 0}, {0, 3}).empty());
+    CHECK(i16.fill_value_double() == -32767.0);
+    zarr::Array u64 = zarr::Array::create(store, "/u64", meta("[2]", "[2]", "uint64", "0"));
+    u64.write<uint64_t>({0}, {2}, {std::numeric_limits<uint64_t>::max(), 5});
+    CHECK((u64.read_double({0}, {2}) == std::vector<double>{18446744073709551616.0, 5.0}));
+    zarr::Array f32 = zarr::Array::create(store, "/f32", meta("[2]", "[2]", "float32", "\"NaN\""));
+    f32.write<float>({0}, {2}, {0.1f, -2.5f});
+    CHECK((f32.read_double({0}, {2}) == std::vector<double>{static_cast<double>(0.1f), -2.5}));
+    CHECK(std::isnan(f32.fill_value_double()));
+    zarr::Array c64 = zarr::Array::create(store, "/c64", meta("[2]", "[2]", "complex64", "[0.0, 0.0]"));
+    THROWS(c64.read_double({0}, {2}), ZARR_ERROR_TYPE_MISMATCH, "data type complex64 does not convert");
+    THROWS(c64.fill_value_double(), ZARR_ERROR_TYPE_MISMATCH, "complex64");
+    THROWS(i16.read_double({1, 0}, {2, 3}), ZARR_ERROR_OUT_OF_BOUNDS, "exceeds extent");
+    THROWS(i16.read_double({0}, {2}), ZARR_ERROR_INVALID_ARGUMENT, "");
+    THROWS(i16.read_double({0, 0}, {std::numeric_limits<uint64_t>::max(), 2}),
+           ZARR_ERROR_INVALID_ARGUMENT, "overflows");
 }
 
 void sharded_inner_chunks() {
@@ -1392,6 +1421,7 @@ const Case cases[] = {
     TCASE(error_wrong_element_type),
     TCASE(error_out_of_bounds),
     TCASE(sharded_inner_chunks),
+    TCASE(read_double_converts),
     TCASE(threads_and_version),
     TCASE(accessors_and_attributes),
     TCASE(array_builder),

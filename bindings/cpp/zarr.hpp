@@ -982,6 +982,30 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
         read(start, count, out.data(), nbytes);
     }
 
+    // Reads the selection `start .. start + count` converted to double (dense, C order),
+    // whatever the array's real number type: bool, integers, float16/bfloat16/float8,
+    // float32, float64 (wraps `zarr_array_read_double`). No attribute is applied: CF
+    // packing (scale_factor, add_offset, _FillValue) is the caller's. Throws zarr::Error:
+    // NULL_ARGUMENT, INVALID_ARGUMENT (wrong rank, mismatched lengths, element count
+    // overflows), TYPE_MISMATCH (complex, strings, structs, datetimes...), OUT_OF_BOUNDS,
+    // CORRUPT_DATA, OUT_OF_MEMORY, IO.
+    std::vector<double> read_double(const std::vector<uint64_t> &start,
+                                    const std::vector<uint64_t> &count) const {
+        const char *function = "zarr::Array::read_double";
+        check_ranks(start, count, function);
+        size_t n = element_count(count, function);
+        // The data type and bounds first (a call with no buffer reads nothing: past them it
+        // stops at the length), so that a wrong selection throws before allocating.
+        zarr_status probe = zarr_array_read_double(get(), start.size(), start.data(),
+                                                   count.data(), nullptr, 0);
+        if (probe == ZARR_OK) return {};
+        if (probe != ZARR_ERROR_BUFFER_SIZE_MISMATCH) detail::check(probe);
+        std::vector<double> values(n);
+        detail::check(zarr_array_read_double(get(), start.size(), start.data(), count.data(),
+                                             values.data(), values.size()));
+        return values;
+    }
+
     // Writes the raw buffer `buf` of `buf_len` bytes into the selection `start .. start +
     // count` (wraps `zarr_array_write`). Throws zarr::Error: NULL_ARGUMENT,
     // INVALID_ARGUMENT, OUT_OF_BOUNDS, BUFFER_SIZE_MISMATCH, CORRUPT_DATA, OUT_OF_MEMORY,
@@ -1301,6 +1325,15 @@ class Array : public detail::Handle<zarr_array>, public detail::Attributes<Array
         detail::check_element_size<T>(element_size(), "zarr::Array::fill_value");
         T value{};
         detail::check(zarr_array_fill_value(get(), &value, sizeof value));
+        return value;
+    }
+
+    // The fill value converted to double as `read_double` converts elements (wraps
+    // `zarr_array_fill_value_double`; xarray keeps a Zarr v2 variable's _FillValue there).
+    // Throws zarr::Error: NOT_FOUND (a Zarr v2 fill_value of null), TYPE_MISMATCH.
+    double fill_value_double() const {
+        double value = 0;
+        detail::check(zarr_array_fill_value_double(get(), &value));
         return value;
     }
 

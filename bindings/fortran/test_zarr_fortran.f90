@@ -497,6 +497,7 @@ program test_zarr_fortran
   call zarr_free(smem)
   call accessors_attributes_builder(mem)
   call sections_resize_strings(mem)
+  call read_double_checks(mem)
   call collectives_one_rank()
 
   ! Handles may be freed in any order.
@@ -514,6 +515,52 @@ program test_zarr_fortran
   print '(a)', 'test_zarr_fortran: all checks passed'
 
 contains
+
+  ! zarr_read_double converts int16, float32 (in Fortran order, a sub-region) and bool to
+  ! real(c_double); complex is TYPE_MISMATCH, a buffer of the wrong size
+  ! BUFFER_SIZE_MISMATCH, a closed handle NULL_ARGUMENT, each leaving the buffer alone;
+  ! zarr_array_fill_value_double converts the fill value.
+  subroutine read_double_checks(st)
+    type(zarr_store), intent(in) :: st
+    type(zarr_array) :: t, closed
+    real(c_double) :: r7(7), r2(2, 2), r5(5), fill
+    integer(c_int16_t) :: raw(7)
+    logical(c_bool) :: flags3(3)
+    raw = [(int(-3000 * i, c_int16_t), i = 1, 7)]
+    call ok(zarr_array_open(st, '/i16', t), 'open /i16 for zarr_read_double')
+    call ok(zarr_read_double(t, r7), 'zarr_read_double int16')
+    call check(all(r7 == real(raw, c_double)), 'int16 read as double')
+    r5 = -1
+    call expect(zarr_read_double(t, r5, count=[7]), ZARR_ERROR_BUFFER_SIZE_MISMATCH, &
+                'zarr_read_double: 5 values for 7 elements')
+    call check(all(r5 == -1), 'a mismatched read leaves the buffer')
+    call check(index(zarr_last_error_message(), '5 values') > 0, &
+               'the message gives the buffer length: ' // zarr_last_error_message())
+    call ok(zarr_read_double(t, r5, start=[3]), 'zarr_read_double int16 from 3')
+    call check(all(r5 == real(raw(3:7), c_double)), 'int16 from 3 read as double')
+    call ok(zarr_array_fill_value_double(t, fill), 'zarr_array_fill_value_double int16')
+    call check(fill == 0, 'int16 fill value 0')
+    call zarr_free(t)
+    call ok(zarr_array_open(store, '/a2d', t), 'open /a2d for zarr_read_double')
+    call ok(zarr_read_double(t, r2, start=[2, 2]), 'zarr_read_double float32 a(2:3, 2:3)')
+    call check(all(r2 == real(a(2:3, 2:3), c_double)), 'float32 read as double, Fortran order')
+    call zarr_free(t)
+    call ok(zarr_array_create(st, '/flags3', [3], [3], ZARR_DATA_TYPE_BOOL, t), 'create bool')
+    flags3 = [.true., .false., .true.]
+    call ok(zarr_write(t, flags3), 'zarr_write bool')
+    call ok(zarr_read_double(t, r5(1:3)), 'zarr_read_double bool')
+    call check(all(r5(1:3) == [1d0, 0d0, 1d0]), 'bool read as 1 and 0')
+    call zarr_free(t)
+    call ok(zarr_array_open(st, '/c128', t), 'open /c128 for zarr_read_double')
+    r5 = -1
+    call expect(zarr_read_double(t, r5(1:3)), ZARR_ERROR_TYPE_MISMATCH, 'zarr_read_double complex128')
+    call check(index(zarr_last_error_message(), 'complex128') > 0, &
+               'the message names the data type: ' // zarr_last_error_message())
+    call check(all(r5 == -1), 'a refused read leaves the buffer')
+    call zarr_free(t)
+    call expect(zarr_read_double(closed, r5), ZARR_ERROR_NULL_ARGUMENT, &
+                'zarr_read_double on a handle that is not open')
+  end subroutine read_double_checks
 
   ! The array builder, dimension names, fill values, codecs, children, typed attributes,
   ! chunk administration and deletion, in Fortran order.

@@ -49,6 +49,11 @@
 !   raw bytes and structs (bytes of the packed record), integer(c_int16_t) for bfloat16,
 !   integer(c_int32_t) for fixed_length_utf32 code units, integer(c_int64_t) for
 !   datetime64/timedelta64 (NaT is -huge-1).
+! - Numbers of any real type as real(c_double): zarr_read_double(array, values [, start,
+!   count]) takes the arguments of zarr_read with a real(c_double) buffer of any rank and
+!   converts bool, integers, float16, bfloat16, float8, float32 and float64 elements (CF
+!   packing is the caller's); zarr_array_fill_value_double(array, value) converts the fill
+!   value likewise.
 ! - Fixed-length strings: zarr_read_strings(array, values [, start, count]) reads a
 !   fixed_length_utf32 (Zarr v2 `<U n`) or null_terminated_bytes (`|S n`) array into
 !   `character(len=*)` arrays of rank 1 or 2: each element's text, blank-padded (code points
@@ -256,6 +261,7 @@ module zarr
   public :: c_zarr_array_shape, c_zarr_array_chunk_shape, c_zarr_array_data_type
   public :: c_zarr_array_element_size, c_zarr_array_chunk_nbytes
   public :: c_zarr_array_selection_nbytes, c_zarr_array_read, c_zarr_array_write
+  public :: c_zarr_array_read_double, c_zarr_array_fill_value_double, c_zarr_data_type_str
   public :: c_zarr_array_read_chunk, c_zarr_array_write_chunk, c_zarr_array_metadata_json
   public :: c_zarr_array_attributes_json, c_zarr_array_set_attributes_json
   public :: c_zarr_array_inner_chunk_shape, c_zarr_array_read_inner_chunk
@@ -463,6 +469,31 @@ module zarr
       integer(c_size_t), value :: buf_len
       integer(c_int32_t) :: status
     end function c_zarr_array_read
+
+    function c_zarr_array_read_double(array, ndim, start, count, values, values_len) &
+        result(status) bind(C, name="zarr_array_read_double")
+      import :: c_ptr, c_size_t, c_int64_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_size_t), value :: ndim
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: values_len
+      integer(c_int32_t) :: status
+    end function c_zarr_array_read_double
+
+    function c_zarr_array_fill_value_double(array, value_out) result(status) &
+        bind(C, name="zarr_array_fill_value_double")
+      import :: c_ptr, c_double, c_int32_t
+      type(c_ptr), value :: array
+      real(c_double), intent(inout) :: value_out
+      integer(c_int32_t) :: status
+    end function c_zarr_array_fill_value_double
+
+    function c_zarr_data_type_str(data_type) result(text) bind(C, name="zarr_data_type_str")
+      import :: c_ptr, c_int32_t
+      integer(c_int32_t), value :: data_type
+      type(c_ptr) :: text
+    end function c_zarr_data_type_str
 
     function c_zarr_array_write(array, ndim, start, count, buf, buf_len) result(status) &
         bind(C, name="zarr_array_write")
@@ -1438,6 +1469,7 @@ module zarr
   public :: zarr_read_strings
   public :: zarr_read_section, zarr_write_section, zarr_array_resize, zarr_array_append
   public :: zarr_read_vlen, zarr_write_vlen
+  public :: zarr_read_double, zarr_array_fill_value_double
 
   !> status = zarr_read_strings(array, values [, start, count]): fixed-length strings into
   !> character(len=*) arrays of rank 1 or 2.
@@ -3072,6 +3104,44 @@ contains
     status = region_io(OP_READ, array, FK_L1, p, c_sizeof(values), &
                        shape(values, kind=c_int64_t), start, count)
   end function zarr_read_l1
+
+  !> status = zarr_read_double(array, values [, start, count]): as zarr_read, into a
+  !> real(c_double) array of any rank, converting the elements of any real number type
+  !> (bool, integers, float16, bfloat16, float8, float32, float64; see
+  !> zarr_array_read_double in zarr.h). No attribute is applied: CF packing
+  !> (scale_factor, add_offset, _FillValue) is the caller's. The selection (count, default
+  !> shape(values)) must have size(values) elements, otherwise
+  !> ZARR_ERROR_BUFFER_SIZE_MISMATCH; other types are ZARR_ERROR_TYPE_MISMATCH.
+  function zarr_read_double(array, values, start, count) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_double), dimension(..), intent(inout), target, contiguous :: values
+    integer, intent(in), optional :: start(:), count(:)
+    integer(c_int32_t) :: status
+    integer(c_int64_t), allocatable :: cstart(:), ccount(:)
+    type(c_ptr) :: p
+    allocate (cstart(0), ccount(0)) ! see region_io
+    if (.not. c_associated(array%ptr)) then
+      status = fail(ZARR_ERROR_NULL_ARGUMENT, 'zarr_read_double: the array handle is not open')
+      return
+    end if
+    status = c_selection('zarr_read_double', shape(values, kind=c_int64_t), start, count, &
+                         cstart, ccount)
+    if (status /= ZARR_OK) return
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    status = track(c_zarr_array_read_double(array%ptr, size(ccount, kind=c_size_t), cstart, &
+                                            ccount, p, size(values, kind=c_size_t)))
+  end function zarr_read_double
+
+  !> status = zarr_array_fill_value_double(array, value): the fill value converted to
+  !> real(c_double) as zarr_read_double converts (xarray keeps a Zarr v2 variable's
+  !> _FillValue there). ZARR_ERROR_NOT_FOUND for a Zarr v2 fill_value of null.
+  function zarr_array_fill_value_double(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    real(c_double), intent(inout) :: value
+    integer(c_int32_t) :: status
+    status = track(c_zarr_array_fill_value_double(array%ptr, value))
+  end function zarr_array_fill_value_double
 
   function zarr_write_i1(array, values, start, count) result(status)
     type(zarr_array), intent(in) :: array

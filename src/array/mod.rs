@@ -90,6 +90,14 @@ enum StoredAs {
     },
 }
 
+/// The error for reading elements that are not real numbers as `f64`.
+fn not_real(error: crate::data_type::real::NotReal) -> Error {
+    Error::TypeMismatch(format!(
+        "the array's data type {} does not convert to double: {}",
+        error.name, error.reason
+    ))
+}
+
 /// A layout error from a caller's buffer description.
 fn invalid_layout(error: LayoutError) -> Error {
     Error::InvalidArgument(error.0)
@@ -415,6 +423,64 @@ impl Array {
     /// bytes partly written: chunks are decoded in parallel, each straight into its place.
     pub fn read_region(&self, start: &[u64], count: &[u64], out: &mut [u8]) -> Result<(), Error> {
         self.read_region_strided(start, count, None, out)
+    }
+
+    /// Read the selection `start`, `count` converted to `f64`: dense, C order, `out` holding
+    /// exactly one value per element of the selection.
+    ///
+    /// Any data type of real numbers converts (see [`crate::data_type::real`]); others are
+    /// a `TypeMismatch` naming the type, found before anything is read. No attribute is
+    /// applied: CF packing (`scale_factor`, `add_offset`, `_FillValue`) is the caller's.
+    /// The stored elements are read into a buffer of the selection's size in bytes, then
+    /// converted into `out`, so `out` is written only when the whole read succeeded.
+    pub fn read_region_f64(
+        &self,
+        start: &[u64],
+        count: &[u64],
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        let data_type = self.data_type();
+        crate::data_type::real::check_real(&data_type).map_err(not_real)?;
+        let selection = Selection::new(start, count, &self.shape())?;
+        let elements = selection
+            .num_elements()
+            .ok()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                Error::OutOfMemory(format!("selection {count:?} has too many elements"))
+            })?;
+        if out.len() != elements {
+            return Err(Error::ValueCountMismatch {
+                expected: elements,
+                given: out.len(),
+            });
+        }
+        let nbytes = selection.nbytes(data_type.size())?;
+        let mut raw = crate::sys::alloc::zeroed_vec(nbytes).ok_or_else(|| {
+            Error::OutOfMemory(format!(
+                "cannot allocate {nbytes} bytes for the selection's stored elements"
+            ))
+        })?;
+        self.read_region(start, count, &mut raw)?;
+        crate::data_type::real::to_f64(&data_type, &raw, out)
+            .map_err(|e| Error::Internal(format!("{} did not convert after all", e.name)))
+    }
+
+    /// The fill value converted to `f64` as [`Array::read_region_f64`] converts elements
+    /// (a `TypeMismatch` for other data types); `None` for a Zarr v2 array whose
+    /// `fill_value` is `null`, which declares no fill value (unwritten elements read as 0).
+    pub fn fill_value_f64(&self) -> Result<Option<f64>, Error> {
+        let state = self.state();
+        if let StoredAs::V2(v2) = &state.stored_as {
+            if v2.fill_value.is_null() {
+                return Ok(None);
+            }
+        }
+        let mut value = [0.0];
+        let fill = state.metadata.fill_value.as_bytes();
+        crate::data_type::real::to_f64(&state.metadata.data_type, fill, &mut value)
+            .map_err(not_real)?;
+        Ok(Some(value[0]))
     }
 
     /// [`Array::read_region`] into a buffer whose layout is given by `byte_strides` (the

@@ -137,6 +137,45 @@ pub unsafe extern "C" fn zarr_array_fill_value(
     })
 }
 
+/// The array's fill value (what unwritten elements read as) converted to double, as
+/// `zarr_array_read_double` converts elements.
+///
+/// Xarray keeps a Zarr v2 variable's `_FillValue` here (in the `.zarray`'s `fill_value`,
+/// not among the attributes), so a CF reader of Zarr v2 compares the values of
+/// `zarr_array_read_double` with this one. A v2 `fill_value` of `null` declares no fill
+/// value: `ZARR_ERROR_NOT_FOUND` (unwritten elements still read as 0).
+///
+/// - `value_out`: receives the value (written only on success).
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_NOT_FOUND` (a Zarr v2
+/// `fill_value` of `null`); `ZARR_ERROR_TYPE_MISMATCH` (a data type that
+/// `zarr_array_read_double` refuses; the message names it).
+///
+/// Thread safety: may be called concurrently with any call on the handle.
+///
+/// # Safety
+/// `array` is NULL or live; `value_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_fill_value_double(
+    array: *const zarr_array,
+    value_out: *mut f64,
+) -> zarr_status {
+    run("zarr_array_fill_value_double", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        let out = out_ptr(value_out, "value_out")?;
+        let value = array.fill_value_f64()?.ok_or_else(|| {
+            FfiError::NotFound(
+                "the Zarr v2 array's fill_value is null: it declares no fill value".into(),
+            )
+        })?;
+        // SAFETY: checked non-NULL, writable per the contract.
+        unsafe { write_out(out, value) };
+        Ok(())
+    })
+}
+
 /// The number of codecs of the array, in encoding order (see `zarr_array_codec_name`).
 ///
 /// Returns `ZARR_OK` or `ZARR_ERROR_NULL_ARGUMENT`.

@@ -130,6 +130,52 @@ fn data_type_code(data_type: &DataType) -> zarr_data_type {
     }
 }
 
+/// The Zarr name of a data type code: "int16", "float32", "numpy.datetime64", "struct"
+/// ...; "r<N>" for `ZARR_DATA_TYPE_RAW` (the size is the array's). For printing what
+/// `zarr_array_data_type` returned.
+///
+/// Accepts any integer: unknown values give "unknown data type". Never NULL; the string
+/// is static and must not be freed. Thread safety: may be called from any thread.
+#[no_mangle]
+pub extern "C" fn zarr_data_type_str(data_type: zarr_data_type) -> *const c_char {
+    let name = match data_type {
+        ZARR_DATA_TYPE_BOOL => c"bool",
+        ZARR_DATA_TYPE_INT8 => c"int8",
+        ZARR_DATA_TYPE_INT16 => c"int16",
+        ZARR_DATA_TYPE_INT32 => c"int32",
+        ZARR_DATA_TYPE_INT64 => c"int64",
+        ZARR_DATA_TYPE_UINT8 => c"uint8",
+        ZARR_DATA_TYPE_UINT16 => c"uint16",
+        ZARR_DATA_TYPE_UINT32 => c"uint32",
+        ZARR_DATA_TYPE_UINT64 => c"uint64",
+        ZARR_DATA_TYPE_FLOAT16 => c"float16",
+        ZARR_DATA_TYPE_FLOAT32 => c"float32",
+        ZARR_DATA_TYPE_FLOAT64 => c"float64",
+        ZARR_DATA_TYPE_COMPLEX64 => c"complex64",
+        ZARR_DATA_TYPE_COMPLEX128 => c"complex128",
+        ZARR_DATA_TYPE_RAW => c"r<N>",
+        ZARR_DATA_TYPE_BFLOAT16 => c"bfloat16",
+        ZARR_DATA_TYPE_FLOAT8_E4M3 => c"float8_e4m3",
+        ZARR_DATA_TYPE_FLOAT8_E4M3FN => c"float8_e4m3fn",
+        ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ => c"float8_e4m3fnuz",
+        ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ => c"float8_e4m3b11fnuz",
+        ZARR_DATA_TYPE_FLOAT8_E5M2 => c"float8_e5m2",
+        ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ => c"float8_e5m2fnuz",
+        ZARR_DATA_TYPE_FLOAT8_E3M4 => c"float8_e3m4",
+        ZARR_DATA_TYPE_FLOAT8_E8M0FNU => c"float8_e8m0fnu",
+        ZARR_DATA_TYPE_FIXED_LENGTH_UTF32 => c"fixed_length_utf32",
+        ZARR_DATA_TYPE_NULL_TERMINATED_BYTES => c"null_terminated_bytes",
+        ZARR_DATA_TYPE_RAW_BYTES => c"raw_bytes",
+        ZARR_DATA_TYPE_DATETIME64 => c"numpy.datetime64",
+        ZARR_DATA_TYPE_TIMEDELTA64 => c"numpy.timedelta64",
+        ZARR_DATA_TYPE_STRUCT => c"struct",
+        ZARR_DATA_TYPE_STRING => c"string",
+        ZARR_DATA_TYPE_BYTES => c"bytes",
+        _ => c"unknown data type",
+    };
+    name.as_ptr()
+}
+
 /// Check that a caller's rank matches the array's.
 pub(super) fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
     let actual = array.ndim();
@@ -549,6 +595,72 @@ pub unsafe extern "C" fn zarr_array_read(
         // SAFETY: per this function's contract.
         let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
         array.read_region(start, count, buf)?;
+        Ok(())
+    })
+}
+
+/// Read the hyper-rectangle `start .. start + count` converted to double: one value per
+/// element, dense, in C order.
+///
+/// Every data type of real numbers converts: bool (0 or 1), int8 to int64 and uint8 to
+/// uint64 (exactly up to 2^53 in magnitude; larger magnitudes give the nearest double),
+/// float16, bfloat16, the float8 formats, float32 and float64 (exactly; NaN and infinities
+/// stay NaN and infinities). Chunks never written read as the fill value, converted.
+///
+/// No attribute is applied: the values are the stored numbers. A CF-packed variable
+/// (`scale_factor`, `add_offset`, `_FillValue` or `missing_value` attributes, as xarray
+/// writes packed int16) is unpacked by the caller: `raw * scale_factor + add_offset`, and
+/// `raw == _FillValue` means missing (read the attributes with
+/// `zarr_array_attribute_double`; see the quick start in README.md).
+///
+/// - `ndim`: the array's rank; `start` and `count` hold `ndim` values each (may be NULL
+///   when `ndim` is 0).
+/// - `values`, `values_len`: the caller's buffer of `values_len` doubles. `values_len` is
+///   a count of doubles, not of bytes, and must equal the selection's element count (the
+///   product of `count`) exactly: a byte count passed by mistake is then refused rather
+///   than trusted (which is why this differs from `zarr_array_read`'s "at least"). `values`
+///   may be NULL when `values_len` is 0.
+///
+/// The stored elements are first read into a buffer of the library's (the selection's
+/// size in bytes, `zarr_array_selection_nbytes`), then converted, so `values` is written
+/// only on success: after any failure it is unchanged.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, or `values`
+/// with `values_len` > 0); `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, absurd
+/// `values_len`); `ZARR_ERROR_TYPE_MISMATCH` (the data type is not one of real numbers:
+/// complex, raw bits, strings, byte strings, structs, datetimes and timedeltas (read those
+/// as int64 with `zarr_array_read`); the message names the data type; found before
+/// anything is read); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`
+/// (`values_len` is not the selection's element count; the message gives both);
+/// `ZARR_ERROR_OUT_OF_MEMORY` (the stored elements do not fit in memory);
+/// `ZARR_ERROR_CORRUPT_DATA`; `ZARR_ERROR_IO`.
+///
+/// Thread safety: concurrent reads of one handle are safe.
+///
+/// # Safety
+/// `array` is NULL or live; `start`/`count` are NULL or hold `ndim` values; `values` is
+/// NULL or has `values_len` writable doubles.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_array_read_double(
+    array: *const zarr_array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+    values: *mut f64,
+    values_len: usize,
+) -> zarr_status {
+    run("zarr_array_read_double", || {
+        // SAFETY: per this function's contract.
+        let array = &unsafe { handle(array, "array") }?.array;
+        check_rank(array, ndim)?;
+        // SAFETY: per this function's contract.
+        let start = unsafe { slice(start, ndim, "start") }?;
+        // SAFETY: per this function's contract.
+        let count = unsafe { slice(count, ndim, "count") }?;
+        // SAFETY: per this function's contract.
+        let values = unsafe { slice_mut(values, values_len, "values") }?;
+        array.read_region_f64(start, count, values)?;
         Ok(())
     })
 }

@@ -76,6 +76,8 @@ pub(crate) fn core_status(error: &Error) -> zarr_status {
         Error::OutOfBounds(_) => ZARR_ERROR_OUT_OF_BOUNDS,
         Error::BufferTooSmall { .. } => ZARR_ERROR_BUFFER_TOO_SMALL,
         Error::BufferSizeMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
+        Error::ValueCountMismatch { .. } => ZARR_ERROR_BUFFER_SIZE_MISMATCH,
+        Error::TypeMismatch(_) => ZARR_ERROR_TYPE_MISMATCH,
         Error::OutOfMemory(_) => ZARR_ERROR_OUT_OF_MEMORY,
         Error::Unsupported(_) => ZARR_ERROR_UNSUPPORTED,
         Error::Threads(e) => match e {

@@ -15,7 +15,8 @@ pub const ZARR_ERROR_NULL_ARGUMENT: zarr_status = -1;
 pub const ZARR_ERROR_INVALID_ARGUMENT: zarr_status = -2;
 /// The caller's output buffer is smaller than the data to be written into it.
 pub const ZARR_ERROR_BUFFER_TOO_SMALL: zarr_status = -3;
-/// The caller's input buffer length differs from the selection's size in bytes.
+/// The caller's input buffer length differs from the selection's size in bytes (for
+/// `zarr_array_read_double`: its count of doubles differs from the selection's elements).
 pub const ZARR_ERROR_BUFFER_SIZE_MISMATCH: zarr_status = -4;
 /// A selection or chunk index lies outside the array.
 pub const ZARR_ERROR_OUT_OF_BOUNDS: zarr_status = -5;
@@ -48,7 +49,8 @@ pub const ZARR_ERROR_READ_ONLY: zarr_status = -15;
 pub const ZARR_ERROR_INTERNAL: zarr_status = -16;
 /// The value has another type than the one asked for: a typed attribute getter found a
 /// string where it asked for a number, a fractional number where it asked for an integer,
-/// an object where it asked for an array...
+/// an object where it asked for an array...; `zarr_array_read_double` found elements
+/// that are not real numbers (complex, strings, structs...).
 pub const ZARR_ERROR_TYPE_MISMATCH: zarr_status = -17;
 /// The operating system refused a resource: worker threads could not be started, or the
 /// process or system ran out of file descriptors (`EMFILE`, `ENFILE`). Retrying after

@@ -26,6 +26,7 @@ export create_group_with_format
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
+export read_double, fill_value_double, data_type_name
 export chunk_aligned, chunk_key, decode_chunk
 export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
 export zarr_shape, chunk_size, chunk_grid_size, chunk_region, inner_chunk_size, element_size, data_type
@@ -818,6 +819,57 @@ function read_region(a::ZarrArray, ranges::Tuple)
     dest = Array{eltype(a)}(undef, map(length, rs)...)
     return read_array!(a, dest, map(first, rs)...)
 end
+
+"""
+    read_double(a) -> Array{Float64}
+    read_double(a, ranges...) -> Array{Float64}
+
+Reads the whole array, or the region of one 1-based range (or `:`) per Julia dimension,
+converted to `Float64` whatever its real number type (bool, integers, float16, bfloat16,
+float8, float32, float64), size in Julia order (wraps `zarr_array_read_double`). No
+attribute is applied: CF packing (`scale_factor`, `add_offset`, `_FillValue`) is the
+caller's. Throws `ZarrError`: INVALID_ARGUMENT (wrong number of ranges), TYPE_MISMATCH
+(complex, strings, structs, datetimes...), OUT_OF_BOUNDS, CORRUPT_DATA, IO.
+"""
+read_double(a::ZarrArray, ranges::Union{AbstractUnitRange{<:Integer},Colon}...) =
+    read_double_region(a, ranges)
+
+read_double(a::ZarrArray) = read_double_region(a, ntuple(_ -> Colon(), ndims(a)))
+
+function read_double_region(a::ZarrArray, ranges::Tuple)
+    dims = size(a)
+    length(ranges) == length(dims) ||
+        throw(ZarrError(ZARR_ERROR_INVALID_ARGUMENT, "read_double: $(length(dims)) ranges expected, got $(length(ranges))"))
+    rs = ntuple(i -> ranges[i] isa Colon ? (1:dims[i]) : ranges[i], length(dims))
+    dest = Array{Float64}(undef, map(length, rs)...)
+    start = c_indices("read_double", map(first, rs))
+    count = UInt64[UInt64(n) for n in reverse(size(dest))]
+    ndim = length(count)
+    check(@ccall libzarr().zarr_array_read_double(a::Ptr{Cvoid}, ndim::Csize_t, start::Ptr{UInt64}, count::Ptr{UInt64}, dest::Ptr{Float64}, length(dest)::Csize_t)::Int32)
+    return dest
+end
+
+"""
+    fill_value_double(a) -> Float64
+
+The fill value converted to `Float64` as `read_double` converts elements (wraps
+`zarr_array_fill_value_double`); xarray keeps a Zarr v2 variable's `_FillValue` there.
+Throws `ZarrError`: NOT_FOUND (a Zarr v2 `fill_value` of null), TYPE_MISMATCH.
+"""
+function fill_value_double(a::ZarrArray)
+    v = Ref{Float64}(0)
+    check(@ccall libzarr().zarr_array_fill_value_double(a::Ptr{Cvoid}, v::Ref{Float64})::Int32)
+    return v[]
+end
+
+"""
+    data_type_name(code::Integer) -> String
+
+The Zarr name of a `ZARR_DATA_TYPE_*` code, e.g. `data_type_name(data_type(a))` ==
+"int16"; "unknown data type" for other integers (wraps `zarr_data_type_str`).
+"""
+data_type_name(code::Integer) =
+    unsafe_string(@ccall libzarr().zarr_data_type_str(code::Int32)::Cstring)
 
 """
     write_array!(a, data::AbstractArray, firsts::Integer...) -> a

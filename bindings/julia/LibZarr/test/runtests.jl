@@ -104,6 +104,31 @@ one_rank_ops() = ZarrCommOps(
         @test e.status == LibZarr.ZARR_ERROR_OUT_OF_BOUNDS
     end
 
+    @testset "read_double" begin
+        store = open_memory()
+        a = create_array(store, "/i16", Int16, (3, 2))
+        x = Int16[-32768 0; 32767 -1; 5 -32767]
+        write_array!(a, x)
+        @test read_double(a) == Float64.(x)
+        @test read_double(a, 2:3, 2:2) == Float64.(x[2:3, 2:2])
+        @test fill_value_double(a) == 0.0
+        @test data_type_name(data_type(a)) == "int16"
+        @test data_type_name(0) == "unknown data type"
+        u = create_array(store, "/u64", UInt64, (2,))
+        write_array!(u, UInt64[typemax(UInt64), 7])
+        @test read_double(u) == [18446744073709551616.0, 7.0]
+        f = create_array(store, "/f32", Float32, (2,); fill_value = NaN32)
+        write_array!(f, Float32[0.1, -2.5])
+        @test read_double(f) == Float64.(Float32[0.1, -2.5])
+        @test isnan(fill_value_double(f))
+        c = create_array(store, "/c64", ComplexF32, (2,))
+        e = try read_double(c); nothing catch err; err end
+        @test e isa ZarrError && e.status == LibZarr.ZARR_ERROR_TYPE_MISMATCH
+        @test occursin("complex64", e.message)
+        e = try read_double(a, 3:4, 1:2); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_OUT_OF_BOUNDS
+    end
+
     @testset "library" begin
         @test libversion() isa VersionNumber
         set_thread_pool_size(2)
