@@ -56,7 +56,8 @@ static const char *cp_help =
     "                   store gets the keys of $ZARR_STORE_OPTIONS that apply to it.\n"
     "\n"
     "The new arrays are little-endian, C order (no transpose), with the source's data type,\n"
-    "fill value (a v2 null fill value becomes 0 in v3) and attributes; v2 filters are not\n"
+    "fill value (a v2 null fill value becomes 0, or \"\" for strings, in v3) and attributes;\n"
+    "v2 filters are not\n"
     "carried over. Chunk keys use '/' (v3) or '.' (v2). Dimension names follow the format,\n"
     "as xarray reads them: Zarr v3 `dimension_names` become the `_ARRAY_DIMENSIONS`\n"
     "attribute in v2 and back. For such arrays the CF missing value moves too: the v2\n"
@@ -65,8 +66,7 @@ static const char *cp_help =
     "attribute becomes the v2 fill_value (without one: null, or NaN for a NaN fill value,\n"
     "or a string array's own fill value). Otherwise fill values are copied exactly: NaN,\n"
     "Infinity, -Infinity, float32 values in their shortest text (1e+20), 64-bit integers\n"
-    "at their extremes, booleans. Note: libzarr writes a v2 string array's null fill\n"
-    "value as \"\" (the empty string).\n"
+    "at their extremes, booleans, a v2 string array's null.\n"
     "\n"
     "An array this build of libzarr cannot decode (a data type or codec it lacks) is skipped\n"
     "with a line on stderr, the copy carries on, and the arrays skipped are listed at the end.\n"
@@ -614,8 +614,7 @@ static char *convert_attributes(const array_desc *d, int fmt, char **fill_text) 
         fputc(']', f);
         /* No _FillValue: xarray masks nothing in v3, so the v2 fill_value (which xarray masks
          * with) is null; NaN masks nothing that is not NaN already, so it stays. */
-        /* Strings keep theirs: libzarr writes a v2 string array's null fill value as "",
-         * which xarray would mask instead. */
+        /* String arrays keep their own fill value (the documented choice of `cp --help`). */
         if (v2_fill) *fill_text = v2_fill;
         else if (!(fill && is_float_type(&d->type) && cf_number(fill, 0, &nan_check) && isnan(nan_check)) &&
                  d->type.kind != DT_VLEN)
