@@ -216,7 +216,7 @@ def main(argv):
     stale = sorted(set(listed) - raw_layer)
     if stale:
         problems.append("listed after 'Raw layer:' but not public in the modules: " + ", ".join(stale))
-    stated = dict(re.findall(r"`(c_\w+)`\s*\(binds `(zarr_\w+)`\)", raw_para))
+    stated = dict(re.findall(r"`(c_\w+)`\s*\(binds\s+`(zarr_\w+)`\)", raw_para))
     for name in sorted(raw_layer & set(listed)):
         expected = stated.get(name, name[2:])
         actual = module.binds.get(name)
