@@ -9,23 +9,23 @@ if(NOT ZARR_CARGO)
   message(FATAL_ERROR "cargo not found: install Rust (https://rustup.rs) or set ZARR_CARGO")
 endif()
 
-set(ZARR_CARGO_TARGET_DIR "${CMAKE_BINARY_DIR}/cargo")
+set(ZARR_CARGO_TARGET_DIR "${PROJECT_BINARY_DIR}/cargo")
 set(ZARR_LIB_DIR "${ZARR_CARGO_TARGET_DIR}/release")
 set(ZARR_SHARED_LIB "${ZARR_LIB_DIR}/libzarr.so")
 set(ZARR_STATIC_LIB "${ZARR_LIB_DIR}/libzarr.a")
-set(ZARR_INCLUDE_DIR "${CMAKE_SOURCE_DIR}/include")
+set(ZARR_INCLUDE_DIR "${PROJECT_SOURCE_DIR}/include")
 
-file(GLOB_RECURSE ZARR_RUST_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.rs")
+file(GLOB_RECURSE ZARR_RUST_SOURCES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/src/*.rs")
 add_custom_command(
   OUTPUT "${ZARR_SHARED_LIB}" "${ZARR_STATIC_LIB}"
   COMMAND "${ZARR_CARGO}" build --release --locked --lib --target-dir "${ZARR_CARGO_TARGET_DIR}"
   # Programs linked against the library look for its SONAME at run time.
   COMMAND "${CMAKE_COMMAND}" -E create_symlink libzarr.so
           "${ZARR_LIB_DIR}/libzarr.so.${PROJECT_VERSION_MAJOR}"
-  WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
   DEPENDS ${ZARR_RUST_SOURCES}
-          "${CMAKE_SOURCE_DIR}/Cargo.toml" "${CMAKE_SOURCE_DIR}/Cargo.lock"
-          "${CMAKE_SOURCE_DIR}/build.rs" "${CMAKE_SOURCE_DIR}/cbindgen.toml"
+          "${PROJECT_SOURCE_DIR}/Cargo.toml" "${PROJECT_SOURCE_DIR}/Cargo.lock"
+          "${PROJECT_SOURCE_DIR}/build.rs" "${PROJECT_SOURCE_DIR}/cbindgen.toml"
   COMMENT "cargo build --release (libzarr)"
   USES_TERMINAL)
 add_custom_target(zarr_cargo ALL DEPENDS "${ZARR_SHARED_LIB}" "${ZARR_STATIC_LIB}")

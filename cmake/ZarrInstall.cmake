@@ -15,11 +15,11 @@
 #                     zarrMpi.cmake
 #   P/share/zarr/fortran/zarr.f90     the Fortran module's source, for other compilers
 #
-# The libraries are installed without their debug information (cargo builds them with line
-# tables for profiling; that is 50 MB of libzarr.so's 59 MB): `strip --strip-debug` runs on
-# the installed copies. -DZARR_INSTALL_DEBUG_INFO=ON keeps it (for a distribution that
-# splits it off itself). `cmake --install --strip` removes the symbol tables as well
-# (--strip-unneeded on libzarr.so; the dynamic symbols stay, of course).
+# The libraries are installed without their debug information (cargo builds libzarr's own
+# code with line tables for profiling; that is 18 MB of libzarr.so's 28 MB): `strip
+# --strip-debug` runs on the installed copies. -DZARR_INSTALL_DEBUG_INFO=ON keeps it (for a
+# distribution that splits it off itself). `cmake --install --strip` removes the symbol
+# tables as well (--strip-unneeded on libzarr.so; the dynamic symbols stay, of course).
 #
 # The library directory is `lib` on every system unless CMAKE_INSTALL_LIBDIR is given
 # (e.g. -DCMAKE_INSTALL_LIBDIR=lib64 or lib/x86_64-linux-gnu): GNUInstallDirs alone would pick
@@ -106,7 +106,7 @@ if(CMAKE_STRIP)
     endforeach()")
 else()
   message(WARNING "strip not found: libzarr.so and libzarr.a are installed with their debug "
-                  "information (about 30 MB and 90 MB instead of 4 MB and 21 MB)")
+                  "information (about 28 MB and 82 MB instead of 10 MB and 44 MB)")
 endif()
 
 # CMake package: find_package(zarr CONFIG) gives zarr::zarr and zarr::zarr_static.

@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+# The test suite is built only on request (-DZARR_BUILD_TESTS=ON; a plain configure builds
+# the library, the bindings and the tool).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DZARR_BUILD_TESTS=ON
 cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2 "$@"

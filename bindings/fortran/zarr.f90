@@ -6,8 +6,9 @@
 !
 ! Two layers:
 !
-! - The raw layer: `c_zarr_<name>` are bind(C) interfaces to every function of zarr.h, with
-!   the C types (type(c_ptr) handles, NUL-terminated strings, 0-based C-order indices).
+! - The raw layer: `c_zarr_<name>` are bind(C) interfaces to the functions of zarr.h (all
+!   but those docs/bindings.md lists as not bound), with the C types (type(c_ptr) handles,
+!   NUL-terminated strings, 0-based C-order indices).
 ! - The Fortran layer, described below, which is what most programs use.
 !
 ! Conventions of the Fortran layer (modelled on netCDF-Fortran's nf90_* functions):
@@ -255,7 +256,8 @@ module zarr
   end type zarr_comm_ops_t
 
   ! ---------------------------------------------------------------------------------------
-  ! The raw layer: every function of zarr.h, C types and C (0-based, row-major) indices.
+  ! The raw layer: the functions of zarr.h (docs/bindings.md lists the few not bound), C
+  ! types and C (0-based, row-major) indices.
   ! ---------------------------------------------------------------------------------------
   public :: c_zarr_array_create, c_zarr_array_open, c_zarr_array_free, c_zarr_array_ndim
   public :: c_zarr_array_shape, c_zarr_array_chunk_shape, c_zarr_array_data_type
