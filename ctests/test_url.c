@@ -499,7 +499,7 @@ ZTEST(file_directory_must_exist) {
 ZTEST(file_not_found_messages) {
     const char *dir = ztest_tmp_dir();
     const char *missing = ztest_path(dir, "later.zarr");
-    zarr_store *store = NULL;
+    zarr_store *store = NULL, *view = NULL;
     zarr_group *group = NULL;
     zarr_array *array = NULL;
     uint8_t bytes[64];
@@ -513,6 +513,12 @@ ZTEST(file_not_found_messages) {
     ZT_STATUS(zarr_store_get(store, "x/zarr.json", bytes, sizeof bytes, &size), ZARR_ERROR_NOT_FOUND);
     ZT_STR_CONTAINS(zarr_last_error_message(),
                     fmt("no value at key 'x/zarr.json' in the directory '%s'", missing));
+    /* No consolidated metadata: nothing there at all. */
+    ZT_STATUS(zarr_store_open_consolidated(store, &view), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no consolidated metadata in the directory '%s': neither a root zarr.json "
+                        "with consolidated_metadata nor .zmetadata (the directory '%s' does not "
+                        "exist)", missing, missing));
     ZT_CHECK(write_hierarchy(store) == 0);
     /* A path below an array, and below a file. */
     ZT_STATUS(zarr_array_open(store, "/nothing/here", &array), ZARR_ERROR_NOT_FOUND);
@@ -523,6 +529,14 @@ ZTEST(file_not_found_messages) {
     ZT_CHECK(ztest_write_file(ztest_path(missing, "blob"), "x", 1) == 0);
     ZT_STATUS(zarr_group_open(store, "/blob/g", &group), ZARR_ERROR_NOT_FOUND);
     ZT_STR_CONTAINS(zarr_last_error_message(), fmt("('%s/blob' is not a directory)", missing));
+    /* Consolidated metadata (write_hierarchy consolidates): a node it does not list. */
+    ZT_OK(zarr_store_open_consolidated(store, &view));
+    ZT_STATUS(zarr_array_open(view, "/nothing", &array), ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(),
+                    fmt("no node at '/nothing' in the directory '%s' (through its consolidated "
+                        "metadata): no zarr.json, .zarray or .zgroup in '%s/nothing/' (the "
+                        "consolidated metadata lists no such document)", missing, missing));
+    zarr_store_free(view);
     zarr_store_free(store);
 }
 

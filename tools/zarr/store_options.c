@@ -7,7 +7,8 @@
 
 #include "tool.h"
 
-/* Every key of zarr_store_open_url and the schemes it applies to (options.rs, KEYS). */
+/* Every key of zarr_store_open_url and the schemes it applies to (options.rs, KEYS; the
+ * test cli.option_table_in_sync compares the two). */
 static const struct {
     const char *key;
     unsigned schemes;

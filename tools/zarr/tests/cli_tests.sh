@@ -1697,14 +1697,14 @@ case_env_store_options() {
     ZARR_DEBUG=1 "$ZARR" info s3://bucket/data.zarr >out 2>err && fail "no server there"
     has_line err "zarr: info: debug: \$ZARR_STORE_OPTIONS: 'fsync' dropped for s3://bucket/data.zarr (it does not apply to s3:// URLs)"
     [ "$(grep -c debug err)" = 1 ] || fail "only fsync dropped for s3://"
-    contains err "zarr: info: cannot open node / in store s3://bucket/data.zarr"
+    contains err "zarr: info: cannot open the store s3://bucket/data.zarr: zarr_store_open_url: HEAD http://127.0.0.1:9/bucket/"
     # explicit options stay strict
     run info http://127.0.0.1:9/x.zarr --store-options '{"endpoint": "http://127.0.0.1:9"}'
     expect_rc 1
     contains err "option 'endpoint' does not apply to http(s):// URLs"
     # a key that no scheme knows is a typo: an error for every kind of store
     ZARR_STORE_OPTIONS='{"region": "x", "endpont": "http://127.0.0.1:9"}' "$ZARR" info m.zarr/f32 >out 2>err && fail "typo accepted"
-    has_line err "zarr: info: \$ZARR_STORE_OPTIONS: unknown option 'endpont' (known options: endpoint, region, anonymous, access_key_id, secret_access_key, session_token, profile, force_path_style, max_concurrency, timeout_ms, max_retries, read_only, fsync, follow_symlinks, locking, conditional_writes, update_attempts)"
+    has_line err "zarr: info: \$ZARR_STORE_OPTIONS: unknown option 'endpont' (known options: endpoint, region, anonymous, access_key_id, secret_access_key, session_token, profile, force_path_style, max_concurrency, timeout_ms, max_retries, read_only, create, fsync, follow_symlinks, locking, conditional_writes, update_attempts)"
     ZARR_STORE_OPTIONS='{"bogus": 2}' "$ZARR" info http://127.0.0.1:9/x.zarr >out 2>err && fail "typo accepted for http"
     contains err "unknown option 'bogus'"
     ZARR_STORE_OPTIONS='[1]' "$ZARR" cat m.zarr/f32 >out 2>err && fail "not an object accepted"

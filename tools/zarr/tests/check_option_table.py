@@ -1,0 +1,54 @@
+"""Checks that the CLI's table of store options (tools/zarr/store_options.c, which fits
+$ZARR_STORE_OPTIONS to each store) names the same keys, for the same schemes, as the
+library's (src/storage/remote/options.rs, KEYS). A key added to the library and not to
+the tool would be refused in the environment as a typo; one applying to another scheme
+would break URLs again.
+
+Usage: check_option_table.py OPTIONS_RS STORE_OPTIONS_C
+"""
+
+import re
+import sys
+
+RUST_SCHEMES = {"S3": "s3", "Http": "http", "File": "file"}
+C_SCHEMES = {"SCHEME_S3": "s3", "SCHEME_HTTP": "http", "SCHEME_FILE": "file"}
+
+
+def library_table(text):
+    block = text[text.index("const KEYS"):]
+    block = block[:block.index("];")]
+    entries = re.findall(r'\(\s*"(\w+)",\s*Kind::\w+(?:\([^)]*\))?,\s*&\[([^\]]*)\]', block)
+    return {key: {RUST_SCHEMES[s.split("::")[1].strip()] for s in schemes.split(",") if s.strip()}
+            for key, schemes in entries}
+
+
+def tool_table(text):
+    block = text[text.index("option_table[] = {"):]
+    block = block[:block.index("};")]
+    entries = re.findall(r'\{"(\w+)",\s*([A-Z0-9_ |]+)\}', block)
+    return {key: {C_SCHEMES[s.strip()] for s in schemes.split("|")} for key, schemes in entries}
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    library = library_table(open(sys.argv[1]).read())
+    tool = tool_table(open(sys.argv[2]).read())
+    if len(library) < 10:
+        sys.exit("could not read the library's KEYS table (%d keys)" % len(library))
+    problems = []
+    for key in sorted(set(library) | set(tool)):
+        if key not in tool:
+            problems.append("'%s' is in the library's table, not the tool's" % key)
+        elif key not in library:
+            problems.append("'%s' is in the tool's table, not the library's" % key)
+        elif library[key] != tool[key]:
+            problems.append("'%s' applies to %s in the library, %s in the tool"
+                            % (key, sorted(library[key]), sorted(tool[key])))
+    for p in problems:
+        print(p, file=sys.stderr)
+    print("%d options compared, %d differences" % (len(library), len(problems)))
+    sys.exit(1 if problems else 0)
+
+
+main()
