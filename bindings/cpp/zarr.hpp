@@ -400,9 +400,11 @@ class Store : public detail::Handle<zarr_store> {
     // `http(s)://host/path` (read-only), `file:///abs/path` or a plain path. `options` is a
     // JSON object (see zarr.h: endpoint, region, anonymous, access_key_id,
     // secret_access_key, session_token, profile, force_path_style, max_concurrency,
-    // timeout_ms, max_retries, read_only), or empty for none. Throws zarr::Error:
+    // timeout_ms, max_retries, read_only, create...), or empty for none. A local directory
+    // or S3 bucket must exist unless the options say "create": true. Throws zarr::Error:
     // INVALID_ARGUMENT (malformed URL, unknown option, wrong type, option not for the
-    // scheme, unknown profile), UNSUPPORTED (another scheme), IO, NETWORK. Later calls on the
+    // scheme, unknown profile), UNSUPPORTED (another scheme), NOT_FOUND (no such directory
+    // or bucket), IO, NETWORK. Later calls on the
     // store may throw NETWORK, ACCESS_DENIED, TIMEOUT and REMOTE.
     static Store url(const std::string &url, const std::string &options = std::string()) {
         zarr_store *raw = nullptr;

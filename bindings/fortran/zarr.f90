@@ -2533,7 +2533,8 @@ contains
   !> `file:///abs/path` or a plain path, with optional options as a JSON object (see
   !> zarr_store_open_url in zarr.h: endpoint, region, anonymous, access_key_id,
   !> secret_access_key, session_token, profile, force_path_style, max_concurrency,
-  !> timeout_ms, max_retries, read_only).
+  !> timeout_ms, max_retries, read_only, create...). A local directory or S3 bucket must
+  !> exist (ZARR_ERROR_NOT_FOUND) unless options_json says "create": true.
   function zarr_store_open_url(url, store, options_json) result(status)
     character(len=*), intent(in) :: url
     type(zarr_store), intent(out) :: store

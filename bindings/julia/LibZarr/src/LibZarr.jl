@@ -266,9 +266,10 @@ The store a URL names (wraps `zarr_store_open_url`): `s3://bucket/prefix`,
 `http(s)://host/path` (read-only), `file:///abs/path` or a plain path. `options` is a JSON
 object as a string (keys endpoint, region, anonymous, access_key_id, secret_access_key,
 session_token, profile, force_path_style, max_concurrency, timeout_ms, max_retries,
-read_only; see zarr.h), or `nothing`. Throws `ZarrError`: INVALID_ARGUMENT (malformed URL,
+read_only, create...; see zarr.h), or `nothing`. A local directory or S3 bucket must exist
+unless the options say `"create": true`. Throws `ZarrError`: INVALID_ARGUMENT (malformed URL,
 unknown option, wrong type, option not for the scheme, unknown profile), UNSUPPORTED
-(another scheme), IO, NETWORK; calls on the store may later throw NETWORK, ACCESS_DENIED,
+(another scheme), NOT_FOUND (no such directory or bucket), IO, NETWORK; calls on the store may later throw NETWORK, ACCESS_DENIED,
 TIMEOUT and REMOTE.
 """
 function open_url(url::AbstractString; options::Union{Nothing,AbstractString} = nothing)
