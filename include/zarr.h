@@ -3013,9 +3013,10 @@ void zarr_store_free(zarr_store *store);
 // `ZARR_ERROR_REMOTE` if the S3 endpoint cannot be reached or fails the bucket's `HEAD`;
 // `ZARR_ERROR_ACCESS_DENIED` if `create` is to make a bucket without credentials or
 // the service refuses it; `ZARR_ERROR_NETWORK` if https is needed and no trusted
-// certificate is found. Calls on
-// the store may later return `ZARR_ERROR_NETWORK`, `ZARR_ERROR_ACCESS_DENIED`,
-// `ZARR_ERROR_TIMEOUT`, `ZARR_ERROR_REMOTE` and `ZARR_ERROR_CONFLICT`.
+// certificate is found. Calls on the store may later return `ZARR_ERROR_NETWORK`,
+// `ZARR_ERROR_ACCESS_DENIED`, `ZARR_ERROR_TIMEOUT`, `ZARR_ERROR_REMOTE` and
+// `ZARR_ERROR_CONFLICT`, and `ZARR_ERROR_NOT_FOUND` naming `NoSuchBucket` if the bucket
+// is deleted after the open.
 //
 // Thread safety: the store may be used from many threads at once; each call sends its
 // own requests over a shared connection pool.

@@ -112,6 +112,7 @@ fn storage_status(error: &StorageError) -> zarr_status {
             RemoteErrorKind::Timeout => ZARR_ERROR_TIMEOUT,
             RemoteErrorKind::Network => ZARR_ERROR_NETWORK,
             RemoteErrorKind::Service => ZARR_ERROR_REMOTE,
+            RemoteErrorKind::NotFound => ZARR_ERROR_NOT_FOUND,
         },
     }
 }

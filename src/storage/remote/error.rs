@@ -13,6 +13,9 @@ pub enum RemoteErrorKind {
     /// The service could not be reached, or the connection failed (refused, reset, a TLS
     /// handshake or certificate failure), on every attempt.
     Network,
+    /// What the store lives in is gone: an S3 service answered 404 `NoSuchBucket`. (A
+    /// missing object is not an error: it reads as absent.)
+    NotFound,
     /// The service answered with an HTTP error status other than 401, 403 and 404 (a 5xx
     /// or 429 on every attempt, or a 4xx that is not retried), or with a response this
     /// client cannot use.

@@ -348,13 +348,20 @@ pub(crate) fn status_failure(method: Method, url: &str, response: Response<Body>
     if code == 401 || code == 403 {
         detail.push_str(": access denied");
     }
-    if let Some(explained) = error_body_text(response) {
+    let explained = error_body_text(response);
+    let no_bucket = code == 404
+        && explained
+            .as_deref()
+            .is_some_and(|t| t.starts_with("NoSuchBucket"));
+    if let Some(explained) = explained {
         detail.push_str(" (");
         detail.push_str(&explained);
         detail.push(')');
     }
     let kind = if code == 401 || code == 403 {
         AccessDenied
+    } else if no_bucket {
+        RemoteErrorKind::NotFound
     } else {
         Service
     };
@@ -362,6 +369,27 @@ pub(crate) fn status_failure(method: Method, url: &str, response: Response<Body>
     match code {
         408 | 429 | 500..=599 => Failure::Retry(error),
         _ => Failure::Fatal(StorageError::Remote(error)),
+    }
+}
+
+/// The answer to a 404: the value is absent, unless an S3 service said that the bucket
+/// itself does not exist (`NoSuchBucket`; it was deleted after the store was opened, which
+/// checks it), an error rather than a store whose every key reads as missing. (A `HEAD`
+/// has no body to say so: its 404 stays "absent".)
+fn absent<T>(method: Method, url: &str, response: Response<Body>) -> Result<Option<T>, Failure> {
+    match error_body_text(response) {
+        Some(text) if text.starts_with("NoSuchBucket") => {
+            Err(Failure::Fatal(StorageError::Remote(
+                RemoteError::new(
+                    RemoteErrorKind::NotFound,
+                    method.name(),
+                    url,
+                    format!("HTTP 404 Not Found ({text}): the bucket does not exist"),
+                )
+                .with_status(404),
+            )))
+        }
+        _ => Ok(None),
     }
 }
 
@@ -484,7 +512,7 @@ impl Reader<'_> {
                     let value = read_body(&mut reader, key, &display, declared)?;
                     Ok(Some((value, etag)))
                 }
-                404 => Ok(None),
+                404 => absent(Method::Get, &display, response),
                 _ => Err(status_failure(Method::Get, &display, response)),
             }
         })
@@ -655,7 +683,7 @@ impl Reader<'_> {
                         .unwrap_or(0);
                     Err(out_of_bounds(size).into())
                 }
-                404 => Ok(None),
+                404 => absent(Method::Get, &display, response),
                 _ => Err(status_failure(Method::Get, &display, response)),
             }
         })

@@ -821,11 +821,17 @@ mod tests {
 
     /// A store at `prefix` of bucket zarr-test, reached through the counting proxy.
     fn counted_store(prefix: &str) -> S3Store {
+        store_in_bucket("zarr-test", prefix)
+    }
+
+    /// A store at `prefix` of `bucket`, reached through the counting proxy (made without
+    /// the check of the bucket that `open_url` does).
+    fn store_in_bucket(bucket: &str, prefix: &str) -> S3Store {
         let endpoint = &servers()["ZARR_TEST_COUNTING_S3"];
         let bucket = Bucket::new(
             endpoint.parse().unwrap(),
             rusty_s3::UrlStyle::Path,
-            "zarr-test",
+            bucket.to_string(),
             "us-east-1",
         )
         .unwrap();
@@ -884,6 +890,39 @@ mod tests {
         assert_eq!(store.list_dir("d3/").unwrap().prefixes, ["z"]);
         // 8 entries at 2 a page (1 for d3/).
         assert_eq!(requests(&["GET ", "list-type=2", &prefix]), 5);
+    }
+
+    /// A bucket that is not there (deleted after the store was opened) is an error
+    /// naming it, not a store whose every key reads as absent; a missing key in a bucket
+    /// that is there still reads as absent.
+    #[test]
+    #[ignore = "needs the loopback servers: ctest -R url.rust_remote"]
+    fn remote_server_missing_bucket_is_an_error() {
+        let gone = store_in_bucket(&unique("gone"), "p/");
+        assert_eq!(gone.check_bucket().unwrap(), BucketCheck::Missing);
+        let not_found = |result: Result<(), StorageError>| match result {
+            Err(StorageError::Remote(e)) => {
+                assert_eq!(e.kind, RemoteErrorKind::NotFound, "{e}");
+                assert!(e.detail.contains("NoSuchBucket"), "{e}");
+            }
+            other => panic!("expected NoSuchBucket, got {other:?}"),
+        };
+        not_found(gone.get("zarr.json").map(drop));
+        not_found(
+            gone.get_range(
+                "c/0",
+                ByteRange::FromStart {
+                    offset: 0,
+                    length: 4,
+                },
+            )
+            .map(drop),
+        );
+        not_found(gone.set("zarr.json", b"{}"));
+        not_found(gone.list_dir("").map(drop));
+        let there = counted_store(&unique("there"));
+        assert_eq!(there.check_bucket().unwrap(), BucketCheck::Exists);
+        assert_eq!(there.get("zarr.json").unwrap(), None);
     }
 
     #[test]
