@@ -285,11 +285,8 @@ fn ensure_directory(root: &Path, create: bool, read_only: bool) -> Result<(), Er
             if let Some(missing) = first_missing_ancestor(root).filter(|&m| m != root) {
                 message.push_str(&format!("nor does '{}'; ", missing.display()));
             }
-            message.push_str(if read_only {
-                "a read-only store cannot create it)"
-            } else {
-                "the option \"create\": true creates it)"
-            });
+            message.push_str(create_hint(read_only));
+            message.push(')');
             Err(Error::NotFound(message))
         }
         Err(e) => Err(Error::Storage(StorageError::Io {
@@ -317,12 +314,17 @@ fn ensure_bucket(store: &S3Store, url: &str, create: bool, read_only: bool) -> R
         BucketCheck::Missing => Err(Error::NotFound(format!(
             "cannot open '{url}': no {} (HEAD of the bucket answered HTTP 404: NoSuchBucket; {})",
             store.bucket_description(),
-            if read_only {
-                "a read-only store cannot create it"
-            } else {
-                "the option \"create\": true creates it"
-            }
+            create_hint(read_only)
         ))),
+    }
+}
+
+/// What a "does not exist" at open offers.
+fn create_hint(read_only: bool) -> &'static str {
+    if read_only {
+        "a read-only store cannot create it"
+    } else {
+        "the option \"create\": true creates it"
     }
 }
 

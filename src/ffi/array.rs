@@ -187,6 +187,25 @@ pub(super) fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
     Ok(())
 }
 
+/// The `start` and `count` of a selection of `array`, after checking that `ndim` is the
+/// array's rank (the errors come in that order: rank, `start`, `count`).
+///
+/// # Safety
+/// `start` and `count` are NULL or point to `ndim` readable values that outlive `'a`.
+pub(super) unsafe fn selection<'a>(
+    array: &Array,
+    ndim: usize,
+    start: *const u64,
+    count: *const u64,
+) -> Result<(&'a [u64], &'a [u64]), FfiError> {
+    check_rank(array, ndim)?;
+    // SAFETY: per this function's contract.
+    let start = unsafe { slice(start, ndim, "start") }?;
+    // SAFETY: per this function's contract.
+    let count = unsafe { slice(count, ndim, "count") }?;
+    Ok((start, count))
+}
+
 /// Create an array at `path` from a complete Zarr v3 or v2 array metadata document.
 ///
 /// `metadata_json` is either the text of a v3 `zarr.json` array document (`zarr_format`
@@ -587,11 +606,8 @@ pub unsafe extern "C" fn zarr_array_read(
     run("zarr_array_read", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
         array.read_region(start, count, buf)?;
@@ -653,11 +669,8 @@ pub unsafe extern "C" fn zarr_array_read_double(
     run("zarr_array_read_double", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let values = unsafe { slice_mut(values, values_len, "values") }?;
         array.read_region_f64(start, count, values)?;
@@ -708,11 +721,8 @@ pub unsafe extern "C" fn zarr_array_write(
     run("zarr_array_write", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
         array.write_region(start, count, buf)?;
@@ -768,11 +778,8 @@ pub unsafe extern "C" fn zarr_array_read_vlen(
     run("zarr_array_read_vlen", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         if offsets.is_null() {
             return Err(FfiError::Null("offsets"));
         }
@@ -849,11 +856,8 @@ pub unsafe extern "C" fn zarr_array_write_vlen(
     run("zarr_array_write_vlen", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         if offsets.is_null() {
             return Err(FfiError::Null("offsets"));
         }
@@ -908,11 +912,8 @@ pub unsafe extern "C" fn zarr_array_read_strided(
     run("zarr_array_read_strided", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let strides = unsafe { slice(byte_strides, ndim, "byte_strides") }?;
         // SAFETY: per this function's contract.
@@ -955,11 +956,8 @@ pub unsafe extern "C" fn zarr_array_write_strided(
     run("zarr_array_write_strided", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let strides = unsafe { slice(byte_strides, ndim, "byte_strides") }?;
         // SAFETY: per this function's contract.
@@ -1079,11 +1077,8 @@ pub unsafe extern "C" fn zarr_array_chunk_aligned(
     run("zarr_array_chunk_aligned", || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { selection(array, ndim, start, count) }?;
         let out = out_ptr(aligned_out, "aligned_out")?;
         let aligned = array.is_chunk_aligned(start, count)?;
         // SAFETY: checked non-NULL, writable per the contract.

@@ -596,11 +596,8 @@ pub unsafe extern "C" fn zarr_array_write_collective(
     let arguments = || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        super::array::check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { super::array::selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
         Ok((array, start, count, buf))
@@ -648,11 +645,8 @@ pub unsafe extern "C" fn zarr_array_read_collective(
     let arguments = || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        super::array::check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { super::array::selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let buf = unsafe { slice_mut(buf.cast::<u8>(), buf_len, "buf") }?;
         Ok((array, start, count, buf))
@@ -734,11 +728,8 @@ pub unsafe extern "C" fn zarr_array_append_collective(
     let arguments = || {
         // SAFETY: per this function's contract.
         let array = &unsafe { handle(array, "array") }?.array;
-        super::array::check_rank(array, ndim)?;
         // SAFETY: per this function's contract.
-        let start = unsafe { slice(start, ndim, "start") }?;
-        // SAFETY: per this function's contract.
-        let count = unsafe { slice(count, ndim, "count") }?;
+        let (start, count) = unsafe { super::array::selection(array, ndim, start, count) }?;
         // SAFETY: per this function's contract.
         let buf = unsafe { slice(buf.cast::<u8>(), buf_len, "buf") }?;
         Ok((array, start, count, buf))

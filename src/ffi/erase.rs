@@ -1,24 +1,11 @@
 //! Deleting nodes and erasing chunks, and asking whether a chunk is stored.
 
 use super::args::{handle, out_ptr, slice, str_arg, write_out};
+use super::array::check_rank;
 use super::boundary::run;
-use super::error::FfiError;
 use super::handle::{zarr_array, zarr_store};
 use super::status::zarr_status;
-use crate::array::Array;
-use crate::error::Error;
 use std::ffi::c_char;
-
-/// Check that a caller's rank matches the array's.
-fn check_rank(array: &Array, ndim: usize) -> Result<(), FfiError> {
-    if ndim != array.ndim() {
-        return Err(FfiError::Core(Error::InvalidArgument(format!(
-            "ndim is {ndim} but the array has {} dimensions",
-            array.ndim()
-        ))));
-    }
-    Ok(())
-}
 
 /// Delete the node at `path`: an array with its chunks, or a group with everything below
 /// it, in any layout (Zarr v3; v2 `.zarray` / `.zgroup` / `.zattrs` and chunks; the 2022
