@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::storage::remote::s3::BucketCheck;
 use crate::storage::remote::{
-    credentials, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme, UrlOptions,
+    azure, credentials, gcs, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme, UrlOptions,
 };
 use crate::storage::{FilesystemOptions, FilesystemStore, ReadOnlyStore, Storage, StorageError};
 use std::path::{Path, PathBuf};
@@ -15,6 +15,13 @@ use std::sync::Arc;
 #[derive(Debug, PartialEq, Eq)]
 enum Target {
     S3 { bucket: String, prefix: String },
+    Gcs { bucket: String, prefix: String },
+    /// `account` from the `container@account.blob.core.windows.net` form, if given.
+    Azure {
+        container: String,
+        account: Option<String>,
+        prefix: String,
+    },
     Http(String),
     File(PathBuf),
 }
@@ -23,6 +30,8 @@ impl Target {
     fn scheme(&self) -> Scheme {
         match self {
             Target::S3 { .. } => Scheme::S3,
+            Target::Gcs { .. } => Scheme::Gcs,
+            Target::Azure { .. } => Scheme::Azure,
             Target::Http(_) => Scheme::Http,
             Target::File(_) => Scheme::File,
         }
@@ -61,35 +70,39 @@ fn parse_target(url: &str) -> Result<Target, Error> {
     };
     match scheme.to_ascii_lowercase().as_str() {
         "s3" => {
-            if rest.contains(['?', '#']) {
-                return Err(invalid(format!(
-                    "malformed URL '{url}': s3 URLs take no query or fragment"
-                )));
-            }
-            let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-            let valid_bucket = !bucket.is_empty()
-                && bucket.len() <= 255
-                && bucket
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
-            if !valid_bucket {
-                return Err(invalid(format!(
-                    "malformed URL '{url}': expected s3://bucket[/prefix] with a bucket name of \
-                     letters, digits, '.', '-' and '_'"
-                )));
-            }
-            let prefix = prefix.trim_matches('/');
-            if !prefix.is_empty() {
-                crate::storage::validate_key(prefix)
-                    .map_err(|e| invalid(format!("malformed URL '{url}': bad key prefix: {e}")))?;
-            }
-            Ok(Target::S3 {
-                bucket: bucket.to_string(),
-                prefix: if prefix.is_empty() {
-                    String::new()
-                } else {
-                    format!("{prefix}/")
-                },
+            let (bucket, prefix) = bucket_and_prefix(url, rest, "s3://bucket[/prefix]")?;
+            Ok(Target::S3 { bucket, prefix })
+        }
+        "gs" | "gcs" => {
+            let (bucket, prefix) = bucket_and_prefix(url, rest, "gs://bucket[/prefix]")?;
+            Ok(Target::Gcs { bucket, prefix })
+        }
+        "az" | "abfs" | "abfss" => {
+            // adlfs and fsspec also spell the account into the URL:
+            // abfs://container@account.dfs.core.windows.net/prefix.
+            let (head, tail) = rest.split_once('/').unwrap_or((rest, ""));
+            let (container, account) = match head.split_once('@') {
+                Some((container, host)) => {
+                    let account = host.split('.').next().unwrap_or("");
+                    if account.is_empty() || !account.chars().all(|c| c.is_ascii_alphanumeric()) {
+                        return Err(invalid(format!(
+                            "malformed URL '{url}': expected container@account.<domain> with an \
+                             account name of letters and digits"
+                        )));
+                    }
+                    (container, Some(account.to_string()))
+                }
+                None => (head, None),
+            };
+            let (container, prefix) = bucket_and_prefix(
+                url,
+                &format!("{container}/{tail}"),
+                "az://container[/prefix]",
+            )?;
+            Ok(Target::Azure {
+                container,
+                account,
+                prefix,
             })
         }
         "http" | "https" => {
@@ -115,25 +128,48 @@ fn parse_target(url: &str) -> Result<Target, Error> {
             })?;
             Ok(Target::File(path))
         }
-        "gs" | "gcs" => Err(unsupported(
-            url,
-            "Google Cloud Storage URLs are not supported by this build (its client speaks S3): \
-             use s3://bucket with the option \"endpoint\": \"https://storage.googleapis.com\" \
-             and HMAC keys, or https:// for public objects",
-        )),
-        "az" | "azure" | "abfs" | "abfss" | "adl" => Err(unsupported(
-            url,
-            "Azure Blob Storage URLs are not supported by this build (its client speaks S3 and \
-             HTTP): use an https:// URL (with a SAS token in a proxy) or an S3 gateway",
-        )),
         other => Err(unsupported(
             url,
             &format!(
-                "URL scheme '{other}' is not supported (s3://, http://, https://, file:// or a \
-                 local path)"
+                "URL scheme '{other}' is not supported (s3://, gs://, az://, abfs://, http://, \
+                 https://, file:// or a local path)"
             ),
         )),
     }
+}
+
+/// The bucket (or container) and the key prefix (`""` or ending in `/`) of an object store
+/// URL's `rest` (what follows `scheme://`); `form` is what the message of a malformed one
+/// shows.
+fn bucket_and_prefix(url: &str, rest: &str, form: &str) -> Result<(String, String), Error> {
+    if rest.contains(['?', '#']) {
+        return Err(invalid(format!(
+            "malformed URL '{url}': object store URLs take no query or fragment"
+        )));
+    }
+    let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+    let valid_bucket = !bucket.is_empty()
+        && bucket.len() <= 255
+        && bucket
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    if !valid_bucket {
+        return Err(invalid(format!(
+            "malformed URL '{url}': expected {form} with a name of letters, digits, '.', '-' \
+             and '_'"
+        )));
+    }
+    let prefix = prefix.trim_matches('/');
+    if !prefix.is_empty() {
+        crate::storage::validate_key(prefix)
+            .map_err(|e| invalid(format!("malformed URL '{url}': bad key prefix: {e}")))?;
+    }
+    let prefix = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}/")
+    };
+    Ok((bucket.to_string(), prefix))
 }
 
 /// Open the store a URL names, with options given as a JSON object (or `None`).
@@ -196,6 +232,12 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
                 http::Client::new(&client_config(tls, 5)).map_err(|m| tls_failure(&base, m))?;
             Ok(Arc::new(HttpStore::new(&base, client)))
         }
+        Target::Gcs { bucket, prefix } => gcs::open(&bucket, &prefix, &options, url),
+        Target::Azure {
+            container,
+            account,
+            prefix,
+        } => azure::open(&container, account.as_deref(), &prefix, &options, url),
         Target::S3 { bucket, prefix } => {
             let settings =
                 credentials::resolve(&options, &credentials::process_env).map_err(invalid)?;
@@ -370,7 +412,39 @@ mod tests {
             let e = parse_target(bad).unwrap_err();
             assert!(matches!(e, Error::InvalidArgument(_)), "{bad}: {e}");
         }
-        for unsupported in ["gs://b/x", "az://c/x", "ftp://h/x"] {
+        assert_eq!(
+            parse_target("gs://bkt/a/b").unwrap(),
+            Target::Gcs {
+                bucket: "bkt".into(),
+                prefix: "a/b/".into()
+            }
+        );
+        let azure = |c: &str, a: Option<&str>, p: &str| Target::Azure {
+            container: c.into(),
+            account: a.map(Into::into),
+            prefix: p.into(),
+        };
+        assert_eq!(parse_target("az://ctr").unwrap(), azure("ctr", None, ""));
+        assert_eq!(
+            parse_target("abfs://ctr/x/y").unwrap(),
+            azure("ctr", None, "x/y/")
+        );
+        assert_eq!(
+            parse_target("abfs://ctr@acct.dfs.core.windows.net/x").unwrap(),
+            azure("ctr", Some("acct"), "x/")
+        );
+        for bad in [
+            "gs://",
+            "gs://b/../x",
+            "az://",
+            "az://c?sig=1",
+            "abfs://c@/x",
+            "abfs://@acct.blob.core.windows.net/x",
+        ] {
+            let e = parse_target(bad).unwrap_err();
+            assert!(matches!(e, Error::InvalidArgument(_)), "{bad}: {e}");
+        }
+        for unsupported in ["adl://c/x", "ftp://h/x"] {
             let e = parse_target(unsupported).unwrap_err();
             assert!(
                 matches!(e, Error::Storage(StorageError::Unsupported { .. })),

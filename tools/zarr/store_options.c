@@ -9,28 +9,35 @@
 
 /* Every key of zarr_store_open_url and the schemes it applies to (options.rs, KEYS; the
  * test cli.option_table_in_sync compares the two). */
+#define SCHEME_OBJECT_STORES (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE)
+
 static const struct {
     const char *key;
     unsigned schemes;
 } option_table[] = {
-    {"endpoint", SCHEME_S3},
+    {"endpoint", SCHEME_OBJECT_STORES},
     {"region", SCHEME_S3},
-    {"anonymous", SCHEME_S3},
+    {"anonymous", SCHEME_OBJECT_STORES},
     {"access_key_id", SCHEME_S3},
     {"secret_access_key", SCHEME_S3},
     {"session_token", SCHEME_S3},
     {"profile", SCHEME_S3},
     {"force_path_style", SCHEME_S3},
-    {"max_concurrency", SCHEME_S3 | SCHEME_HTTP},
-    {"timeout_ms", SCHEME_S3 | SCHEME_HTTP},
-    {"max_retries", SCHEME_S3 | SCHEME_HTTP},
-    {"read_only", SCHEME_S3 | SCHEME_HTTP | SCHEME_FILE},
+    {"service_account_path", SCHEME_GCS},
+    {"token", SCHEME_GCS},
+    {"account_name", SCHEME_AZURE},
+    {"account_key", SCHEME_AZURE},
+    {"sas_token", SCHEME_AZURE},
+    {"max_concurrency", SCHEME_OBJECT_STORES | SCHEME_HTTP},
+    {"timeout_ms", SCHEME_OBJECT_STORES | SCHEME_HTTP},
+    {"max_retries", SCHEME_OBJECT_STORES | SCHEME_HTTP},
+    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE},
     {"create", SCHEME_S3 | SCHEME_FILE},
     {"fsync", SCHEME_FILE},
     {"follow_symlinks", SCHEME_FILE},
     {"locking", SCHEME_FILE},
-    {"conditional_writes", SCHEME_S3},
-    {"update_attempts", SCHEME_S3},
+    {"conditional_writes", SCHEME_OBJECT_STORES},
+    {"update_attempts", SCHEME_OBJECT_STORES},
 };
 
 #define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
@@ -46,11 +53,20 @@ unsigned store_location_scheme(const char *location) {
     if (!strncmp(location, "s3://", 5)) return SCHEME_S3;
     if (!strncmp(location, "http://", 7) || !strncmp(location, "https://", 8)) return SCHEME_HTTP;
     if (!strncmp(location, "file://", 7)) return SCHEME_FILE;
+    if (!strncmp(location, "gs://", 5) || !strncmp(location, "gcs://", 6)) return SCHEME_GCS;
+    if (!strncmp(location, "az://", 5) || !strncmp(location, "abfs://", 7) || !strncmp(location, "abfss://", 8))
+        return SCHEME_AZURE;
     return 0;
 }
 
 static const char *scheme_name(unsigned scheme) {
-    return scheme == SCHEME_S3 ? "s3:// URLs" : scheme == SCHEME_HTTP ? "http(s):// URLs" : "file:// URLs";
+    switch (scheme) {
+    case SCHEME_S3: return "s3:// URLs";
+    case SCHEME_HTTP: return "http(s):// URLs";
+    case SCHEME_GCS: return "gs:// URLs";
+    case SCHEME_AZURE: return "az:// and abfs:// URLs";
+    default: return "file:// URLs";
+    }
 }
 
 static int debug_enabled(void) {

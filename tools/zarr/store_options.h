@@ -11,13 +11,14 @@
 #define ZARR_TOOL_STORE_OPTIONS_H
 
 /* The schemes of the library's option table. */
-enum { SCHEME_S3 = 1, SCHEME_HTTP = 2, SCHEME_FILE = 4 };
+enum { SCHEME_S3 = 1, SCHEME_HTTP = 2, SCHEME_FILE = 4, SCHEME_GCS = 8, SCHEME_AZURE = 16 };
 
 /* Which of the SCHEME_* bits the option `key` applies to; 0 for a key no scheme knows. */
 unsigned store_option_schemes(const char *key);
 
 /* The SCHEME_* bit of a store location: s3:// is SCHEME_S3, http:// and https:// are
- * SCHEME_HTTP, file:// is SCHEME_FILE; 0 for anything else (another URL scheme, which the
+ * SCHEME_HTTP, file:// is SCHEME_FILE, gs:// and gcs:// are SCHEME_GCS, az://, abfs:// and
+ * abfss:// are SCHEME_AZURE; 0 for anything else (another URL scheme, which the
  * library refuses, a local directory or a zip file, which take no options here). */
 unsigned store_location_scheme(const char *location);
 

@@ -6,8 +6,10 @@
 //! presigned URLs) and its XML responses parsed by it. No async runtime and no thread is
 //! started until a call needs concurrent requests, and those threads end with the call.
 
+pub mod azure;
 pub mod credentials;
 pub mod error;
+pub mod gcs;
 pub mod http;
 pub mod http_store;
 pub mod options;

@@ -28,7 +28,16 @@ pub enum Scheme {
     Http,
     /// A local path or `file://`
     File,
+    /// `gs://bucket/prefix` (Google Cloud Storage)
+    Gcs,
+    /// `az://container/prefix` or `abfs://container/prefix` (Azure Blob Storage)
+    Azure,
 }
+
+/// The remote object stores: what most remote options apply to.
+const OBJECT_STORES: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure];
+/// Every remote store, HTTP included.
+const REMOTE: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure, Scheme::Http];
 
 impl Scheme {
     fn describe(self) -> &'static str {
@@ -36,6 +45,8 @@ impl Scheme {
             Scheme::S3 => "s3:// URLs",
             Scheme::Http => "http(s):// URLs",
             Scheme::File => "local paths and file:// URLs",
+            Scheme::Gcs => "gs:// URLs",
+            Scheme::Azure => "az:// and abfs:// URLs",
         }
     }
 }
@@ -49,6 +60,16 @@ pub struct UrlOptions {
     pub access_key_id: Option<String>,
     pub secret_access_key: Option<String>,
     pub session_token: Option<String>,
+    /// GCS: a service-account JSON key file.
+    pub service_account_path: Option<String>,
+    /// GCS: an OAuth2 bearer token the caller already has.
+    pub token: Option<String>,
+    /// Azure: the storage account.
+    pub account_name: Option<String>,
+    /// Azure: the account's Shared Key (base64).
+    pub account_key: Option<String>,
+    /// Azure: a shared access signature (a query string, with or without its `?`).
+    pub sas_token: Option<String>,
     pub profile: Option<String>,
     pub force_path_style: Option<bool>,
     pub max_concurrency: Option<usize>,
@@ -80,43 +101,46 @@ enum Kind {
 
 /// Every key: its JSON kind and the schemes it applies to.
 const KEYS: &[(&str, Kind, &[Scheme])] = &[
-    ("endpoint", Kind::String, &[Scheme::S3]),
+    ("endpoint", Kind::String, OBJECT_STORES),
     ("region", Kind::String, &[Scheme::S3]),
-    ("anonymous", Kind::Bool, &[Scheme::S3]),
+    ("anonymous", Kind::Bool, OBJECT_STORES),
     ("access_key_id", Kind::String, &[Scheme::S3]),
     ("secret_access_key", Kind::String, &[Scheme::S3]),
     ("session_token", Kind::String, &[Scheme::S3]),
     ("profile", Kind::String, &[Scheme::S3]),
     ("force_path_style", Kind::Bool, &[Scheme::S3]),
+    ("service_account_path", Kind::String, &[Scheme::Gcs]),
+    ("token", Kind::String, &[Scheme::Gcs]),
+    ("account_name", Kind::String, &[Scheme::Azure]),
+    ("account_key", Kind::String, &[Scheme::Azure]),
+    ("sas_token", Kind::String, &[Scheme::Azure]),
     (
         "max_concurrency",
         Kind::Integer(1, MAX_CONCURRENCY_LIMIT),
-        &[Scheme::S3, Scheme::Http],
+        REMOTE,
     ),
-    (
-        "timeout_ms",
-        Kind::Integer(1, TIMEOUT_LIMIT_MS),
-        &[Scheme::S3, Scheme::Http],
-    ),
-    (
-        "max_retries",
-        Kind::Integer(0, RETRIES_LIMIT),
-        &[Scheme::S3, Scheme::Http],
-    ),
+    ("timeout_ms", Kind::Integer(1, TIMEOUT_LIMIT_MS), REMOTE),
+    ("max_retries", Kind::Integer(0, RETRIES_LIMIT), REMOTE),
     (
         "read_only",
         Kind::Bool,
-        &[Scheme::S3, Scheme::Http, Scheme::File],
+        &[
+            Scheme::S3,
+            Scheme::Gcs,
+            Scheme::Azure,
+            Scheme::Http,
+            Scheme::File,
+        ],
     ),
     ("create", Kind::Bool, &[Scheme::S3, Scheme::File]),
     ("fsync", Kind::Bool, &[Scheme::File]),
     ("follow_symlinks", Kind::Bool, &[Scheme::File]),
     ("locking", Kind::Bool, &[Scheme::File]),
-    ("conditional_writes", Kind::Bool, &[Scheme::S3]),
+    ("conditional_writes", Kind::Bool, OBJECT_STORES),
     (
         "update_attempts",
         Kind::Integer(1, UPDATE_ATTEMPTS_LIMIT),
-        &[Scheme::S3],
+        OBJECT_STORES,
     ),
 ];
 
@@ -162,6 +186,11 @@ impl UrlOptions {
                         "secret_access_key" => options.secret_access_key = text,
                         "session_token" => options.session_token = text,
                         "profile" => options.profile = text,
+                        "service_account_path" => options.service_account_path = text,
+                        "token" => options.token = text,
+                        "account_name" => options.account_name = text,
+                        "account_key" => options.account_key = text,
+                        "sas_token" => options.sas_token = text,
                         _ => unreachable!("every string option is listed"),
                     }
                 }
@@ -230,10 +259,28 @@ impl UrlOptions {
                 "option 'session_token' needs 'access_key_id' and 'secret_access_key'".to_string(),
             );
         }
+        if self.service_account_path.is_some() && self.token.is_some() {
+            return Err(
+                "options 'service_account_path' and 'token' contradict each other (give one \
+                 credential)"
+                    .to_string(),
+            );
+        }
+        if self.account_key.is_some() && self.sas_token.is_some() {
+            return Err(
+                "options 'account_key' and 'sas_token' contradict each other (give one \
+                 credential)"
+                    .to_string(),
+            );
+        }
         if self.anonymous == Some(true) {
             for (given, name) in [
                 (has_key, "access_key_id"),
                 (self.profile.is_some(), "profile"),
+                (self.service_account_path.is_some(), "service_account_path"),
+                (self.token.is_some(), "token"),
+                (self.account_key.is_some(), "account_key"),
+                (self.sas_token.is_some(), "sas_token"),
             ] {
                 if given {
                     return Err(format!(

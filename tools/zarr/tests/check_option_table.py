@@ -10,23 +10,36 @@ Usage: check_option_table.py OPTIONS_RS STORE_OPTIONS_C
 import re
 import sys
 
-RUST_SCHEMES = {"S3": "s3", "Http": "http", "File": "file"}
-C_SCHEMES = {"SCHEME_S3": "s3", "SCHEME_HTTP": "http", "SCHEME_FILE": "file"}
+RUST_SCHEMES = {"S3": "s3", "Http": "http", "File": "file", "Gcs": "gcs", "Azure": "azure"}
+C_SCHEMES = {"SCHEME_S3": "s3", "SCHEME_HTTP": "http", "SCHEME_FILE": "file",
+             "SCHEME_GCS": "gcs", "SCHEME_AZURE": "azure"}
+
+
+def rust_schemes(listed):
+    """The schemes of a list like 'Scheme::S3, Scheme::Http'."""
+    return {RUST_SCHEMES[s.split("::")[1].strip()] for s in listed.split(",") if s.strip()}
 
 
 def library_table(text):
+    # Named lists (const OBJECT_STORES: &[Scheme] = &[...]) that KEYS may use.
+    named = {name: rust_schemes(listed) for name, listed in
+             re.findall(r'const (\w+): &\[Scheme\] = &\[([^\]]*)\]', text)}
     block = text[text.index("const KEYS"):]
-    block = block[:block.index("];")]
-    entries = re.findall(r'\(\s*"(\w+)",\s*Kind::\w+(?:\([^)]*\))?,\s*&\[([^\]]*)\]', block)
-    return {key: {RUST_SCHEMES[s.split("::")[1].strip()] for s in schemes.split(",") if s.strip()}
-            for key, schemes in entries}
+    block = block[:block.index("\n];")]
+    entries = re.findall(r'\(\s*"(\w+)",\s*Kind::\w+(?:\([^)]*\))?,\s*(?:&\[([^\]]*)\]|(\w+))', block)
+    return {key: rust_schemes(listed) if listed else named[name] for key, listed, name in entries}
 
 
 def tool_table(text):
+    # Named combinations (#define SCHEME_OBJECT_STORES (SCHEME_S3 | ...)) the table may use.
+    named = {name: {C_SCHEMES[s.strip()] for s in bits.split("|")} for name, bits in
+             re.findall(r'#define (SCHEME_\w+) \(([A-Z0-9_ |]+)\)', text)}
     block = text[text.index("option_table[] = {"):]
     block = block[:block.index("};")]
     entries = re.findall(r'\{"(\w+)",\s*([A-Z0-9_ |]+)\}', block)
-    return {key: {C_SCHEMES[s.strip()] for s in schemes.split("|")} for key, schemes in entries}
+    return {key: set().union(*({C_SCHEMES[s]} if s in C_SCHEMES else named[s]
+                               for s in (part.strip() for part in schemes.split("|"))))
+            for key, schemes in entries}
 
 
 def main():
