@@ -12,6 +12,13 @@ Usage: servers.py start DIR [--s3s-fs PATH]
 - faulty:        tests/servers/fault_proxy.py in front of moto (20% 500/503, 10% resets)
 - counting:      fault_proxy.py in front of moto without faults (request counts)
 - s3s:           s3s-fs (checks SigV4 signatures) over DIR/s3s-root, when --s3s-fs is given
+- gcs:           gcp-storage-emulator (tests/servers/gcs_emulator.py, in memory, in this
+                 Python), buckets created; and before it fault_proxy.py --gcs as
+                 gcs_faulty (faults), gcs_counting (none) and gcs_auth (checks bearer
+                 tokens), which also paginate listings and enforce ifGenerationMatch
+- gcs_token:     an OAuth token endpoint for a test service account
+                 (tests/servers/gcs_token_server.py); its key file DIR/gcs/service-account.json
+                 (and DIR/gcs/service-account-untrusted.json, signed by a key it rejects)
 Each logs its requests to DIR/logs/<name>.log. Then it writes DIR/servers.env, lines
 `NAME=VALUE` the tests read (URLs, the CA file, the s3s keys, the log and root
 directories), and DIR/pids. `stop` kills every process group listed in DIR/pids.
@@ -149,6 +156,8 @@ def start(directory, s3s_fs):
         env["ZARR_TEST_S3S_ACCESS_KEY"] = S3S_ACCESS_KEY
         env["ZARR_TEST_S3S_SECRET_KEY"] = S3S_SECRET_KEY
 
+    start_gcs(directory, logs, env, python_server)
+
     env["ZARR_TEST_HTTP_ROOT"] = http_root
     env["ZARR_TEST_LOGS"] = logs
     env["ZARR_TEST_DIR"] = directory
@@ -158,6 +167,78 @@ def start(directory, s3s_fs):
             f.write(f"{name}={value}\n")
     os.replace(tmp, os.path.join(directory, "servers.env"))
     print(f"servers started in {directory}")
+
+
+GCS_STATIC_TOKEN = "zarr-test-static-token"
+
+
+def make_rsa_key(path):
+    """An RSA key (PKCS#8 PEM) at path, and its public key at path + '.pub'."""
+    try:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        with open(path, "wb") as f:
+            f.write(key.private_bytes(serialization.Encoding.PEM,
+                                      serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()))
+        with open(path + ".pub", "wb") as f:
+            f.write(key.public_key().public_bytes(
+                serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    except ImportError:
+        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt",
+                        "rsa_keygen_bits:2048", "-out", path], check=True, capture_output=True)
+        subprocess.run(["openssl", "pkey", "-in", path, "-pubout", "-out", path + ".pub"],
+                       check=True, capture_output=True)
+    with open(path) as f:
+        return f.read()
+
+
+def write_service_account(path, private_key, token_uri, key_id):
+    import json
+    with open(path, "w") as f:
+        json.dump({"type": "service_account", "project_id": "zarr-test",
+                   "private_key_id": key_id, "private_key": private_key,
+                   "client_email": "zarr-test@zarr-test.iam.gserviceaccount.com",
+                   "client_id": "100000000000000000001",
+                   "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+                   "token_uri": token_uri}, f, indent=2)
+
+
+def start_gcs(directory, logs, env, python_server):
+    """The GCS emulator, its proxies, the token endpoint and the service-account keys."""
+    gcs = os.path.join(directory, "gcs")
+    os.makedirs(gcs)
+    port = python_server("gcs", "gcs_emulator.py", *[a for b in BUCKETS for a in ("--bucket", b)])
+    gcs_url = f"http://127.0.0.1:{port}"
+    env["ZARR_TEST_GCS"] = gcs_url
+    port = python_server("gcs_faulty", "fault_proxy.py", "--gcs", "--upstream", gcs_url,
+                         "--fail-rate", "0.2", "--reset-rate", "0.1", "--seed", "7")
+    env["ZARR_TEST_FAULTY_GCS"] = f"http://127.0.0.1:{port}"
+    port = python_server("gcs_counting", "fault_proxy.py", "--gcs", "--upstream", gcs_url)
+    env["ZARR_TEST_COUNTING_GCS"] = f"http://127.0.0.1:{port}"
+
+    tokens = os.path.join(gcs, "tokens")
+    with open(tokens, "w") as f:
+        f.write(GCS_STATIC_TOKEN + "\n")
+    port = python_server("gcs_auth", "fault_proxy.py", "--gcs", "--upstream", gcs_url,
+                         "--require-bearer", tokens)
+    env["ZARR_TEST_GCS_AUTH"] = f"http://127.0.0.1:{port}"
+    env["ZARR_TEST_GCS_TOKEN"] = GCS_STATIC_TOKEN
+
+    key = make_rsa_key(os.path.join(gcs, "service-account.key"))
+    untrusted = make_rsa_key(os.path.join(gcs, "untrusted.key"))
+    port = python_server("gcs_token", "gcs_token_server.py", "--public-key",
+                         os.path.join(gcs, "service-account.key.pub"), "--tokens", tokens)
+    token_url = f"http://127.0.0.1:{port}/token"
+    service_account = os.path.join(gcs, "service-account.json")
+    write_service_account(service_account, key, token_url, "zarr-test-key-1")
+    write_service_account(os.path.join(gcs, "service-account-untrusted.json"), untrusted,
+                          token_url, "zarr-test-key-2")
+    env["ZARR_TEST_GCS_TOKEN_URL"] = token_url
+    env["ZARR_TEST_GCS_SERVICE_ACCOUNT"] = service_account
+    env["ZARR_TEST_GCS_SERVICE_ACCOUNT_UNTRUSTED"] = os.path.join(
+        gcs, "service-account-untrusted.json")
 
 
 def stop(directory):
