@@ -2,7 +2,7 @@
 
 Usage: fault_proxy.py --upstream http://127.0.0.1:PORT --port-file FILE [--log FILE]
                       [--fail-rate F] [--reset-rate R] [--seed N] [--max-lifetime S]
-                      [--gcs [--page-size N] [--require-bearer TOKENS_FILE]]
+                      [--gcs [--require-bearer TOKENS_FILE]]
 
 Listens on 127.0.0.1 (a free port, written to --port-file) and forwards each request to
 --upstream (an S3 or HTTP server), rewriting nothing, so SigV4 signatures stay valid.
@@ -31,14 +31,6 @@ With --gcs the upstream is a GCS JSON API server (gcp-storage-emulator), and:
   not start at 0, and the injected errors are GCS JSON errors;
 - the bucket (GET /storage/v1/b/BUCKET) and listings (GET /storage/v1/b/BUCKET/o) are
   forwarded without faults, like the bucket requests of S3;
-- listings are paginated here as GCS does (the emulator ignores maxResults and
-  pageToken): at most min(maxResults, --page-size, default 1000) entries (objects and
-  prefixes together, in name order) per page, with nextPageToken;
-- ifGenerationMatch is enforced here (the emulator ignores it): a POST upload, a PUT of
-  a resumable upload (its Location keeps the condition) or a DELETE with
-  ifGenerationMatch=G is answered 412 conditionNotMet unless the object's generation is
-  G (0: the object must not exist); the check and the forwarding hold one lock, so
-  conditional requests through one proxy are atomic against each other;
 - with --require-bearer, a request without `Authorization: Bearer T`, T a line of
   TOKENS_FILE (re-read at each request), is answered 401 authError, and a valid one
   whose object name has a segment `forbidden` 403 forbidden;
@@ -191,31 +183,6 @@ class Proxy(BaseHTTPRequestHandler):
         upstream.close()
         return response, data
 
-    def generation(self, bucket, name):
-        """The object's current generation upstream, "0" when it does not exist."""
-        path = f"{GCS_API}{bucket}/o/{urllib.parse.quote(name, safe='')}"
-        response, data = self.upstream_request("GET", path)
-        if response.status == 404:
-            return "0"
-        return str(json.loads(data).get("generation", "0"))
-
-    def paginate(self, query, data):
-        """One page of a listing the emulator answered whole."""
-        listing = json.loads(data)
-        entries = sorted([(item["name"], "items", item) for item in listing.get("items") or []]
-                         + [(p, "prefixes", p) for p in listing.get("prefixes") or []],
-                         key=lambda e: e[0])
-        size = self.server.page_size
-        if query.get("maxResults"):
-            size = max(1, min(size, int(query["maxResults"][0])))
-        start = int(query["pageToken"][0]) if query.get("pageToken") else 0
-        page = {"kind": "storage#objects", "items": [], "prefixes": []}
-        for _, kind, value in entries[start:start + size]:
-            page[kind].append(value)
-        if start + size < len(entries):
-            page["nextPageToken"] = str(start + size)
-        return json.dumps(page).encode()
-
     def handle_gcs(self):
         split = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(split.query)
@@ -223,13 +190,12 @@ class Proxy(BaseHTTPRequestHandler):
         upload = path.startswith(GCS_UPLOAD)
         rest = path[len(GCS_UPLOAD if upload else GCS_API):] if (
             upload or path.startswith(GCS_API)) else ""
-        bucket, _, tail = rest.partition("/")
+        _, _, tail = rest.partition("/")
         name = None
         if tail.startswith("o/"):
             name = urllib.parse.unquote(tail[2:])
         elif upload and query.get("name"):
             name = query["name"][0]
-        listing = self.command == "GET" and not upload and tail == "o"
         segments = [s for s in split.path.split("/") if s]
         if name is not None:
             segments += [s for s in name.split("/") if s]
@@ -282,28 +248,9 @@ class Proxy(BaseHTTPRequestHandler):
                 return self.reset()
             cut_response = True
 
-        forward_path = self.path
-        if listing:
-            kept = [(k, v) for k, v in urllib.parse.parse_qsl(split.query, keep_blank_values=True)
-                    if k not in ("pageToken", "maxResults")]
-            forward_path = split.path + ("?" + urllib.parse.urlencode(kept) if kept else "")
         headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
-        if conditional and name is not None and self.command in ("POST", "PUT", "DELETE"):
-            with self.server.condition_lock:
-                current = self.generation(bucket, name)
-                if current != query["ifGenerationMatch"][0]:
-                    return self.gcs_error(
-                        412, "conditionNotMet", "At least one of the pre-conditions you "
-                        f"specified did not hold. (generation {current})", "refused")
-                response, data = self.upstream_request(self.command, forward_path, body,
-                                                       headers)
-        else:
-            response, data = self.upstream_request(self.command, forward_path, body, headers)
+        response, data = self.upstream_request(self.command, self.path, body, headers)
         status = response.status
-        if listing and status == 200:
-            data = self.paginate(query, data)
-        if self.command == "DELETE" and status == 200 and not data:
-            status = 204  # what GCS answers (the emulator says 200)
         cut = cut_response and self.command != "HEAD" and len(data) > 1
         sent = 0 if self.command == "HEAD" else len(data) // 2 if cut else len(data)
         self.record(status, sent, "reset" if cut else "forwarded")
@@ -334,7 +281,6 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-lifetime", type=float, default=3600)
     parser.add_argument("--gcs", action="store_true")
-    parser.add_argument("--page-size", type=int, default=1000)
     parser.add_argument("--require-bearer")
     args = parser.parse_args()
 
@@ -345,9 +291,7 @@ def main():
     server.fail_rate, server.reset_rate = args.fail_rate, args.reset_rate
     server.rng = random.Random(args.seed)
     server.lock = threading.Lock()
-    server.gcs, server.page_size = args.gcs, args.page_size
-    server.require_bearer = args.require_bearer
-    server.condition_lock = threading.Lock()
+    server.gcs, server.require_bearer = args.gcs, args.require_bearer
     server.request_log = open(args.log, "a") if args.log else None
     timer = threading.Timer(args.max_lifetime, lambda: os._exit(0))
     timer.daemon = True

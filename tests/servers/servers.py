@@ -15,7 +15,8 @@ Usage: servers.py start DIR [--s3s-fs PATH]
 - gcs:           gcp-storage-emulator (tests/servers/gcs_emulator.py, in memory, in this
                  Python), buckets created; and before it fault_proxy.py --gcs as
                  gcs_faulty (faults), gcs_counting (none) and gcs_auth (checks bearer
-                 tokens), which also paginate listings and enforce ifGenerationMatch
+                 tokens); the emulator is made to page listings, honour ifGenerationMatch
+                 and suffix ranges as GCS does (see gcs_emulator.py)
 - gcs_token:     an OAuth token endpoint for a test service account
                  (tests/servers/gcs_token_server.py); its key file DIR/gcs/service-account.json
                  (and DIR/gcs/service-account-untrusted.json, signed by a key it rejects)
