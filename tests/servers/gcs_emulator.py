@@ -26,7 +26,9 @@ here so that it answers as GCS does (unless --as-is):
   whole object) is served as the last N bytes, and a range starting at or after the end
   (answered 206 with an empty body and a malformed Content-Range) is 416 with
   `Content-Range: bytes */SIZE`;
-- DELETE answers 204 (the emulator says 200).
+- DELETE answers 204 (the emulator says 200);
+- a media download carries x-goog-generation, x-goog-metageneration and
+  x-goog-stored-content-length, as GCS's do (the emulator sends none of them).
 """
 
 import argparse
@@ -133,7 +135,13 @@ def make_faithful():
                 return gcs_error(response, HTTPStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
                                  "requestedRangeNotSatisfiable",
                                  "The requested range cannot be satisfied.")
-        return objects.download(request, response, storage, *args, **kwargs)
+        objects.download(request, response, storage, *args, **kwargs)
+        if response.status in (HTTPStatus.OK, HTTPStatus.PARTIAL_CONTENT):
+            obj = storage.get_file_obj(request.params["bucket_name"],
+                                       request.params["object_id"])
+            response["x-goog-generation"] = str(obj.get("generation"))
+            response["x-goog-metageneration"] = str(obj.get("metageneration"))
+            response["x-goog-stored-content-length"] = str(obj.get("size"))
 
     def get(request, response, storage, *args, **kwargs):
         if request.query.get("alt") and request.query.get("alt")[0] == "media":
