@@ -9,9 +9,11 @@ objects in memory, after creating the buckets given. Every request is logged to 
 the emulator logs it (`"GET /storage/v1/b/... HTTP/1.1" 200 -`). Exits by itself after
 --max-lifetime seconds (default 3600), like the other test servers.
 
-The emulator serves one request at a time (http.server.HTTPServer, HTTP/1.0, a new
-connection per request); its listen backlog is raised here so that a client's parallel
-requests queue instead of waiting for SYN retransmissions.
+The emulator serves one connection at a time (http.server.HTTPServer, HTTP/1.0), so one
+client that connects and sends no request line (a TLS handshake, a stalled socket)
+blocks every other. Here it reads requests in threads instead (ThreadingHTTPServer, a
+60 s socket timeout, a listen backlog of 128) and handles them one at a time under a
+lock, so its storage still sees one request at a time.
 
 Where the emulator departs from GCS in what libzarr relies on, its handlers are wrapped
 here so that it answers as GCS does (unless --as-is):
@@ -26,6 +28,8 @@ here so that it answers as GCS does (unless --as-is):
   whole object) is served as the last N bytes, and a range starting at or after the end
   (answered 206 with an empty body and a malformed Content-Range) is 416 with
   `Content-Range: bytes */SIZE`;
+- a multipart upload's media part is taken byte for byte (the emulator parses the body
+  with the email package, which loses a line ending at the end of binary content);
 - DELETE answers 204 (the emulator says 200);
 - a media download carries x-goog-generation, x-goog-metageneration and
   x-goog-stored-content-length, as GCS's do (the emulator sends none of them).
@@ -50,6 +54,28 @@ def gcs_error(response, status, reason, message):
     response.json({"error": {"code": int(status), "message": message,
                              "errors": [{"domain": "global", "reason": reason,
                                          "message": message}]}})
+
+
+def make_threaded():
+    """Threads read the requests; one lock serialises their handling (see above)."""
+    import types
+
+    from gcp_storage_emulator import server
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = 128
+
+    lock = threading.Lock()
+    handle = server.Router.handle
+
+    def locked(self, method):
+        with lock:
+            return handle(self, method)
+
+    server.Router.handle = locked
+    server.RequestHandler.timeout = 60
+    server.server = types.SimpleNamespace(HTTPServer=Server)
 
 
 def make_faithful():
@@ -148,6 +174,36 @@ def make_faithful():
             return download(request, response, storage, *args, **kwargs)
         return objects.get(request, response, storage, *args, **kwargs)
 
+    read_data = server._read_data
+
+    def read_multipart(request_handler, query):
+        content_type = request_handler.headers.get("Content-Type") or ""
+        boundary = re.search(r'boundary="?([^";]+)"?', content_type)
+        if not content_type.startswith("multipart/related") or not boundary:
+            return read_data(request_handler, query)
+        raw = server._decode_raw_data(server._read_raw_data(request_handler),
+                                      request_handler)
+        delimiter = b"--" + boundary.group(1).encode()
+        # RFC 2046 wants CRLF line endings; gcsfs sends bare LF: take the sender's.
+        first = raw.find(delimiter) + len(delimiter)
+        newline = b"\r\n" if raw[first:first + 2] == b"\r\n" else b"\n"
+        parts = []
+        for chunk in raw.split(delimiter)[1:]:
+            if chunk.startswith(b"--"):
+                break
+            head, _, body = chunk[len(newline):].partition(newline + newline)
+            if body.endswith(newline):
+                body = body[:-len(newline)]
+            headers = {}
+            for line in head.decode("latin-1").splitlines():
+                key, _, value = line.partition(":")
+                headers[key.strip().lower()] = value.strip()
+            parts.append((headers, body))
+        return {"meta": json.loads(parts[0][1]), "content": parts[1][1],
+                "content-type": parts[1][0].get("content-type", "application/octet-stream")}
+
+    server._read_data = read_multipart
+
     replacements = {
         objects.insert: conditional(objects.insert, upload_name),
         objects.upload_partial: conditional(objects.upload_partial, upload_name),
@@ -176,8 +232,7 @@ def main():
 
     logging.basicConfig(filename=args.log, level=logging.INFO,
                         format="%(asctime)s %(name)s %(message)s")
-    http.server.HTTPServer.request_queue_size = 128
-
+    make_threaded()
     from gcp_storage_emulator.handlers.buckets import create_bucket
     from gcp_storage_emulator.server import create_server
 
