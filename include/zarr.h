@@ -2890,8 +2890,8 @@ ZARR_NODISCARD zarr_status zarr_store_open_consolidated(const zarr_store *store,
 // `store` is NULL or a handle from a `zarr_store_open_*` function, not yet freed.
 void zarr_store_free(zarr_store *store);
 
-// Open the store a URL names: an S3-compatible object store, a plain HTTP(S) server, or
-// a local directory.
+// Open the store a URL names: an S3-compatible object store, Google Cloud Storage, Azure
+// Blob Storage, a plain HTTP(S) server, or a local directory.
 //
 // URLs:
 // - `s3://bucket` or `s3://bucket/prefix`: keys are objects under `prefix/` in `bucket`,
@@ -2912,25 +2912,46 @@ void zarr_store_free(zarr_store *store);
 //   `zarr_store_open_filesystem`, whose directory the first write makes): a missing one
 //   is `ZARR_ERROR_NOT_FOUND` ("the directory '/d/x.zarr' does not exist (nor does '/d';
 //   the option "create": true creates it)") unless the option `create` is true.
-// - `gs://` and Azure (`az://`, `abfs://`...) are not supported by this build
-//   (`ZARR_ERROR_UNSUPPORTED`; the message suggests GCS's S3-compatible endpoint).
+// - `gs://bucket` or `gs://bucket/prefix` (also `gcs://`): Google Cloud Storage through
+//   its JSON API: byte-range GETs (`?alt=media`), one upload per value (a resumable
+//   upload in pieces of 8 MiB above 16 MiB), DELETE, paged listing. Requests carry an
+//   OAuth2 bearer token (see the credentials below) unless `anonymous` is true or none is
+//   found.
+// - `az://container` or `az://container/prefix` (also `abfs://` and `abfss://`, and
+//   adlfs' `abfs://container@account.dfs.core.windows.net/prefix`, which names the
+//   account): Azure Blob Storage: byte-range GETs, one Put Blob per value (Put Block and
+//   Put Block List in 8 MiB blocks above 16 MiB), Delete Blob, paged listing; Shared Key
+//   or SAS authorization (see below).
 //
 // `options_json` is NULL or a JSON object; every key is optional:
-// - `endpoint` (string, S3): URL of an S3-compatible service, `http://` or `https://`.
+// - `endpoint` (string, S3, GCS and Azure): the service's URL, `http://` or `https://`:
+//   an S3-compatible service; for GCS default `https://storage.googleapis.com`, or
+//   `STORAGE_EMULATOR_HOST` when set (with or without `http://`); for Azure default
+//   `https://<account>.blob.core.windows.net`, for Azurite
+//   `http://127.0.0.1:10000/devstoreaccount1` (the path names the account).
 // - `region` (string, S3): the signing region (default `us-east-1`).
-// - `anonymous` (bool, S3): send unsigned requests and look for no credentials.
+// - `anonymous` (bool, S3, GCS and Azure): send requests without credentials and look
+//   for none (public buckets and containers).
+// - `service_account_path` (string, GCS): a service-account JSON key file; its key signs
+//   the token request (RS256 JWT) sent to the file's `token_uri`.
+// - `token` (string, GCS; not with `service_account_path`): an OAuth2 bearer token the
+//   caller already has; used as is, never renewed.
+// - `account_name` (string, Azure): the storage account.
+// - `account_key` (string, Azure): the account's Shared Key (base64).
+// - `sas_token` (string, Azure; not with `account_key`): a shared access signature, the
+//   query string with or without its leading `?`.
 // - `access_key_id`, `secret_access_key` (strings, S3, given together), `session_token`
 //   (string, S3): credentials.
 // - `profile` (string, S3): the profile to read from the shared profile files.
 // - `force_path_style` (bool, S3): path-style (`endpoint/bucket/key`) or virtual-host
 //   (`bucket.endpoint/key`) URLs.
-// - `max_concurrency` (integer 1-1024, S3 and HTTP; default 32): requests in flight per
+// - `max_concurrency` (integer 1-1024, remote stores; default 32): requests in flight per
 //   call (the ranges of one `read_ranges`, the parts of one upload) and connections kept
 //   open; the store reports it to the I/O planner as the number of chunk fetches worth
 //   keeping in flight.
-// - `timeout_ms` (integer 1-3600000, S3 and HTTP; default 30000): how long connecting,
+// - `timeout_ms` (integer 1-3600000, remote stores; default 30000): how long connecting,
 //   or any wait for the next bytes to send or receive, may take before the attempt fails.
-// - `max_retries` (integer 0-100, S3 and HTTP; default 8): retries of a request that got
+// - `max_retries` (integer 0-100, remote stores; default 8): retries of a request that got
 //   HTTP 5xx, 408 or 429, timed out, or lost its connection; with exponential backoff
 //   (50 ms doubling up to 2 s) and jitter. Other 4xx answers and refused connections are
 //   not retried.
@@ -2958,17 +2979,19 @@ void zarr_store_free(zarr_store *store);
 //   them). Where the file system refuses a lock, such a write fails with `ZARR_ERROR_IO`
 //   saying so. `false` turns the locks off: then only writes of whole chunks are safe
 //   from several processes at once.
-// - `conditional_writes` (bool, S3; default true): a write that covers part of a chunk
-//   or shard reads the object with its ETag, merges, and writes it back with `If-Match`
-//   (`If-None-Match: *` when there was none; a conditional DELETE when the result is all
-//   fill value); when another writer came first (HTTP 412, or 409), it waits a random
+// - `conditional_writes` (bool, S3, GCS and Azure; default true): a write that covers
+//   part of a chunk or shard reads the object with its version (S3's and Azure's ETag,
+//   GCS's generation), merges, and writes it back only if the object is still that
+//   version (`If-Match`, or `If-None-Match: *` when there was none; GCS's
+//   `ifGenerationMatch`, 0 when there was none; a conditional DELETE when the result is
+//   all fill value); when another writer came first (HTTP 412, or 409), it waits a random
 //   while (up to 10 ms, doubling with each conflict up to 1 s) and starts over, then
 //   fails with `ZARR_ERROR_CONFLICT` after `update_attempts` tries. AWS S3, MinIO,
 //   Cloudflare R2 and moto support these conditions; a service that ignores them gives
 //   no protection. `false` writes without conditions: then only writes of whole chunks
 //   are safe from several writers at once. Writes of whole chunks are never conditional.
-// - `update_attempts` (integer 1-1000, S3; default 50): the tries of one such update
-//   before `ZARR_ERROR_CONFLICT` (not with `conditional_writes` false).
+// - `update_attempts` (integer 1-1000, S3, GCS and Azure; default 50): the tries of one
+//   such update before `ZARR_ERROR_CONFLICT` (not with `conditional_writes` false).
 //
 // An unknown key, a key that does not apply to the URL's scheme, a value of the wrong
 // JSON type or out of range, and contradicting keys are `ZARR_ERROR_INVALID_ARGUMENT`
@@ -2989,6 +3012,28 @@ void zarr_store_free(zarr_store *store);
 // machine outside EC2 waits at most a few seconds once. Without credentials the
 // requests go unsigned (public buckets).
 //
+// GCS credentials, as Google's clients find them: the options (`anonymous`, `token`,
+// `service_account_path`); then, when `STORAGE_EMULATOR_HOST` is set, none (an emulator
+// takes anonymous requests); then the key file named by `GOOGLE_APPLICATION_CREDENTIALS`
+// (`service_account` or `authorized_user`), gcloud's application default credentials
+// file (`$CLOUDSDK_CONFIG` or `~/.config/gcloud`/`application_default_credentials.json`),
+// and the metadata server of a Google Cloud machine (`GCE_METADATA_HOST`, default
+// `metadata.google.internal`; asked once for at most 1 s, a failure remembered for 5
+// minutes; `NO_GCE_CHECK=true` skips it). Without any, requests are anonymous. Tokens
+// are fetched on first use and renewed a minute before they expire. Opening sends one
+// `GET` of the bucket's metadata: HTTP 404 is `ZARR_ERROR_NOT_FOUND` naming the bucket,
+// 401 (the credential itself refused) `ZARR_ERROR_ACCESS_DENIED` naming the credential,
+// 403 lets the open go on (the credential may read objects without seeing the bucket).
+//
+// Azure credentials: the options (`anonymous`, `account_key`, `sas_token`,
+// `account_name`, `endpoint`), then `AZURE_STORAGE_CONNECTION_STRING` (its
+// `AccountName`, `AccountKey`, `BlobEndpoint`, `SharedAccessSignature`,
+// `DefaultEndpointsProtocol`, `EndpointSuffix`; `UseDevelopmentStorage=true` for
+// Azurite), `AZURE_STORAGE_ACCOUNT_NAME`, `AZURE_STORAGE_ACCOUNT_KEY`,
+// `AZURE_STORAGE_SAS_TOKEN`; without a key or SAS, requests are anonymous. Opening sends
+// one listing request to the container: a missing container is `ZARR_ERROR_NOT_FOUND`,
+// a refused key or SAS `ZARR_ERROR_ACCESS_DENIED` naming the credential.
+//
 // https uses the system's trusted certificates, or those of the file `SSL_CERT_FILE`
 // (or directory `SSL_CERT_DIR`) when set. Opening an S3 store sends one `HEAD` of the
 // bucket (after the probe above): HTTP 404 is `ZARR_ERROR_NOT_FOUND` naming the bucket
@@ -3007,16 +3052,18 @@ void zarr_store_free(zarr_store *store);
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `url` or `out` is NULL;
 // `ZARR_ERROR_INVALID_ARGUMENT` for an empty or malformed URL, bad options, a profile
 // that is not in the profile files, or a malformed endpoint; `ZARR_ERROR_UNSUPPORTED` for
-// another scheme; `ZARR_ERROR_NOT_FOUND` if the local directory or the S3 bucket does
-// not exist (and `create` is not true); `ZARR_ERROR_IO` if a local path exists and is
+// another scheme; `ZARR_ERROR_NOT_FOUND` if the local directory, the S3 or GCS bucket or
+// the Azure container does not exist (and, for the first two, `create` is not true); `ZARR_ERROR_IO` if a local path exists and is
 // not a directory, or cannot be created; `ZARR_ERROR_NETWORK`, `ZARR_ERROR_TIMEOUT` or
-// `ZARR_ERROR_REMOTE` if the S3 endpoint cannot be reached or fails the bucket's `HEAD`;
+// `ZARR_ERROR_REMOTE` if an object store's endpoint cannot be reached or fails the
+// request of the open; `ZARR_ERROR_ACCESS_DENIED` if a GCS token request or an Azure
+// open is refused;
 // `ZARR_ERROR_ACCESS_DENIED` if `create` is to make a bucket without credentials or
 // the service refuses it; `ZARR_ERROR_NETWORK` if https is needed and no trusted
 // certificate is found. Calls on the store may later return `ZARR_ERROR_NETWORK`,
 // `ZARR_ERROR_ACCESS_DENIED`, `ZARR_ERROR_TIMEOUT`, `ZARR_ERROR_REMOTE` and
-// `ZARR_ERROR_CONFLICT`, and `ZARR_ERROR_NOT_FOUND` naming `NoSuchBucket` if the bucket
-// is deleted after the open.
+// `ZARR_ERROR_CONFLICT`, and `ZARR_ERROR_NOT_FOUND` naming the bucket if it is deleted
+// after the open. Access-denied messages name the credential that was refused.
 //
 // Thread safety: the store may be used from many threads at once; each call sends its
 // own requests over a shared connection pool.

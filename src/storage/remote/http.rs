@@ -52,6 +52,16 @@ pub(crate) trait ObjectUrls: Send + Sync {
     fn url(&self, method: Method, key: &str) -> Result<String, StorageError>;
     /// The URL of `key` as error messages show it: no query string, so no signature.
     fn display(&self, key: &str) -> String;
+    /// Headers every request carries (GCS's `Authorization: Bearer`); none by default
+    /// (S3 signs its URLs, HTTP stores are anonymous).
+    fn auth_headers(&self) -> Result<Vec<(&'static str, String)>, StorageError> {
+        Ok(Vec::new())
+    }
+    /// The response header naming the version of a value that a conditional write must
+    /// repeat (`ETag`; GCS's object generation).
+    fn version_header(&self) -> &'static str {
+        "etag"
+    }
 }
 
 /// Settings of a [`Client`].
@@ -349,10 +359,7 @@ pub(crate) fn status_failure(method: Method, url: &str, response: Response<Body>
         detail.push_str(": access denied");
     }
     let explained = error_body_text(response);
-    let no_bucket = code == 404
-        && explained
-            .as_deref()
-            .is_some_and(|t| t.starts_with("NoSuchBucket"));
+    let no_bucket = code == 404 && explained.as_deref().is_some_and(says_no_bucket);
     if let Some(explained) = explained {
         detail.push_str(" (");
         detail.push_str(&explained);
@@ -378,19 +385,23 @@ pub(crate) fn status_failure(method: Method, url: &str, response: Response<Body>
 /// has no body to say so: its 404 stays "absent".)
 fn absent<T>(method: Method, url: &str, response: Response<Body>) -> Result<Option<T>, Failure> {
     match error_body_text(response) {
-        Some(text) if text.starts_with("NoSuchBucket") => {
-            Err(Failure::Fatal(StorageError::Remote(
-                RemoteError::new(
-                    RemoteErrorKind::NotFound,
-                    method.name(),
-                    url,
-                    format!("HTTP 404 Not Found ({text}): the bucket does not exist"),
-                )
-                .with_status(404),
-            )))
-        }
+        Some(text) if says_no_bucket(&text) => Err(Failure::Fatal(StorageError::Remote(
+            RemoteError::new(
+                RemoteErrorKind::NotFound,
+                method.name(),
+                url,
+                format!("HTTP 404 Not Found ({text}): the bucket does not exist"),
+            )
+            .with_status(404),
+        ))),
         _ => Ok(None),
     }
+}
+
+/// Whether an error body says the bucket itself is missing: S3's `NoSuchBucket`, GCS's
+/// "The specified bucket does not exist."
+fn says_no_bucket(text: &str) -> bool {
+    text.starts_with("NoSuchBucket") || text.contains("bucket does not exist")
 }
 
 /// An S3 error document, as far as messages need it.
@@ -417,6 +428,15 @@ fn error_body_text(response: Response<Body>) -> Option<String> {
     let text = text.trim();
     if text.is_empty() {
         return None;
+    }
+    // GCS (and other JSON APIs): {"error": {"code": 404, "message": "..."}}.
+    if let Ok(document) = serde_json::from_str::<serde_json::Value>(text) {
+        if let Some(message) = document
+            .pointer("/error/message")
+            .and_then(serde_json::Value::as_str)
+        {
+            return Some(message.chars().take(300).collect());
+        }
     }
     if let Ok(document) = instant_xml::from_str::<S3ErrorDocument>(text) {
         let parts: Vec<String> = [document.code, document.message]
@@ -500,14 +520,15 @@ impl Reader<'_> {
         let display = self.urls.display(key);
         self.client.retrying(|| {
             let url = self.urls.url(Method::Get, key)?;
+            let headers = self.urls.auth_headers()?;
             let response = self
                 .client
-                .send(Method::Get, &url, &[], None)
+                .send(Method::Get, &url, &headers, None)
                 .map_err(|e| transport_failure(Method::Get, &display, e))?;
             match response.status().as_u16() {
                 200 => {
                     let declared = content_length(&response);
-                    let etag = header(&response, "etag").map(str::to_string);
+                    let etag = header(&response, self.urls.version_header()).map(str::to_string);
                     let mut reader = body_reader(response);
                     let value = read_body(&mut reader, key, &display, declared)?;
                     Ok(Some((value, etag)))
@@ -523,9 +544,10 @@ impl Reader<'_> {
         let display = self.urls.display(key);
         self.client.retrying(|| {
             let url = self.urls.url(Method::Head, key)?;
+            let headers = self.urls.auth_headers()?;
             let response = self
                 .client
-                .send(Method::Head, &url, &[], None)
+                .send(Method::Head, &url, &headers, None)
                 .map_err(|e| transport_failure(Method::Head, &display, e))?;
             match response.status().as_u16() {
                 200 => content_length(&response).map(Some).ok_or_else(|| {
@@ -585,7 +607,8 @@ impl Reader<'_> {
         };
         self.client.retrying(|| {
             let url = self.urls.url(Method::Get, key)?;
-            let headers = [("Range", range_header.clone())];
+            let mut headers = self.urls.auth_headers()?;
+            headers.push(("Range", range_header.clone()));
             let response = self
                 .client
                 .send(Method::Get, &url, &headers, None)

@@ -10,6 +10,7 @@ pub mod azure;
 pub mod credentials;
 pub mod error;
 pub mod gcs;
+pub mod gcs_auth;
 pub mod http;
 pub mod http_store;
 pub mod options;
