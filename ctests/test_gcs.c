@@ -9,16 +9,16 @@
  * The servers (tests/servers/servers.py) run on 127.0.0.1 for the whole ctest run
  * (fixture `url_servers`); their addresses come from the file named by
  * ZARR_TEST_SERVERS_ENV:
- *   ZARR_TEST_GCS            the emulator (made to page listings, honour ifGenerationMatch
+ *   GCS_URL            the emulator (made to page listings, honour ifGenerationMatch
  *                            and suffix ranges as GCS does: tests/servers/gcs_emulator.py)
- *   ZARR_TEST_COUNTING_GCS   a proxy in front of it that logs every request with the
+ *   GCS_COUNTING_URL   a proxy in front of it that logs every request with the
  *                            credential it carried (logs/gcs_counting.log)
- *   ZARR_TEST_FAULTY_GCS     the same, injecting 500/503 and connection resets, and the
+ *   GCS_FAULTY_URL     the same, injecting 500/503 and connection resets, and the
  *                            faults of marked paths (always503, always412, reset-put)
- *   ZARR_TEST_GCS_AUTH       the same, refusing (401) requests without a bearer token that
- *                            the token endpoint issued (or ZARR_TEST_GCS_TOKEN), and 403
+ *   GCS_AUTH_URL       the same, refusing (401) requests without a bearer token that
+ *                            the token endpoint issued (or GCS_TOKEN), and 403
  *                            for objects under a segment `forbidden`
- *   ZARR_TEST_GCS_SERVICE_ACCOUNT(_UNTRUSTED)  key files whose token_uri is the token
+ *   GCS_SERVICE_ACCOUNT(_UNTRUSTED)  key files whose token_uri is the token
  *                            endpoint (logs/gcs_token.log), the second signed by a key the
  *                            endpoint does not trust
  * Every case works under a prefix of its own, so cases may run in parallel and repeatedly
@@ -320,7 +320,7 @@ ZTEST(gcs_roundtrip) {
     zarr_group *group = NULL;
     char *json = NULL;
     size_t size = 0;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(url, gcs_options(gcs, ""), &store));
     ZT_CHECK(write_hierarchy(store) == 0);
@@ -356,8 +356,8 @@ ZTEST(gcs_partial_reads) {
     int32_t inner[4 * 4];
     uint64_t start[2] = {4, 8}, count[2] = {4, 4};
     int i, j;
-    SERVER(gcs, "ZARR_TEST_GCS");
-    SERVER(counting, "ZARR_TEST_COUNTING_GCS");
+    SERVER(gcs, "GCS_URL");
+    SERVER(counting, "GCS_COUNTING_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-test/%s", prefix), gcs_options(gcs, ""), &store));
     ZT_CHECK(write_hierarchy(store) == 0);
@@ -389,7 +389,7 @@ ZTEST(gcs_listing_longer_than_a_page) {
     char *json = NULL;
     uint64_t children = 0;
     int i;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-test/%s", prefix), gcs_options(gcs, ""), &store));
     ZT_OK(zarr_store_set(store, "zarr.json", group_doc, strlen(group_doc)));
@@ -421,7 +421,7 @@ ZTEST(gcs_erase) {
     char value[16];
     float first = 0;
     size_t size = 0;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(url, gcs_options(gcs, ""), &store));
     ZT_OK(zarr_store_set(store, "x/y", "hello", 5));
@@ -458,7 +458,7 @@ ZTEST(gcs_resumable_upload_of_a_large_value) {
     uint64_t origin[1] = {0}, all[1] = {5242880}, at[1] = {1000}, two[1] = {2};
     zarr_store *store = NULL;
     zarr_array *array = NULL;
-    SERVER(counting, "ZARR_TEST_COUNTING_GCS");
+    SERVER(counting, "GCS_COUNTING_URL");
     clean_gcs_environment();
     ZT_CHECK(values != NULL && back != NULL);
     for (i = 0; i < n; i++) values[i] = (float)i * 0.5f;
@@ -493,7 +493,7 @@ ZTEST(gcs_processes_contending_for_a_chunk_lose_nothing) {
     const char *layouts[3];
     const char *names[3] = {"v3", "sharded", "v2"};
     int i;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     layouts[0] = CONTENTION_V3;
     layouts[1] = CONTENTION_SHARDED;
@@ -507,7 +507,7 @@ ZTEST(gcs_write_protection) {
     const char *url = fmt("gs://zarr-test/%s", unique("protection"));
     zarr_store *store = NULL;
     zarr_write_protection protection = -1;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(url, gcs_options(gcs, ""), &store));
     ZT_OK(zarr_store_write_protection(store, &protection));
@@ -529,7 +529,7 @@ ZTEST(gcs_conflict_after_every_attempt) {
     uint64_t origin[2] = {0, 0}, all[2] = {24, 4}, at[2] = {3, 1}, single[2] = {1, 1};
     uint64_t chunk[2] = {0, 0};
     int i;
-    SERVER(faulty, "ZARR_TEST_FAULTY_GCS");
+    SERVER(faulty, "GCS_FAULTY_URL");
     clean_gcs_environment();
     for (i = 0; i < 24 * 4; i++) whole[i] = i + 1;
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-faults/%s/always412", prefix),
@@ -554,7 +554,7 @@ ZTEST(gcs_emulator_host_alone) {
      * requests go there, unauthenticated. */
     const char *hosts[2];
     int i;
-    SERVER(counting, "ZARR_TEST_COUNTING_GCS");
+    SERVER(counting, "GCS_COUNTING_URL");
     clean_gcs_environment();
     hosts[0] = counting + strlen("http://");
     hosts[1] = counting;
@@ -579,8 +579,8 @@ ZTEST(gcs_service_account_token_fetched_once) {
     const char *email = fmt("sa-%s", prefix);
     const char *key_file;
     zarr_store *store = NULL;
-    SERVER(auth, "ZARR_TEST_GCS_AUTH");
-    SERVER(key, "ZARR_TEST_GCS_SERVICE_ACCOUNT");
+    SERVER(auth, "GCS_AUTH_URL");
+    SERVER(key, "GCS_SERVICE_ACCOUNT");
     clean_gcs_environment();
     key_file = service_account_copy(key, email);
     ZT_CHECK(key_file != NULL);
@@ -603,8 +603,8 @@ ZTEST(gcs_service_account_from_environment) {
     const char *email = fmt("env-%s", prefix);
     const char *key_file;
     zarr_store *store = NULL;
-    SERVER(auth, "ZARR_TEST_GCS_AUTH");
-    SERVER(key, "ZARR_TEST_GCS_SERVICE_ACCOUNT");
+    SERVER(auth, "GCS_AUTH_URL");
+    SERVER(key, "GCS_SERVICE_ACCOUNT");
     clean_gcs_environment();
     key_file = service_account_copy(key, email);
     ZT_CHECK(key_file != NULL);
@@ -624,8 +624,8 @@ ZTEST(gcs_untrusted_service_account_is_access_denied) {
     zarr_store *store = NULL;
     zarr_group *group = NULL;
     zarr_status status;
-    SERVER(auth, "ZARR_TEST_GCS_AUTH");
-    SERVER(key, "ZARR_TEST_GCS_SERVICE_ACCOUNT_UNTRUSTED");
+    SERVER(auth, "GCS_AUTH_URL");
+    SERVER(key, "GCS_SERVICE_ACCOUNT_UNTRUSTED");
     clean_gcs_environment();
     status = zarr_store_open_url(fmt("gs://zarr-test/%s", prefix),
                                  gcs_options(auth, fmt("\"service_account_path\": \"%s\"", key)),
@@ -647,8 +647,8 @@ ZTEST(gcs_token_option) {
      * open with ZARR_ERROR_ACCESS_DENIED naming the token option. */
     const char *prefix = unique("token");
     zarr_store *store = NULL;
-    SERVER(auth, "ZARR_TEST_GCS_AUTH");
-    SERVER(token, "ZARR_TEST_GCS_TOKEN");
+    SERVER(auth, "GCS_AUTH_URL");
+    SERVER(token, "GCS_TOKEN");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-test/%s", prefix),
                               gcs_options(auth, fmt("\"token\": \"%s\"", token)), &store));
@@ -673,9 +673,9 @@ ZTEST(gcs_anonymous) {
     const char *prefix = unique("anonymous");
     const char *key_file;
     zarr_store *store = NULL;
-    SERVER(counting, "ZARR_TEST_COUNTING_GCS");
-    SERVER(auth, "ZARR_TEST_GCS_AUTH");
-    SERVER(key, "ZARR_TEST_GCS_SERVICE_ACCOUNT");
+    SERVER(counting, "GCS_COUNTING_URL");
+    SERVER(auth, "GCS_AUTH_URL");
+    SERVER(key, "GCS_SERVICE_ACCOUNT");
     clean_gcs_environment();
     /* A key file in the environment must not be used. */
     key_file = service_account_copy(key, fmt("anon-%s", prefix));
@@ -703,8 +703,8 @@ ZTEST(gcs_403_is_access_denied) {
     const char *prefix = unique("forbidden");
     zarr_store *store = NULL;
     zarr_array *array = NULL;
-    SERVER(auth, "ZARR_TEST_GCS_AUTH");
-    SERVER(token, "ZARR_TEST_GCS_TOKEN");
+    SERVER(auth, "GCS_AUTH_URL");
+    SERVER(token, "GCS_TOKEN");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-test/%s/forbidden", prefix),
                               gcs_options(auth, fmt("\"token\": \"%s\"", token)), &store));
@@ -721,7 +721,7 @@ ZTEST(gcs_options_that_do_not_apply) {
                              "\"access_key_id\": \"AKIA\"", "\"account_name\": \"x\""};
     const char *names[] = {"region", "account_key", "access_key_id", "account_name"};
     size_t i;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     for (i = 0; i < sizeof not_gcs / sizeof not_gcs[0]; i++) {
         zarr_store *store = (zarr_store *)0x1;
@@ -747,7 +747,7 @@ ZTEST(gcs_options_that_do_not_apply) {
 
 ZTEST(gcs_missing_bucket) {
     zarr_store *store = (zarr_store *)0x1;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_STATUS(zarr_store_open_url("gs://no-such-bucket-zarr/x", gcs_options(gcs, ""), &store),
               ZARR_ERROR_NOT_FOUND);
@@ -765,7 +765,7 @@ ZTEST(gcs_read_only) {
     uint64_t chunk[2] = {0, 0};
     float zeros[64];
     long writes;
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     memset(zeros, 0, sizeof zeros);
     ZT_OK(zarr_store_open_url(url, gcs_options(gcs, ""), &store));
@@ -797,8 +797,8 @@ ZTEST(gcs_faults_are_retried) {
      * connections (before forwarding or halfway through the response). */
     const char *prefix = unique("faults");
     zarr_store *store = NULL;
-    SERVER(faulty, "ZARR_TEST_FAULTY_GCS");
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(faulty, "GCS_FAULTY_URL");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-faults/%s", prefix),
                               gcs_options(faulty, "\"max_retries\": 12"), &store));
@@ -817,7 +817,7 @@ ZTEST(gcs_max_retries) {
     zarr_store *store = NULL;
     zarr_array *array = NULL;
     double start;
-    SERVER(faulty, "ZARR_TEST_FAULTY_GCS");
+    SERVER(faulty, "GCS_FAULTY_URL");
     clean_gcs_environment();
     /* No retry: one request, and HTTP 503 is the error. */
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-faults/%s/always503", prefix),
@@ -870,8 +870,8 @@ ZTEST(gcs_interrupted_upload_leaves_nothing) {
     const char *prefix = unique("interrupted");
     zarr_store *store = NULL;
     zarr_array *array = NULL;
-    SERVER(faulty, "ZARR_TEST_FAULTY_GCS");
-    SERVER(gcs, "ZARR_TEST_GCS");
+    SERVER(faulty, "GCS_FAULTY_URL");
+    SERVER(gcs, "GCS_URL");
     clean_gcs_environment();
     ZT_OK(zarr_store_open_url(fmt("gs://zarr-faults/%s/reset-put", prefix),
                               gcs_options(faulty, "\"max_retries\": 1"), &store));

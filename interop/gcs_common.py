@@ -21,7 +21,7 @@ def servers():
 
 
 def endpoint():
-    return servers()["ZARR_TEST_GCS"]
+    return servers()["GCS_URL"]
 
 
 def new_prefix(name):

@@ -212,20 +212,20 @@ def start_gcs(directory, logs, env, python_server):
     os.makedirs(gcs)
     port = python_server("gcs", "gcs_emulator.py", *[a for b in BUCKETS for a in ("--bucket", b)])
     gcs_url = f"http://127.0.0.1:{port}"
-    env["ZARR_TEST_GCS"] = gcs_url
+    env["GCS_URL"] = gcs_url
     port = python_server("gcs_faulty", "fault_proxy.py", "--gcs", "--upstream", gcs_url,
                          "--fail-rate", "0.2", "--reset-rate", "0.1", "--seed", "7")
-    env["ZARR_TEST_FAULTY_GCS"] = f"http://127.0.0.1:{port}"
+    env["GCS_FAULTY_URL"] = f"http://127.0.0.1:{port}"
     port = python_server("gcs_counting", "fault_proxy.py", "--gcs", "--upstream", gcs_url)
-    env["ZARR_TEST_COUNTING_GCS"] = f"http://127.0.0.1:{port}"
+    env["GCS_COUNTING_URL"] = f"http://127.0.0.1:{port}"
 
     tokens = os.path.join(gcs, "tokens")
     with open(tokens, "w") as f:
         f.write(GCS_STATIC_TOKEN + "\n")
     port = python_server("gcs_auth", "fault_proxy.py", "--gcs", "--upstream", gcs_url,
                          "--require-bearer", tokens)
-    env["ZARR_TEST_GCS_AUTH"] = f"http://127.0.0.1:{port}"
-    env["ZARR_TEST_GCS_TOKEN"] = GCS_STATIC_TOKEN
+    env["GCS_AUTH_URL"] = f"http://127.0.0.1:{port}"
+    env["GCS_TOKEN"] = GCS_STATIC_TOKEN
 
     key = make_rsa_key(os.path.join(gcs, "service-account.key"))
     untrusted = make_rsa_key(os.path.join(gcs, "untrusted.key"))
@@ -236,9 +236,9 @@ def start_gcs(directory, logs, env, python_server):
     write_service_account(service_account, key, token_url, "zarr-test-key-1")
     write_service_account(os.path.join(gcs, "service-account-untrusted.json"), untrusted,
                           token_url, "zarr-test-key-2")
-    env["ZARR_TEST_GCS_TOKEN_URL"] = token_url
-    env["ZARR_TEST_GCS_SERVICE_ACCOUNT"] = service_account
-    env["ZARR_TEST_GCS_SERVICE_ACCOUNT_UNTRUSTED"] = os.path.join(
+    env["GCS_TOKEN_URL"] = token_url
+    env["GCS_SERVICE_ACCOUNT"] = service_account
+    env["GCS_SERVICE_ACCOUNT_UNTRUSTED"] = os.path.join(
         gcs, "service-account-untrusted.json")
 
 
