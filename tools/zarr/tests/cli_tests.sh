@@ -1816,6 +1816,63 @@ case_url_http() {
     out_is "-10 0 10.5"
 }
 
+# GCS (gcp-storage-emulator): a hierarchy copied up with `zarr cp` and read with tree, info
+# and cat, through ZARR_STORE_OPTIONS' endpoint and through STORAGE_EMULATOR_HOST alone; an
+# array that cannot be decoded copied as stored; GCS to GCS and back down; a failed copy
+# removes what it wrote.
+case_url_gcs() {
+    servers
+    unset STORAGE_EMULATOR_HOST GOOGLE_APPLICATION_CREDENTIALS
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$GCS_URL\"}"
+    url="gs://zarr-test/$unique/m.zarr"
+    mixed
+    future m.zarr/sub/future
+    run cp m.zarr "$url"
+    expect_rc 0
+    contains err "copied as stored (metadata and chunk bytes unchanged): /sub/future"
+    "$ZARR" cp m.zarr local.zarr 2>/dev/null && "$ZARR" tree local.zarr >tree_dir 2>/dev/null || fail "local copy"
+    run tree "$url"
+    expect_rc 0
+    cmp out tree_dir >/dev/null || { diff tree_dir out >&2; fail "tree of the GCS copy differs"; }
+    "$ZARR" info m.zarr/sub/grid | grep -v '^store:' >info_dir
+    ok info "$url::/sub/grid"
+    grep -v '^store:' out | cmp - info_dir >/dev/null || { grep -v '^store:' out | diff info_dir - >&2; fail "info of the GCS copy differs"; }
+    for a in f32 c64 r16 scalar sub/grid sub/sharded; do same_cat "m.zarr/$a" "$url::/$a"; done
+    run info --json "$url::/sub/future"
+    expect_rc 0
+    json_check out "d['decodable'] is False and d['stored']['chunks'] == 1"
+    # STORAGE_EMULATOR_HOST alone (without http://), no options
+    unset ZARR_STORE_OPTIONS
+    STORAGE_EMULATOR_HOST="${GCS_URL#http://}" "$ZARR" tree "$url" >out 2>err || fail "tree with STORAGE_EMULATOR_HOST"
+    cmp out tree_dir >/dev/null || { diff tree_dir out >&2; fail "tree with STORAGE_EMULATOR_HOST differs"; }
+    STORAGE_EMULATOR_HOST="$GCS_URL" "$ZARR" cat "$url::/sub/grid" >cat_b 2>err || fail "cat with STORAGE_EMULATOR_HOST"
+    "$ZARR" cat m.zarr/sub/grid >cat_a 2>err || fail "cat local"
+    cmp cat_a cat_b >/dev/null || fail "cat with STORAGE_EMULATOR_HOST differs"
+    # GCS to GCS (the destination's own options), and back down
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$GCS_URL\"}"
+    run cp "$url" "gs://zarr-test/$unique/again.zarr" --dst-store-options "$ZARR_STORE_OPTIONS"
+    expect_rc 0
+    run cp "gs://zarr-test/$unique/again.zarr" back.zarr --format 2
+    expect_rc 0
+    contains err "skipped /sub/future"
+    for a in f32 sub/grid sub/sharded; do same_cat "m.zarr/$a" "back.zarr/$a"; done
+    run cp "$url" down.zarr
+    expect_rc 0
+    same_file m.zarr/sub/future/c/0 down.zarr/sub/future/c/0
+    same_file m.zarr/sub/future/zarr.json down.zarr/sub/future/zarr.json
+    # a failed copy removes the keys it wrote
+    cp -r m.zarr bad.zarr && head -c 5 bad.zarr/sub/grid/c/3/3 >chunk && mv chunk bad.zarr/sub/grid/c/3/3 || fail "bad"
+    run cp bad.zarr "gs://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at gs://zarr-test/$unique/bad.zarr (--keep-partial keeps it)"
+    run tree "gs://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    # a bucket that does not exist: the library's message names it
+    run info "gs://no-such-bucket-zarr/x.zarr"
+    expect_rc 1
+    contains err "no-such-bucket-zarr"
+}
+
 # ---- run the case named on the command line ---------------------------------------------
 command -v "case_$CASE" >/dev/null 2>&1 || { echo "no case named '$CASE'" >&2; exit 2; }
 "case_$CASE"
