@@ -538,7 +538,9 @@ ZTEST(gcs_conflict_after_every_attempt) {
     ZT_OK(zarr_array_write_chunk(array, 2, chunk, whole, sizeof whole));
     ZT_STATUS(zarr_array_write(array, 2, at, single, &one, sizeof one), ZARR_ERROR_CONFLICT);
     ZT_STR_CONTAINS(zarr_last_error_message(), "3 attempts");
-    ZT_STR_CONTAINS(zarr_last_error_message(), "always412/a/c/0/0");
+    /* The object is named, as a key or as the JSON API's percent-encoded URL. */
+    if (strstr(zarr_last_error_message(), "always412/a/c/0/0") == NULL)
+        ZT_STR_CONTAINS(zarr_last_error_message(), "always412%2Fa%2Fc%2F0%2F0");
     ZT_OK(zarr_array_read(array, 2, origin, all, back, sizeof back));
     ZT_EQ_MEM(back, whole, sizeof whole);
     ZT_EQ_U64(count_requests("gcs_faulty", prefix, "POST ", "ifGenerationMatch=", " 412 ", NULL),
