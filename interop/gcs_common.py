@@ -4,7 +4,7 @@ which the scripts of both storages import by name (`--storage gcs`).
 
 The servers are those of tests/servers/servers.py; their addresses come from the file
 named by ZARR_TEST_SERVERS_ENV. The emulator wants no credentials: zarr-python (gcsfs)
-goes anonymous, libzarr is given only the endpoint.
+goes anonymous, and so does libzarr (the endpoint and `anonymous`).
 """
 
 import json
@@ -35,7 +35,10 @@ def write_store_files(data_dir, prefix):
     with open(os.path.join(data_dir, "store.url"), "w") as f:
         f.write(f"gs://{BUCKET}/{prefix}\n")
     with open(os.path.join(data_dir, "store.options"), "w") as f:
-        f.write(json.dumps({"endpoint": endpoint()}) + "\n")
+        # anonymous: with only an endpoint the store would look for credentials, down to
+        # probing the metadata server of a Google Cloud machine; the tests reach nothing
+        # beyond 127.0.0.1.
+        f.write(json.dumps({"endpoint": endpoint(), "anonymous": True}) + "\n")
 
 
 def read_prefix(data_dir):

@@ -1823,7 +1823,9 @@ case_url_http() {
 case_url_gcs() {
     servers
     unset STORAGE_EMULATOR_HOST GOOGLE_APPLICATION_CREDENTIALS
-    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$GCS_URL\"}"
+    # (anonymous: with only an endpoint the store would also probe the metadata server of a
+    # Google Cloud machine; STORAGE_EMULATOR_HOST alone means no credential)
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$GCS_URL\", \"anonymous\": true}"
     url="gs://zarr-test/$unique/m.zarr"
     mixed
     future m.zarr/sub/future
@@ -1849,7 +1851,7 @@ case_url_gcs() {
     "$ZARR" cat m.zarr/sub/grid >cat_a 2>err || fail "cat local"
     cmp cat_a cat_b >/dev/null || fail "cat with STORAGE_EMULATOR_HOST differs"
     # GCS to GCS (the destination's own options), and back down
-    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$GCS_URL\"}"
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$GCS_URL\", \"anonymous\": true}"
     run cp "$url" "gs://zarr-test/$unique/again.zarr" --dst-store-options "$ZARR_STORE_OPTIONS"
     expect_rc 0
     run cp "gs://zarr-test/$unique/again.zarr" back.zarr --format 2
