@@ -147,6 +147,16 @@ fn endpoint_of(options: &UrlOptions, env: gcs_auth::EnvLookup) -> Result<String,
     Ok(parsed.as_str().trim_end_matches('/').to_string())
 }
 
+/// Whether `endpoint` is Google's own service (`*.googleapis.com`, including private
+/// endpoints such as `storage-xyz.p.googleapis.com`), where a Google Cloud machine's
+/// metadata server may hold the credential; an emulator or another service is not.
+fn is_google(endpoint: &str) -> bool {
+    url::Url::parse(endpoint)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+        .is_some_and(|host| host == "googleapis.com" || host.ends_with(".googleapis.com"))
+}
+
 /// Open `gs://bucket/prefix` (`prefix` is `""` or ends in `/`): resolve the credential,
 /// then one `GET` of the bucket's metadata, so that a missing bucket or a credential the
 /// service rejects fails here.
@@ -171,7 +181,8 @@ impl GcsStore {
         env: gcs_auth::EnvLookup,
     ) -> Result<GcsStore, Error> {
         let endpoint = endpoint_of(options, env).map_err(Error::InvalidArgument)?;
-        let auth = gcs_auth::resolve(options, env).map_err(Error::InvalidArgument)?;
+        let auth = gcs_auth::resolve(options, env, is_google(&endpoint))
+            .map_err(Error::InvalidArgument)?;
         let config = ClientConfig {
             max_concurrency: options.max_concurrency(),
             timeout: options.timeout(),
@@ -677,7 +688,7 @@ impl WritableStorage for GcsStore {
             }
         }
         Err(StorageError::Conflict {
-            key: self.object_url(key),
+            key: format!("gs://{}/{}", self.bucket, self.object(key)),
             attempts,
         }
         .into())
@@ -767,6 +778,14 @@ mod tests {
         );
         let message = endpoint_of(&options(r#"{"endpoint": "ftp://h"}"#), &none).unwrap_err();
         assert!(message.contains("option 'endpoint' 'ftp://h'"), "{message}");
+    }
+
+    #[test]
+    fn only_google_endpoints_ask_the_metadata_server() {
+        assert!(is_google(DEFAULT_ENDPOINT));
+        assert!(is_google("https://storage-abc.p.googleapis.com"));
+        assert!(!is_google("http://127.0.0.1:9023"));
+        assert!(!is_google("https://googleapis.com.example.org"));
     }
 
     #[test]
