@@ -5,7 +5,8 @@
 use crate::error::Error;
 use crate::storage::remote::s3::BucketCheck;
 use crate::storage::remote::{
-    azure, credentials, gcs, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme, UrlOptions,
+    azure, credentials, gcs, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme,
+    UrlOptions,
 };
 use crate::storage::{FilesystemOptions, FilesystemStore, ReadOnlyStore, Storage, StorageError};
 use std::path::{Path, PathBuf};
@@ -14,8 +15,14 @@ use std::sync::Arc;
 /// What a URL names.
 #[derive(Debug, PartialEq, Eq)]
 enum Target {
-    S3 { bucket: String, prefix: String },
-    Gcs { bucket: String, prefix: String },
+    S3 {
+        bucket: String,
+        prefix: String,
+    },
+    Gcs {
+        bucket: String,
+        prefix: String,
+    },
     /// `account` from the `container@account.blob.core.windows.net` form, if given.
     Azure {
         container: String,

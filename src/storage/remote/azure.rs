@@ -486,10 +486,17 @@ impl AzureStore {
     ) -> RemoteError {
         let (status, body, http_kind) = error_details(error);
         let text = error.to_string();
-        let detail = |what: String| {
-            let mut d = what;
-            if let Some(code) = body.as_deref().and_then(error_code) {
-                d.push_str(&format!(": {code}"));
+        // "HTTP 403: AuthorizationFailure (This request is not authorized ...)".
+        let answered = |code: u16| {
+            let mut d = format!("HTTP {code}");
+            match body.as_deref().and_then(error_code) {
+                Some(service_code) => {
+                    d.push_str(&format!(": {service_code}"));
+                    if let Some(message) = body.as_deref().and_then(error_message) {
+                        d.push_str(&format!(" ({message})"));
+                    }
+                }
+                None => d.push_str(&format!(" ({})", squeeze(&text))),
             }
             d
         };
@@ -498,11 +505,11 @@ impl AzureStore {
             | (_, object_store::Error::PermissionDenied { .. })
             | (_, object_store::Error::Unauthenticated { .. }) => (
                 RemoteErrorKind::AccessDenied,
-                detail(format!(
-                    "HTTP {}, access denied; credential: {}",
-                    status.unwrap_or(403),
+                format!(
+                    "{}; access denied to the credential: {}",
+                    answered(status.unwrap_or(403)),
                     self.settings.origin
-                )),
+                ),
             ),
             (Some(404), _)
                 if body
@@ -517,17 +524,26 @@ impl AzureStore {
                     ),
                 )
             }
-            (Some(code), _) => (
-                RemoteErrorKind::Service,
-                detail(format!("HTTP {code} ({})", squeeze(&text))),
-            ),
+            (Some(code), _) => {
+                let mut d = answered(code);
+                if code == 404 && self.settings.credential == Credential::Anonymous {
+                    d.push_str(&format!(
+                        "; the {} may not exist or may not be public (credential: {})",
+                        self.container_description(),
+                        self.settings.origin
+                    ));
+                }
+                (RemoteErrorKind::Service, d)
+            }
             (None, _) => {
                 let kind = match http_kind {
                     Some(HttpErrorKind::Timeout) => RemoteErrorKind::Timeout,
+                    // A connection reset by the server is `Unknown` to object_store.
                     Some(
                         HttpErrorKind::Connect
                         | HttpErrorKind::Request
-                        | HttpErrorKind::Interrupted,
+                        | HttpErrorKind::Interrupted
+                        | HttpErrorKind::Unknown,
                     ) => RemoteErrorKind::Network,
                     _ => RemoteErrorKind::Service,
                 };
@@ -681,12 +697,19 @@ fn error_details(
 
 /// Whether a request failed halfway through: a transport failure with no HTTP status
 /// that is not a failure to connect or a timeout (which `object_store` retries itself).
+/// A connection reset by the server shows as `Unknown` or `Interrupted`, which
+/// `object_store` does not retry for every request.
 fn cut_off(error: &object_store::Error) -> bool {
     let (status, _, kind) = error_details(error);
     status.is_none()
         && matches!(
             kind,
-            Some(HttpErrorKind::Request | HttpErrorKind::Interrupted | HttpErrorKind::Decode)
+            Some(
+                HttpErrorKind::Request
+                    | HttpErrorKind::Interrupted
+                    | HttpErrorKind::Decode
+                    | HttpErrorKind::Unknown
+            )
         )
 }
 
@@ -697,25 +720,28 @@ fn error_code(body: &str) -> Option<&str> {
     Some(&body[start..end])
 }
 
+/// The first sentence of the `<Message>` of an Azure error response body.
+fn error_message(body: &str) -> Option<String> {
+    let start = body.find("<Message>")? + "<Message>".len();
+    let end = start + body[start..].find("</Message>")?;
+    let message = body[start..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let first = message.split(". ").next().unwrap_or(&message);
+    Some(first.trim_end_matches('.').to_string())
+}
+
 /// A message on one line, without a query string that may hold a signature.
 fn squeeze(text: &str) -> String {
-    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    // object_store redacts SAS requests' URLs itself; cut any other query string.
-    let mut out = String::with_capacity(one_line.len());
-    let mut in_query = false;
-    for c in one_line.chars() {
-        if c == '?' {
-            in_query = true;
-            out.push_str("?…");
-        }
-        if in_query && c == ' ' {
-            in_query = false;
-        }
-        if !in_query {
-            out.push(c);
-        }
-    }
-    out
+    text.split_whitespace()
+        .map(|word| match word.split_once('?') {
+            // object_store redacts SAS requests' URLs itself; cut any other query string.
+            Some((url, _)) if word.starts_with("http") => format!("{url}?…"),
+            _ => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether a conditional write failed because another writer came first (412, or 409
@@ -1164,8 +1190,13 @@ mod tests {
         );
         assert_eq!(error_code("nothing"), None);
         assert_eq!(
-            squeeze("GET http://h/c?sig=secret  failed\nnow"),
-            "GET http://h/c?… failed now"
+            error_message("<Message>The specified resource does not exist.\nRequestId:1</Message>")
+                .as_deref(),
+            Some("The specified resource does not exist")
+        );
+        assert_eq!(
+            squeeze("GET http://h/c?sig=secret  failed\nnow <?xml"),
+            "GET http://h/c?… failed now <?xml"
         );
     }
 }
