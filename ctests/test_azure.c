@@ -451,6 +451,16 @@ ZTEST(azure_options_that_do_not_apply) {
                                   "{\"account_key\": \"a\", \"sas_token\": \"b\"}", &store),
               ZARR_ERROR_INVALID_ARGUMENT);
     ZT_STR_CONTAINS(zarr_last_error_message(), "contradict");
+    /* No account anywhere (options, URL, environment). */
+    clean_azure_environment();
+    ZT_STATUS(zarr_store_open_url("az://zarr-test/x", NULL, &store), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "no storage account");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "AZURE_STORAGE_CONNECTION_STRING");
+    /* A malformed connection string names itself. */
+    setenv("AZURE_STORAGE_CONNECTION_STRING", "AccountName", 1);
+    ZT_STATUS(zarr_store_open_url("az://zarr-test/x", NULL, &store), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "AZURE_STORAGE_CONNECTION_STRING");
+    clean_azure_environment();
     ZT_CHECK(store == NULL);
 }
 

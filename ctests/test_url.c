@@ -325,9 +325,6 @@ ZTEST(unsupported_schemes) {
     ZT_STATUS(zarr_store_open_url("gs://bucket/data.zarr", NULL, &store), ZARR_ERROR_UNSUPPORTED);
     ZT_STR_CONTAINS(zarr_last_error_message(), "Google Cloud Storage");
     ZT_STR_CONTAINS(zarr_last_error_message(), "storage.googleapis.com");
-    ZT_STATUS(zarr_store_open_url("az://container/data.zarr", NULL, &store),
-              ZARR_ERROR_UNSUPPORTED);
-    ZT_STR_CONTAINS(zarr_last_error_message(), "Azure");
     ZT_STATUS(zarr_store_open_url("ftp://host/data.zarr", NULL, &store), ZARR_ERROR_UNSUPPORTED);
     ZT_STR_CONTAINS(zarr_last_error_message(), "scheme 'ftp'");
     ZT_CHECK(store == NULL);
