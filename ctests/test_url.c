@@ -24,7 +24,7 @@
 
 /* ---- the servers ---------------------------------------------------------------- */
 
-#define MAX_SERVER_VALUES 32
+#define MAX_SERVER_VALUES 64
 static char server_names[MAX_SERVER_VALUES][64];
 static char server_values[MAX_SERVER_VALUES][1024];
 static int server_count = -1;

@@ -18,8 +18,9 @@ Faults, drawn from a seeded generator:
   and so is an UploadPart (PUT with partNumber=2) whose path has `reset-part2`: the
   upstream never sees those requests.
 A request for a bucket itself (a path of one segment: the HEAD of the bucket that opening
-a store sends) is forwarded without faults, so that the stores of the marked paths' tests
-open deterministically.
+a store sends), or for an Azure container (`/account/container?restype=container...`: the
+listing that opening an Azure store sends), is forwarded without faults, so that the stores
+of the marked paths' tests open deterministically.
 Every request is appended to --log as `METHOD PATH STATUS BODY_BYTES OUTCOME`, where
 OUTCOME is `forwarded`, `injected` or `reset` (with --gcs also `refused`). Exits by itself after --max-lifetime.
 
@@ -117,8 +118,8 @@ class Proxy(BaseHTTPRequestHandler):
         if any(s in segments for s in ("always503", "always412", "reset-put", "reset-part2")):
             # Marked paths get only their own fault, so that their tests are deterministic.
             fail = reset = 1.0
-        if len(segments) <= 1:
-            fail = reset = 1.0  # the bucket itself: see the module's comment
+        if len(segments) <= 1 or (len(segments) == 2 and "restype=container" in split.query):
+            fail = reset = 1.0  # the bucket or container itself: see the module's comment
         body = self.read_body()
         if "always503" in segments or fail < self.server.fail_rate:
             status = 503 if "always503" in segments or fail < self.server.fail_rate / 2 else 500
@@ -151,7 +152,10 @@ class Proxy(BaseHTTPRequestHandler):
         for name, value in response.getheaders():
             if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
                 self.send_header(name, value)
-        self.send_header("Content-Length", str(len(data)))
+        # A HEAD's Content-Length is the size of the body a GET would send (the object's
+        # size, which Azure clients read from it), not 0.
+        length = response.getheader("Content-Length") if self.command == "HEAD" else None
+        self.send_header("Content-Length", length or str(len(data)))
         self.end_headers()
         if self.command == "HEAD":
             return

@@ -1,6 +1,6 @@
 """Start and stop the loopback servers of libzarr's remote-store tests (ctest fixture).
 
-Usage: servers.py start DIR [--s3s-fs PATH]
+Usage: servers.py start DIR [--s3s-fs PATH] [--azurite PATH]
        servers.py stop DIR
 
 `start` launches, each on 127.0.0.1 on a free port and in its own process group:
@@ -20,6 +20,9 @@ Usage: servers.py start DIR [--s3s-fs PATH]
 - gcs_token:     an OAuth token endpoint for a test service account
                  (tests/servers/gcs_token_server.py); its key file DIR/gcs/service-account.json
                  (and DIR/gcs/service-account-untrusted.json, signed by a key it rejects)
+- azurite:       Azurite's blob service (Azure Blob Storage emulator) over DIR/azurite, when
+                 --azurite (its installation directory) is given, containers created; and
+                 azure_faulty, fault_proxy.py in front of it (as faulty is for moto)
 Each logs its requests to DIR/logs/<name>.log. Then it writes DIR/servers.env, lines
 `NAME=VALUE` the tests read (URLs, the CA file, the s3s keys, the log and root
 directories), and DIR/pids. `stop` kills every process group listed in DIR/pids.
@@ -27,6 +30,10 @@ Every server also exits by itself after an hour, so a run killed before `stop` c
 leave servers behind for long.
 """
 
+import base64
+import datetime
+import hashlib
+import hmac
 import os
 import shutil
 import signal
@@ -34,6 +41,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -91,7 +100,76 @@ def make_certificates(tls):
         f"{tls}/server.pem", "-extfile", f"{tls}/server.ext")
 
 
-def start(directory, s3s_fs):
+# Azurite's well-known development account (public; Microsoft documents it).
+AZURE_ACCOUNT = "devstoreaccount1"
+AZURE_KEY = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/"
+             "K1SZFPTOtr/KBHBeksoGMGw==")
+AZURE_VERSION = "2021-08-06"
+
+
+def azure_sign(text):
+    key = base64.b64decode(AZURE_KEY)
+    return base64.b64encode(hmac.new(key, text.encode(), hashlib.sha256).digest()).decode()
+
+
+def azure_create_container(url, container):
+    """PUT ?restype=container with a Shared Key signature (409: already there)."""
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%a, %d %b %Y %H:%M:%S GMT")
+    headers = {"x-ms-date": date, "x-ms-version": AZURE_VERSION}
+    path = urllib.parse.urlsplit(url).path + "/" + container
+    canonical_headers = "".join(f"{k}:{v}\n" for k, v in sorted(headers.items()))
+    to_sign = ("PUT\n" + "\n" * 11 + canonical_headers
+               + f"/{AZURE_ACCOUNT}{path}\nrestype:container")
+    headers["Authorization"] = f"SharedKey {AZURE_ACCOUNT}:{azure_sign(to_sign)}"
+    request = urllib.request.Request(f"{url}/{container}?restype=container", method="PUT",
+                                     headers=headers)
+    try:
+        urllib.request.urlopen(request, timeout=30).read()
+    except urllib.error.HTTPError as e:
+        if e.code != 409:
+            raise
+
+
+def azure_container_sas(container):
+    """A service SAS for `container` (read, add, create, write, delete, list), valid for
+    two days, as the query string without '?'."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    start = (now - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    expiry = (now + datetime.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    permissions, protocol, resource = "racwdl", "http,https", "c"
+    # Version 2020-12-06 and later: the signed fields in this order.
+    to_sign = "\n".join([permissions, start, expiry, f"/blob/{AZURE_ACCOUNT}/{container}",
+                         "", "", protocol, AZURE_VERSION, resource, "", "",
+                         "", "", "", "", ""])
+    return urllib.parse.urlencode({
+        "sv": AZURE_VERSION, "st": start, "se": expiry, "sr": resource,
+        "sp": permissions, "spr": protocol, "sig": azure_sign(to_sign)})
+
+
+def start_azurite(directory, azurite, launch, python_server, env):
+    """Azurite's blob service on a free port, its containers, and a fault proxy."""
+    port = free_port()
+    process = launch("azurite", [
+        "timeout", LIFETIME, os.path.join(azurite, "node_modules", ".bin", "azurite-blob"),
+        "--blobHost", "127.0.0.1", "--blobPort", str(port),
+        "--location", os.path.join(directory, "azurite"),
+        "--debug", os.path.join(directory, "logs", "azurite.log"),
+        "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl"])
+    wait_for_port(port, process, "azurite")
+    url = f"http://127.0.0.1:{port}/{AZURE_ACCOUNT}"
+    for container in BUCKETS:
+        azure_create_container(url, container)
+    env["ZARR_TEST_AZURE"] = url
+    env["ZARR_TEST_AZURE_ACCOUNT"] = AZURE_ACCOUNT
+    env["ZARR_TEST_AZURE_KEY"] = AZURE_KEY
+    env["ZARR_TEST_AZURE_SAS"] = azure_container_sas("zarr-test")
+    proxy = python_server("azure_faulty", "fault_proxy.py", "--upstream",
+                          f"http://127.0.0.1:{port}", "--fail-rate", "0.2",
+                          "--reset-rate", "0.1", "--seed", "11")
+    env["ZARR_TEST_AZURE_FAULTY"] = f"http://127.0.0.1:{proxy}/{AZURE_ACCOUNT}"
+
+
+def start(directory, s3s_fs, azurite=None):
     stop(directory)
     shutil.rmtree(directory, ignore_errors=True)
     logs = os.path.join(directory, "logs")
@@ -158,6 +236,8 @@ def start(directory, s3s_fs):
         env["ZARR_TEST_S3S_SECRET_KEY"] = S3S_SECRET_KEY
 
     start_gcs(directory, logs, env, python_server)
+    if azurite:
+        start_azurite(directory, azurite, launch, python_server, env)
 
     env["ZARR_TEST_HTTP_ROOT"] = http_root
     env["ZARR_TEST_LOGS"] = logs
@@ -280,8 +360,11 @@ def main():
         s3s_fs = None
         if "--s3s-fs" in sys.argv:
             s3s_fs = sys.argv[sys.argv.index("--s3s-fs") + 1]
+        azurite = None
+        if "--azurite" in sys.argv:
+            azurite = sys.argv[sys.argv.index("--azurite") + 1]
         try:
-            start(directory, s3s_fs)
+            start(directory, s3s_fs, azurite)
         except BaseException:
             stop(directory)
             raise
