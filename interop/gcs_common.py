@@ -24,6 +24,10 @@ def endpoint():
     return servers()["GCS_URL"]
 
 
+def url(prefix):
+    return f"{SCHEME}://{BUCKET}/{prefix}"
+
+
 def new_prefix(name):
     """A prefix no other run used (the emulator keeps its objects for the whole ctest run)."""
     return f"{name}-{os.getpid()}-{int(time.time() * 1000)}"

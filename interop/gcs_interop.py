@@ -3,6 +3,7 @@
 Usage: gcs_interop.py setup DATA_DIR NAME                       (as s3_setup.py)
        gcs_interop.py write DATA_DIR {v3|v2}                     (as s3_python_write.py)
        gcs_interop.py read DATA_DIR {zarr-python|tensorstore}    (as s3_peers_read.py)
+       gcs_interop.py check-multi-writer DATA_DIR MANIFEST...    (as python_check_multi_writer.py)
 
 Each runs the S3 script of the same role with gcs_common (gcp-storage-emulator, zarr-python
 through gcsfs, tensorstore's gcs kvstore) in place of s3_common: the same arrays, the same
@@ -16,6 +17,11 @@ import gcs_common
 
 
 def main(argv):
+    if len(argv) >= 4 and argv[1] == "check-multi-writer":
+        # python_check_multi_writer imports s3_common when it opens the store.
+        sys.modules["s3_common"] = gcs_common
+        import python_check_multi_writer as script
+        return script.main(argv[2], argv[3:])
     if len(argv) != 4 or argv[1] not in ("setup", "write", "read"):
         raise SystemExit(__doc__)
     role, data_dir, arg = argv[1:]
