@@ -8,16 +8,16 @@
 //! ([`resolve`], which reads it through a lookup function so that tests need not touch
 //! the process environment), and without any the store is anonymous.
 
+use super::conditional::{update_conditionally, ConditionalStore, DEFAULT_UPDATE_ATTEMPTS};
 use super::credentials::{process_env, EnvLookup};
 use super::error::{RemoteError, RemoteErrorKind};
 use super::http::{status_failure, transport_failure, Client, ClientConfig, Method as HttpMethod};
-use super::s3::DEFAULT_UPDATE_ATTEMPTS;
 use super::UrlOptions;
 use crate::error::Error;
 use crate::storage::{
     update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
-    Merge, MergeFailed, RangesRead, ReadableStorage, Storage, StorageError, UpdateError,
-    UpdateProtection, WritableStorage,
+    Merge, RangesRead, ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection,
+    WritableStorage,
 };
 use futures_util::StreamExt;
 use object_store::azure::{MicrosoftAzure, MicrosoftAzureBuilder};
@@ -37,8 +37,6 @@ pub const MULTIPART_THRESHOLD: usize = 16 << 20;
 pub const PART_SIZE: usize = 8 << 20;
 /// The first wait after a lost race of an update; it doubles with each, up to
 /// [`MAX_CONFLICT_BACKOFF`], and a random part of it is waited (as the S3 store does).
-const CONFLICT_BACKOFF: Duration = Duration::from_millis(10);
-const MAX_CONFLICT_BACKOFF: Duration = Duration::from_secs(1);
 /// Azurite's well-known development account and key (public, documented by Microsoft).
 pub const DEVELOPMENT_ACCOUNT: &str = "devstoreaccount1";
 pub const DEVELOPMENT_KEY: &str =
@@ -1026,58 +1024,10 @@ impl WritableStorage for AzureStore {
             return Err(StorageError::ReadOnly.into());
         }
         validate_key(key)?;
-        let Some(attempts) = self.conditional_updates else {
-            return update_unprotected(self, key, merge);
-        };
-        let mut wait = CONFLICT_BACKOFF;
-        for _ in 0..attempts {
-            let (current, etag) = match self.get_versioned(key)? {
-                Some((value, Some(etag))) => (Some(value), Some(etag)),
-                Some((_, None)) => {
-                    return Err(StorageError::Remote(RemoteError::new(
-                        RemoteErrorKind::Service,
-                        "GET",
-                        &self.blob_url(key),
-                        "the service sent no ETag, so part of this blob cannot be updated \
-                         safely; open the store with the option \"conditional_writes\": false \
-                         to update without protection (then write only whole chunks from \
-                         several processes)",
-                    ))
-                    .into())
-                }
-                None => (None, None),
-            };
-            let written = match merge(current).map_err(|MergeFailed| UpdateError::Merge)? {
-                Some(value) => {
-                    let mode = match &etag {
-                        Some(e_tag) => PutMode::Update(UpdateVersion {
-                            e_tag: Some(e_tag.clone()),
-                            version: None,
-                        }),
-                        None => PutMode::Create,
-                    };
-                    self.put(key, &value, mode)
-                }
-                None => match etag {
-                    // Absent, and still to be absent: nothing to write.
-                    None => Ok(()),
-                    Some(etag) => self.delete_if_match(key, &etag),
-                },
-            };
-            match written {
-                Ok(()) => return Ok(()),
-                Err(e) if lost_race(&e) => {
-                    std::thread::sleep(wait.mul_f64(super::http::random_unit()));
-                    wait = (wait * 2).min(MAX_CONFLICT_BACKOFF);
-                }
-                Err(e) => return Err(e.into()),
-            }
+        match self.conditional_updates {
+            Some(attempts) => update_conditionally(self, key, attempts, merge),
+            None => update_unprotected(self, key, merge),
         }
-        Err(StorageError::Conflict {
-            key: self.blob_url(key),
-            attempts,
-        }
-        .into())
     }
 
     fn update_protection(&self) -> UpdateProtection {
@@ -1086,6 +1036,60 @@ impl WritableStorage for AzureStore {
         } else {
             UpdateProtection::None
         }
+    }
+}
+
+/// Azure's side of the protected update: the version is the blob's ETag; Put Blob with
+/// `If-Match` (`If-None-Match: *` when there was no blob), an erase a Delete Blob with
+/// `If-Match` ([`AzureStore::delete_if_match`]); 412, or 409 for a blob created
+/// meanwhile, is a lost race.
+impl ConditionalStore for AzureStore {
+    type Version = String;
+
+    fn read_versioned(&self, key: &str) -> Result<Option<(Vec<u8>, String)>, StorageError> {
+        match self.get_versioned(key)? {
+            Some((value, Some(etag))) => Ok(Some((value, etag))),
+            Some((_, None)) => Err(StorageError::Remote(RemoteError::new(
+                RemoteErrorKind::Service,
+                "GET",
+                &self.blob_url(key),
+                "the service sent no ETag, so part of this blob cannot be updated \
+                 safely; open the store with the option \"conditional_writes\": false \
+                 to update without protection (then write only whole chunks from \
+                 several processes)",
+            ))),
+            None => Ok(None),
+        }
+    }
+
+    fn write_if(
+        &self,
+        key: &str,
+        value: Option<&[u8]>,
+        etag: Option<&String>,
+    ) -> Result<(), StorageError> {
+        match (value, etag) {
+            (Some(value), Some(etag)) => self.put(
+                key,
+                value,
+                PutMode::Update(UpdateVersion {
+                    e_tag: Some(etag.clone()),
+                    version: None,
+                }),
+            ),
+            (Some(value), None) => self.put(key, value, PutMode::Create),
+            (None, Some(etag)) => self.delete_if_match(key, etag),
+            // The shared loop writes nothing for an absent value that stays absent.
+            (None, None) => Ok(()),
+        }
+    }
+
+    fn lost_race(&self, error: &StorageError) -> bool {
+        lost_race(error)
+    }
+
+    fn conflict_key(&self, key: &str) -> String {
+        self.blob_url(key)
     }
 }
 

@@ -18,6 +18,7 @@
 //! - delete: `DELETE /storage/v1/b/B/o/O` (with `ifGenerationMatch` for updates);
 //! - list: `GET /storage/v1/b/B/o?prefix=P&delimiter=/`, page after page.
 
+use super::conditional::{update_conditionally, ConditionalStore, DEFAULT_UPDATE_ATTEMPTS};
 use super::gcs_auth::{self, GcsAuth};
 use super::http::{
     header, io_failure, status_failure, transport_failure, Client, ClientConfig, Failure, Method,
@@ -28,15 +29,14 @@ use super::{RemoteError, RemoteErrorKind};
 use crate::error::Error;
 use crate::storage::{
     update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
-    Merge, MergeFailed, RangesRead, ReadableStorage, Storage, StorageError, UpdateError,
-    UpdateProtection, WritableStorage,
+    Merge, RangesRead, ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection,
+    WritableStorage,
 };
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Google's endpoint when neither the option `endpoint` nor `STORAGE_EMULATOR_HOST` says
 /// another.
@@ -45,10 +45,6 @@ pub const DEFAULT_ENDPOINT: &str = "https://storage.googleapis.com";
 const RESUMABLE_THRESHOLD: usize = 16 * 1024 * 1024;
 /// The size of each piece of a resumable upload (a multiple of 256 KiB, as GCS requires).
 const RESUMABLE_PIECE: usize = 8 * 1024 * 1024;
-/// Updates that lost a race wait a random time up to this, doubling each time...
-const CONFLICT_BACKOFF: Duration = Duration::from_millis(10);
-/// ...up to this.
-const MAX_CONFLICT_BACKOFF: Duration = Duration::from_secs(1);
 /// The most bytes of a JSON answer (a listing page, object metadata) read.
 const MAX_JSON_RESPONSE: u64 = 64 * 1024 * 1024;
 
@@ -122,7 +118,7 @@ struct ListedObject {
 
 /// The state an update saw: the object's generation, or no object (`ifGenerationMatch=0`).
 #[derive(Clone, Copy, Debug)]
-struct Generation(u64);
+pub(crate) struct Generation(u64);
 
 /// The endpoint a store opened with `options` talks to.
 fn endpoint_of(options: &UrlOptions, env: gcs_auth::EnvLookup) -> Result<String, String> {
@@ -206,11 +202,10 @@ impl GcsStore {
             prefix: prefix.to_string(),
             auth,
             read_only: options.read_only == Some(true),
-            conditional_updates: options.conditional_writes.unwrap_or(true).then(|| {
-                options
-                    .update_attempts
-                    .unwrap_or(super::s3::DEFAULT_UPDATE_ATTEMPTS)
-            }),
+            conditional_updates: options
+                .conditional_writes
+                .unwrap_or(true)
+                .then(|| options.update_attempts.unwrap_or(DEFAULT_UPDATE_ATTEMPTS)),
             resumable_threshold: RESUMABLE_THRESHOLD,
             resumable_piece: RESUMABLE_PIECE,
             list_page_size: None,
@@ -661,37 +656,10 @@ impl WritableStorage for GcsStore {
             return Err(StorageError::ReadOnly.into());
         }
         validate_key(key)?;
-        let Some(attempts) = self.conditional_updates else {
-            return update_unprotected(self, key, merge);
-        };
-        let mut wait = CONFLICT_BACKOFF;
-        for _ in 0..attempts {
-            let (current, generation) = self
-                .get_with_generation(key)
-                .map_err(|e| self.auth.explain(e))?;
-            let existed = current.is_some();
-            let written = match merge(current).map_err(|MergeFailed| UpdateError::Merge)? {
-                Some(value) => self.put(key, &value, Some(generation)),
-                // Absent, and still to be absent: nothing to write.
-                None if !existed => Ok(()),
-                None => self.delete(key, Some(generation)),
-            };
-            match written {
-                Ok(()) => return Ok(()),
-                // A conditional delete of an object deleted meanwhile answers 404: the
-                // merge saw a value that is gone, so it must run again.
-                Err(e) if lost_race(&e) || is_status(&e, 404) => {
-                    std::thread::sleep(wait.mul_f64(super::http::random_unit()));
-                    wait = (wait * 2).min(MAX_CONFLICT_BACKOFF);
-                }
-                Err(e) => return Err(e.into()),
-            }
+        match self.conditional_updates {
+            Some(attempts) => update_conditionally(self, key, attempts, merge),
+            None => update_unprotected(self, key, merge),
         }
-        Err(StorageError::Conflict {
-            key: format!("gs://{}/{}", self.bucket, self.object(key)),
-            attempts,
-        }
-        .into())
     }
 
     fn update_protection(&self) -> UpdateProtection {
@@ -705,6 +673,42 @@ impl WritableStorage for GcsStore {
 
 fn is_status(error: &StorageError, status: u16) -> bool {
     matches!(error, StorageError::Remote(e) if e.status == Some(status))
+}
+
+/// GCS's side of the protected update: the version is the object's generation; the
+/// write is an upload (or a DELETE) with `ifGenerationMatch` (0: still no object).
+impl ConditionalStore for GcsStore {
+    type Version = Generation;
+
+    fn read_versioned(&self, key: &str) -> Result<Option<(Vec<u8>, Generation)>, StorageError> {
+        let (value, generation) = self
+            .get_with_generation(key)
+            .map_err(|e| self.auth.explain(e))?;
+        Ok(value.map(|value| (value, generation)))
+    }
+
+    fn write_if(
+        &self,
+        key: &str,
+        value: Option<&[u8]>,
+        generation: Option<&Generation>,
+    ) -> Result<(), StorageError> {
+        let condition = generation.copied().unwrap_or(Generation(0));
+        match value {
+            Some(value) => self.put(key, value, Some(condition)),
+            None => self.delete(key, Some(condition)),
+        }
+    }
+
+    /// HTTP 412; and a 404 to a conditional delete: the object the merge saw is gone, so
+    /// the merge must run again.
+    fn lost_race(&self, error: &StorageError) -> bool {
+        lost_race(error) || is_status(error, 404)
+    }
+
+    fn conflict_key(&self, key: &str) -> String {
+        format!("gs://{}/{}", self.bucket, self.object(key))
+    }
 }
 
 impl ListableStorage for GcsStore {

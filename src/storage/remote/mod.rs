@@ -7,6 +7,7 @@
 //! started until a call needs concurrent requests, and those threads end with the call.
 
 pub mod azure;
+pub mod conditional;
 pub mod credentials;
 pub mod error;
 pub mod gcs;

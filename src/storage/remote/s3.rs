@@ -2,6 +2,7 @@
 //! are objects under `bucket/prefix/`. Requests are signed with SigV4 query parameters
 //! (presigned URLs, by rusty-s3) and sent by the shared [`Client`].
 
+use super::conditional::{update_conditionally, ConditionalStore};
 use super::credentials::CredentialSource;
 use super::error::{RemoteError, RemoteErrorKind};
 use super::http::{
@@ -10,8 +11,7 @@ use super::http::{
 };
 use crate::storage::{
     update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
-    Merge, MergeFailed, ReadableStorage, StorageError, UpdateError, UpdateProtection,
-    WritableStorage,
+    Merge, ReadableStorage, StorageError, UpdateError, UpdateProtection, WritableStorage,
 };
 use instant_xml::FromXml;
 use percent_encoding::percent_decode_str;
@@ -85,16 +85,7 @@ impl ListPage {
     }
 }
 
-/// How many times an update of part of a chunk reads, merges and writes conditionally
-/// before it gives up with [`StorageError::Conflict`] (each time another writer changed
-/// the object in between), unless the option `update_attempts` says otherwise. Writers
-/// back off at random between attempts, so even many writers of one object get through
-/// well within this budget.
-pub const DEFAULT_UPDATE_ATTEMPTS: u32 = 50;
-/// The first wait after a conflict; it doubles with each conflict, up to
-/// [`MAX_CONFLICT_BACKOFF`], and a random part of it is waited ("full jitter").
-const CONFLICT_BACKOFF: Duration = Duration::from_millis(10);
-const MAX_CONFLICT_BACKOFF: Duration = Duration::from_secs(1);
+pub use super::conditional::DEFAULT_UPDATE_ATTEMPTS;
 
 /// The condition of a conditional write: the object is still the version read (its
 /// entity tag), or there is still no object.
@@ -655,51 +646,10 @@ impl WritableStorage for S3Store {
             return Err(StorageError::ReadOnly.into());
         }
         validate_key(key)?;
-        let Some(attempts) = self.conditional_updates else {
-            return update_unprotected(self, key, merge);
-        };
-        let mut wait = CONFLICT_BACKOFF;
-        for _ in 0..attempts {
-            let (current, condition) = match self.reader().get_versioned(key) {
-                Ok(Some((value, Some(etag)))) => (Some(value), Precondition::Matches(etag)),
-                Ok(Some((_, None))) => {
-                    return Err(StorageError::Remote(RemoteError::new(
-                        RemoteErrorKind::Service,
-                        "GET",
-                        &self.display(key),
-                        "the service sent no ETag, so part of this object cannot be updated \
-                         safely; open the store with the option \"conditional_writes\": false \
-                         to update without protection (then write only whole chunks from \
-                         several processes)",
-                    ))
-                    .into())
-                }
-                Ok(None) => (None, Precondition::Absent),
-                Err(e) => return Err(self.explain_error(e).into()),
-            };
-            let written = match merge(current).map_err(|MergeFailed| UpdateError::Merge)? {
-                Some(value) if value.len() > self.multipart_threshold => {
-                    self.put_multipart(key, &value, Some(&condition))
-                }
-                Some(value) => self.put_single(key, &value, Some(&condition)),
-                // Absent, and still to be absent: nothing to write.
-                None if matches!(condition, Precondition::Absent) => Ok(()),
-                None => self.delete_if(key, Some(&condition)),
-            };
-            match written {
-                Ok(()) => return Ok(()),
-                Err(e) if lost_race(&e) => {
-                    std::thread::sleep(wait.mul_f64(super::http::random_unit()));
-                    wait = (wait * 2).min(MAX_CONFLICT_BACKOFF);
-                }
-                Err(e) => return Err(self.explain_error(e).into()),
-            }
+        match self.conditional_updates {
+            Some(attempts) => update_conditionally(self, key, attempts, merge),
+            None => update_unprotected(self, key, merge),
         }
-        Err(StorageError::Conflict {
-            key: self.display(key),
-            attempts,
-        }
-        .into())
     }
 
     fn update_protection(&self) -> UpdateProtection {
@@ -735,6 +685,64 @@ impl S3Store {
             Err(StorageError::Remote(e)) if e.status == Some(404) => Ok(()),
             other => other,
         }
+    }
+}
+
+/// S3's side of the protected update: the version is the entity tag; the write is
+/// conditional with `If-Match` (`If-None-Match: *` when there was no object), an erase a
+/// conditional DELETE; 412, or 409 ConditionalRequestConflict, is a lost race.
+impl ConditionalStore for S3Store {
+    type Version = String;
+
+    fn read_versioned(&self, key: &str) -> Result<Option<(Vec<u8>, String)>, StorageError> {
+        match self.reader().get_versioned(key) {
+            Ok(Some((value, Some(etag)))) => Ok(Some((value, etag))),
+            Ok(Some((_, None))) => Err(StorageError::Remote(RemoteError::new(
+                RemoteErrorKind::Service,
+                "GET",
+                &self.display(key),
+                "the service sent no ETag, so part of this object cannot be updated \
+                 safely; open the store with the option \"conditional_writes\": false \
+                 to update without protection (then write only whole chunks from \
+                 several processes)",
+            ))),
+            Ok(None) => Ok(None),
+            Err(e) => Err(self.explain_error(e)),
+        }
+    }
+
+    fn write_if(
+        &self,
+        key: &str,
+        value: Option<&[u8]>,
+        etag: Option<&String>,
+    ) -> Result<(), StorageError> {
+        let condition = match etag {
+            Some(etag) => Precondition::Matches(etag.clone()),
+            None => Precondition::Absent,
+        };
+        let written = match value {
+            Some(value) if value.len() > self.multipart_threshold => {
+                self.put_multipart(key, value, Some(&condition))
+            }
+            Some(value) => self.put_single(key, value, Some(&condition)),
+            None => self.delete_if(key, Some(&condition)),
+        };
+        written.map_err(|e| {
+            if lost_race(&e) {
+                e
+            } else {
+                self.explain_error(e)
+            }
+        })
+    }
+
+    fn lost_race(&self, error: &StorageError) -> bool {
+        lost_race(error)
+    }
+
+    fn conflict_key(&self, key: &str) -> String {
+        self.display(key)
     }
 }
 
