@@ -670,6 +670,115 @@ impl AzureStore {
         }
     }
 
+    /// [`ReadableStorage::read_ranges`] of non-empty bounded ranges, with no HEAD: the
+    /// value's size stays unknown (`None`) unless a range turns out to be past the end.
+    fn read_bounded_ranges(
+        &self,
+        key: &str,
+        ranges: &[ByteRange],
+    ) -> Result<Option<RangesRead>, StorageError> {
+        if let [range] = ranges {
+            return Ok(self.get_range(key, *range)?.map(|bytes| (None, bytes)));
+        }
+        let mut wanted = Vec::with_capacity(ranges.len());
+        for &range in ranges {
+            let ByteRange::FromStart { offset, length } = range else {
+                return Err(StorageError::Corrupt {
+                    key: key.to_string(),
+                    reason: "internal error: a suffix range among bounded ones".to_string(),
+                });
+            };
+            let end = offset
+                .checked_add(length)
+                .ok_or(StorageError::RangeOutOfBounds {
+                    key: key.to_string(),
+                    range,
+                    size: 0,
+                })?;
+            wanted.push(offset..end);
+        }
+        match self.fetch_spans(key, &wanted)? {
+            Spans::Absent => Ok(None),
+            Spans::Fetched(parts) => Ok(Some((None, parts.concat()))),
+            Spans::Short => {
+                // A range reaches past the end: the size, for the message (or the value
+                // is gone).
+                let Some(size) = self.value_size(key)? else {
+                    return Ok(None);
+                };
+                for range in ranges {
+                    range.resolve_in(key, size)?;
+                }
+                Err(changed_while_read(&self.blob_url(key)))
+            }
+        }
+    }
+
+    /// The bytes of each of `wanted` (non-empty spans) of the blob at `key`. Close spans
+    /// share a request (as the other remote stores merge them), all sent at once; every
+    /// answer is checked for length before it is cut, since a span may reach past the
+    /// end (object_store's own `get_ranges` would panic slicing a short answer).
+    fn fetch_spans(
+        &self,
+        key: &str,
+        wanted: &[std::ops::Range<u64>],
+    ) -> Result<Spans, StorageError> {
+        let mut merged: Vec<std::ops::Range<u64>> = Vec::new();
+        let mut sorted = wanted.to_vec();
+        sorted.sort_by_key(|r| r.start);
+        for span in sorted {
+            match merged.last_mut() {
+                Some(last) if span.start <= last.end.saturating_add(super::http::MERGE_GAP) => {
+                    last.end = last.end.max(span.end)
+                }
+                _ => merged.push(span),
+            }
+        }
+        let path = self.path(key);
+        let result = self.run(|| {
+            let requests = merged.iter().map(|span| {
+                let options = GetOptions {
+                    range: Some(GetRange::Bounded(span.clone())),
+                    ..GetOptions::default()
+                };
+                let path = &path;
+                async move { self.store.get_opts(path, options).await?.bytes().await }
+            });
+            futures_util::future::try_join_all(requests)
+        });
+        let fetched = match result {
+            Ok(fetched) => fetched,
+            Err(e) => {
+                let (status, ..) = error_details(&e);
+                let past_end = status == Some(416)
+                    || (status.is_none()
+                        && matches!(e, object_store::Error::Generic { .. })
+                        && e.to_string().contains("Range"));
+                if past_end {
+                    return Ok(Spans::Short);
+                }
+                return match self.failure("GET", key, e) {
+                    None => Ok(Spans::Absent),
+                    Some(e) => Err(e),
+                };
+            }
+        };
+        // Each wanted span cut from the merged span that holds it, when that came whole.
+        let parts: Option<Vec<Vec<u8>>> = wanted
+            .iter()
+            .map(|span| {
+                let (merged_span, bytes) = merged
+                    .iter()
+                    .zip(&fetched)
+                    .find(|(m, _)| m.start <= span.start && span.end <= m.end)?;
+                let from = usize::try_from(span.start - merged_span.start).ok()?;
+                let to = usize::try_from(span.end - merged_span.start).ok()?;
+                bytes.get(from..to).map(<[u8]>::to_vec)
+            })
+            .collect();
+        Ok(parts.map_or(Spans::Short, Spans::Fetched))
+    }
+
     /// DELETE the blob at `key` only if its ETag is still `etag`. `object_store` has no
     /// conditional delete, so this one request goes out on the HTTP client the other
     /// remote stores use, authorized by `object_store` itself: a URL it signs (a service
@@ -745,6 +854,25 @@ impl AzureStore {
             Err(_) => format!("{}/{}/{}", self.settings.endpoint, self.container, path),
         }
     }
+}
+
+/// What [`AzureStore::fetch_spans`] got.
+enum Spans {
+    /// The bytes of each span asked for.
+    Fetched(Vec<Vec<u8>>),
+    /// A span reaches past the end of the blob.
+    Short,
+    /// There is no blob.
+    Absent,
+}
+
+fn changed_while_read(url: &str) -> StorageError {
+    StorageError::Remote(RemoteError::new(
+        RemoteErrorKind::Service,
+        "GET",
+        url,
+        "the ranges came back short although they fit the blob (it changed while being read?)",
+    ))
 }
 
 /// The status, response body and transport failure kind inside an `object_store` error.
@@ -928,14 +1056,25 @@ impl ReadableStorage for AzureStore {
         }
     }
 
-    /// One HEAD for the size (which resolves suffixes and checks every range), then the
-    /// ranges, close ones merged by `object_store` (`get_ranges`), fetched concurrently.
+    /// Bounded ranges go out as they are: one ranged GET for a single range, or the
+    /// ranges with close ones merged ([`AzureStore::fetch_spans`]), fetched concurrently;
+    /// a range past the end is found from the answer (then one HEAD says the size for the
+    /// message). Azure has no suffix ranges, so a suffix among the
+    /// ranges (or only empty ones) costs one HEAD first for the size, which resolves the
+    /// suffixes and checks every range.
     fn read_ranges(
         &self,
         key: &str,
         ranges: &[ByteRange],
     ) -> Result<Option<RangesRead>, StorageError> {
         validate_key(key)?;
+        let needs_size = ranges.iter().any(|r| match r {
+            ByteRange::Suffix { .. } => true,
+            ByteRange::FromStart { length, .. } => *length == 0,
+        });
+        if !needs_size {
+            return self.read_bounded_ranges(key, ranges);
+        }
         let Some(size) = self.value_size(key)? else {
             return Ok(None);
         };
@@ -947,23 +1086,15 @@ impl ReadableStorage for AzureStore {
             spans.iter().filter(|s| s.end > s.start).cloned().collect();
         let mut out = Vec::new();
         if !wanted.is_empty() {
-            let path = self.path(key);
-            let result = self.run(|| self.store.get_ranges(&path, &wanted));
-            let Some(parts) = self.read("GET", key, result)? else {
-                return Ok(None);
-            };
-            for (part, span) in parts.iter().zip(&wanted) {
-                if part.len() as u64 != span.end - span.start {
-                    return Err(StorageError::RangeOutOfBounds {
-                        key: key.to_string(),
-                        range: ByteRange::FromStart {
-                            offset: span.start,
-                            length: span.end - span.start,
-                        },
-                        size,
-                    });
+            match self.fetch_spans(key, &wanted)? {
+                Spans::Absent => return Ok(None),
+                // They fit the size the HEAD gave: the blob changed in between.
+                Spans::Short => return Err(changed_while_read(&self.blob_url(key))),
+                Spans::Fetched(parts) => {
+                    for part in parts {
+                        out.extend_from_slice(&part);
+                    }
                 }
-                out.extend_from_slice(part);
             }
         }
         Ok(Some((Some(size), out)))
@@ -1489,6 +1620,30 @@ mod tests {
         );
         assert!(store.read_ranges("v", &[range(99_999, 2)]).is_err());
         assert_eq!(store.read_ranges("none", &ranges).unwrap(), None);
+        // Bounded ranges only: no HEAD, so no size; past the end is still an error.
+        let bounded = [range(20, 10), range(0, 10), range(60_000, 1000)];
+        let (_, bytes) = crate::storage::ranges_of("v", &value, &bounded).unwrap();
+        assert_eq!(
+            store.read_ranges("v", &bounded).unwrap().unwrap(),
+            (None, bytes)
+        );
+        assert_eq!(
+            store.read_ranges("v", &[range(5, 3)]).unwrap().unwrap(),
+            (None, value[5..8].to_vec())
+        );
+        for bad in [
+            vec![range(0, 10), range(99_990, 20)],
+            vec![range(0, 10), range(150_000, 20)],
+        ] {
+            assert!(
+                matches!(
+                    store.read_ranges("v", &bad),
+                    Err(StorageError::RangeOutOfBounds { size: 100_000, .. })
+                ),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(store.read_ranges("none", &bounded).unwrap(), None);
         // Listing: names relative to the prefix, sorted, prefixes without '/'.
         for key in ["k1", "k0", "d2/x", "d1/y", "d1/z/w"] {
             store.set(key, b"x").unwrap();
