@@ -95,6 +95,12 @@ class Handler(BaseHTTPRequestHandler):
     do_POST = do_DELETE = do_PUT
 
 
+class Server(ThreadingHTTPServer):
+    # socketserver's listen backlog is 5: a client opening more connections at once (the
+    # remote stores keep up to 32) loses SYNs and waits a second for their retransmission.
+    request_queue_size = 128
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
@@ -107,7 +113,7 @@ def main():
     parser.add_argument("--max-lifetime", type=float, default=3600)
     args = parser.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.root = os.path.abspath(args.root)
     server.no_range = args.no_range
