@@ -3,6 +3,10 @@ peer reaches a prefix of its bucket.
 
 The servers are those of tests/servers/servers.py; their addresses come from the file
 named by ZARR_TEST_SERVERS_ENV. Credentials are moto's dummies (moto accepts any).
+
+With ZARR_INTEROP_STORAGE=azure the same scripts use Azure Blob Storage instead: Azurite's
+container zarr-interop with its development account's Shared Key; zarr-python reaches it
+through adlfs (fsspec), libzarr through az:// URLs; tensorstore has no Azure kvstore.
 """
 
 import json
@@ -18,8 +22,29 @@ def servers():
         return dict(line.strip().split("=", 1) for line in f if "=" in line)
 
 
+def storage():
+    """"s3" (the default) or "azure"."""
+    return os.environ.get("ZARR_INTEROP_STORAGE", "s3")
+
+
+def scheme():
+    return "az" if storage() == "azure" else "s3"
+
+
 def endpoint():
+    if storage() == "azure":
+        return servers()["ZARR_TEST_AZURE"]
     return servers()["ZARR_TEST_MOTO"]
+
+
+def url(prefix):
+    return f"{scheme()}://{BUCKET}/{prefix}"
+
+
+def azure_connection_string():
+    env = servers()
+    return (f"DefaultEndpointsProtocol=http;AccountName={env['ZARR_TEST_AZURE_ACCOUNT']};"
+            f"AccountKey={env['ZARR_TEST_AZURE_KEY']};BlobEndpoint={endpoint()};")
 
 
 def new_prefix(name):
@@ -29,11 +54,15 @@ def new_prefix(name):
 
 def write_store_files(data_dir, prefix):
     """DATA_DIR/store.url and store.options: how libzarr (interop/open_store.h) opens it."""
-    options = json.dumps({"endpoint": endpoint(), "access_key_id": KEY,
-                          "secret_access_key": SECRET, "region": REGION})
+    if storage() == "azure":
+        options = json.dumps({"endpoint": endpoint(),
+                              "account_key": servers()["ZARR_TEST_AZURE_KEY"]})
+    else:
+        options = json.dumps({"endpoint": endpoint(), "access_key_id": KEY,
+                              "secret_access_key": SECRET, "region": REGION})
     os.makedirs(data_dir, exist_ok=True)
     with open(os.path.join(data_dir, "store.url"), "w") as f:
-        f.write(f"s3://{BUCKET}/{prefix}\n")
+        f.write(url(prefix) + "\n")
     with open(os.path.join(data_dir, "store.options"), "w") as f:
         f.write(options + "\n")
 
@@ -41,12 +70,19 @@ def write_store_files(data_dir, prefix):
 def read_prefix(data_dir):
     with open(os.path.join(data_dir, "store.url")) as f:
         url = f.read().strip()
-    assert url.startswith(f"s3://{BUCKET}/"), url
-    return url[len(f"s3://{BUCKET}/"):]
+    start = f"{scheme()}://{BUCKET}/"
+    assert url.startswith(start), url
+    return url[len(start):]
 
 
 def zarr_store(prefix, read_only):
-    """A zarr-python store over s3://BUCKET/prefix through obstore."""
+    """A zarr-python store over s3://BUCKET/prefix through obstore, or over
+    az://BUCKET/prefix through adlfs."""
+    if storage() == "azure":
+        from zarr.storage import FsspecStore
+        return FsspecStore.from_url(
+            f"abfs://{BUCKET}/{prefix}", read_only=read_only,
+            storage_options={"connection_string": azure_connection_string()})
     from obstore.store import S3Store
     from zarr.storage import ObjectStore
     s3 = S3Store(BUCKET, prefix=prefix, endpoint=endpoint(), region=REGION,

@@ -1,5 +1,6 @@
 """zarr-python writes arrays into the loopback S3 server (through obstore) for libzarr to
-read (interop over S3, zarr-python -> libzarr).
+read (interop over S3, zarr-python -> libzarr); into Azurite through adlfs with
+ZARR_INTEROP_STORAGE=azure (see s3_common.py).
 
 Usage: s3_python_write.py DATA_DIR {v3|v2}
 
@@ -115,7 +116,7 @@ def main(data_dir, zarr_format):
     with open(os.path.join(data_dir, "manifest.txt"), "w") as f:
         f.write("\n".join(manifest) + "\n")
     print(f"s3_python_write: {len(manifest)} {zarr_format} arrays written to "
-          f"s3://{s3_common.BUCKET}/{prefix}")
+          f"{s3_common.url(prefix)}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 # CMake (>= 3.16), libclang (zfp-sys generates its bindings to the zfp C library with
 # bindgen), pkg-config (for the `install` tests), gfortran (for the Fortran module in
 # bindings/fortran), valgrind (for the `valgrind` tests) and Open MPI (for libzarr_mpi in
-# mpi/ and the `mpi` tests). cargo, a C/C++ compiler and python3 are expected to be present.
+# mpi/ and the `mpi` tests), Node.js and npm (for Azurite in the `azure` tests). cargo, a
+# C/C++ compiler and python3 are expected to be present.
 # Idempotent and quiet when everything is already there. Source it or run it.
 set -euo pipefail
 
@@ -117,6 +118,19 @@ if ! have_mpi; then
   fi
   # Optional: without MPI, CMake skips libzarr_mpi and its tests.
   have_mpi || echo "setup: could not install Open MPI; libzarr_mpi and the mpi tests will be skipped" >&2
+fi
+
+# Node.js and npm: the Azure tests (label azure) install Azurite, Microsoft's Azure Blob
+# Storage emulator, from npm into the build tree (tests/servers/install_azurite.sh).
+if ! command -v npm >/dev/null 2>&1; then
+  echo "setup: installing Node.js and npm" >&2
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    # Optional, so a failing apt-get does not stop the set-up.
+    apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null || true
+  fi
+  command -v npm >/dev/null 2>&1 ||
+    echo "setup: could not install npm; the Azure tests will fail to install Azurite" >&2
 fi
 
 for tool in cargo cc c++ python3; do

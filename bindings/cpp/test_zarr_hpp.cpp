@@ -662,7 +662,11 @@ void store_url_file() {
            "unknown option 'colour'");
     THROWS(zarr::Store::url("s3://bucket", "{\"max_retries\": \"3\"}"),
            ZARR_ERROR_INVALID_ARGUMENT, "'max_retries' must be an integer");
-    THROWS(zarr::Store::url("gs://bucket/x"), ZARR_ERROR_UNSUPPORTED, "Google Cloud Storage");
+    THROWS(zarr::Store::url("ftp://host/x"), ZARR_ERROR_UNSUPPORTED, "scheme 'ftp'");
+    THROWS(zarr::Store::url("gs://bucket/x", "{\"region\": \"eu\"}"), ZARR_ERROR_INVALID_ARGUMENT,
+           "'region' does not apply to gs:// URLs");
+    THROWS(zarr::Store::url("az://container/x", "{\"token\": \"t\"}"), ZARR_ERROR_INVALID_ARGUMENT,
+           "'token' does not apply to az://");
     THROWS(zarr::Store::url("http://"), ZARR_ERROR_INVALID_ARGUMENT, "malformed URL");
 }
 

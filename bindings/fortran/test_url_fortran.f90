@@ -47,7 +47,9 @@ program test_url_fortran
   if (index(zarr_last_error_message(), "unknown option 'colour'") == 0) error stop "message names the key"
   call expect(zarr_store_open_url("s3://bucket", store, '{"timeout_ms": "5"}'), &
               ZARR_ERROR_INVALID_ARGUMENT, "wrong type")
-  call expect(zarr_store_open_url("gs://bucket/x", store), ZARR_ERROR_UNSUPPORTED, "gs://")
+  call expect(zarr_store_open_url("ftp://host/x", store), ZARR_ERROR_UNSUPPORTED, "ftp://")
+  call expect(zarr_store_open_url("gs://bucket/x", store, '{"region": "eu"}'), ZARR_ERROR_INVALID_ARGUMENT, &
+              "an S3 option for gs://")
   call expect(zarr_store_open_url("http://", store), ZARR_ERROR_INVALID_ARGUMENT, "malformed URL")
 
   ! S3 (moto), when the servers are there.

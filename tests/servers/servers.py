@@ -1,6 +1,6 @@
 """Start and stop the loopback servers of libzarr's remote-store tests (ctest fixture).
 
-Usage: servers.py start DIR [--s3s-fs PATH]
+Usage: servers.py start DIR [--s3s-fs PATH] [--azurite PATH]
        servers.py stop DIR
 
 `start` launches, each on 127.0.0.1 on a free port and in its own process group:
@@ -12,6 +12,17 @@ Usage: servers.py start DIR [--s3s-fs PATH]
 - faulty:        tests/servers/fault_proxy.py in front of moto (20% 500/503, 10% resets)
 - counting:      fault_proxy.py in front of moto without faults (request counts)
 - s3s:           s3s-fs (checks SigV4 signatures) over DIR/s3s-root, when --s3s-fs is given
+- gcs:           gcp-storage-emulator (tests/servers/gcs_emulator.py, in memory, in this
+                 Python), buckets created; and before it fault_proxy.py --gcs as
+                 gcs_faulty (faults), gcs_counting (none) and gcs_auth (checks bearer
+                 tokens); the emulator is made to page listings, honour ifGenerationMatch
+                 and suffix ranges as GCS does (see gcs_emulator.py)
+- gcs_token:     an OAuth token endpoint for a test service account
+                 (tests/servers/gcs_token_server.py); its key file DIR/gcs/service-account.json
+                 (and DIR/gcs/service-account-untrusted.json, signed by a key it rejects)
+- azurite:       Azurite's blob service (Azure Blob Storage emulator) over DIR/azurite, when
+                 --azurite (its installation directory) is given, containers created; and
+                 azure_faulty, fault_proxy.py in front of it (as faulty is for moto)
 Each logs its requests to DIR/logs/<name>.log. Then it writes DIR/servers.env, lines
 `NAME=VALUE` the tests read (URLs, the CA file, the s3s keys, the log and root
 directories), and DIR/pids. `stop` kills every process group listed in DIR/pids.
@@ -19,6 +30,10 @@ Every server also exits by itself after an hour, so a run killed before `stop` c
 leave servers behind for long.
 """
 
+import base64
+import datetime
+import hashlib
+import hmac
 import os
 import shutil
 import signal
@@ -26,6 +41,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -83,7 +100,76 @@ def make_certificates(tls):
         f"{tls}/server.pem", "-extfile", f"{tls}/server.ext")
 
 
-def start(directory, s3s_fs):
+# Azurite's well-known development account (public; Microsoft documents it).
+AZURE_ACCOUNT = "devstoreaccount1"
+AZURE_KEY = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/"
+             "K1SZFPTOtr/KBHBeksoGMGw==")
+AZURE_VERSION = "2021-08-06"
+
+
+def azure_sign(text):
+    key = base64.b64decode(AZURE_KEY)
+    return base64.b64encode(hmac.new(key, text.encode(), hashlib.sha256).digest()).decode()
+
+
+def azure_create_container(url, container):
+    """PUT ?restype=container with a Shared Key signature (409: already there)."""
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%a, %d %b %Y %H:%M:%S GMT")
+    headers = {"x-ms-date": date, "x-ms-version": AZURE_VERSION}
+    path = urllib.parse.urlsplit(url).path + "/" + container
+    canonical_headers = "".join(f"{k}:{v}\n" for k, v in sorted(headers.items()))
+    to_sign = ("PUT\n" + "\n" * 11 + canonical_headers
+               + f"/{AZURE_ACCOUNT}{path}\nrestype:container")
+    headers["Authorization"] = f"SharedKey {AZURE_ACCOUNT}:{azure_sign(to_sign)}"
+    request = urllib.request.Request(f"{url}/{container}?restype=container", method="PUT",
+                                     headers=headers)
+    try:
+        urllib.request.urlopen(request, timeout=30).read()
+    except urllib.error.HTTPError as e:
+        if e.code != 409:
+            raise
+
+
+def azure_container_sas(container):
+    """A service SAS for `container` (read, add, create, write, delete, list), valid for
+    two days, as the query string without '?'."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    start = (now - datetime.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    expiry = (now + datetime.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    permissions, protocol, resource = "racwdl", "http,https", "c"
+    # Version 2020-12-06 and later: the signed fields in this order.
+    to_sign = "\n".join([permissions, start, expiry, f"/blob/{AZURE_ACCOUNT}/{container}",
+                         "", "", protocol, AZURE_VERSION, resource, "", "",
+                         "", "", "", "", ""])
+    return urllib.parse.urlencode({
+        "sv": AZURE_VERSION, "st": start, "se": expiry, "sr": resource,
+        "sp": permissions, "spr": protocol, "sig": azure_sign(to_sign)})
+
+
+def start_azurite(directory, azurite, launch, python_server, env):
+    """Azurite's blob service on a free port, its containers, and a fault proxy."""
+    port = free_port()
+    process = launch("azurite", [
+        "timeout", LIFETIME, os.path.join(azurite, "node_modules", ".bin", "azurite-blob"),
+        "--blobHost", "127.0.0.1", "--blobPort", str(port),
+        "--location", os.path.join(directory, "azurite"),
+        "--debug", os.path.join(directory, "logs", "azurite.log"),
+        "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl"])
+    wait_for_port(port, process, "azurite")
+    url = f"http://127.0.0.1:{port}/{AZURE_ACCOUNT}"
+    for container in BUCKETS:
+        azure_create_container(url, container)
+    env["ZARR_TEST_AZURE"] = url
+    env["ZARR_TEST_AZURE_ACCOUNT"] = AZURE_ACCOUNT
+    env["ZARR_TEST_AZURE_KEY"] = AZURE_KEY
+    env["ZARR_TEST_AZURE_SAS"] = azure_container_sas("zarr-test")
+    proxy = python_server("azure_faulty", "fault_proxy.py", "--upstream",
+                          f"http://127.0.0.1:{port}", "--fail-rate", "0.2",
+                          "--reset-rate", "0.1", "--seed", "11")
+    env["ZARR_TEST_AZURE_FAULTY"] = f"http://127.0.0.1:{proxy}/{AZURE_ACCOUNT}"
+
+
+def start(directory, s3s_fs, azurite=None):
     stop(directory)
     shutil.rmtree(directory, ignore_errors=True)
     logs = os.path.join(directory, "logs")
@@ -149,6 +235,10 @@ def start(directory, s3s_fs):
         env["ZARR_TEST_S3S_ACCESS_KEY"] = S3S_ACCESS_KEY
         env["ZARR_TEST_S3S_SECRET_KEY"] = S3S_SECRET_KEY
 
+    start_gcs(directory, logs, env, python_server)
+    if azurite:
+        start_azurite(directory, azurite, launch, python_server, env)
+
     env["ZARR_TEST_HTTP_ROOT"] = http_root
     env["ZARR_TEST_LOGS"] = logs
     env["ZARR_TEST_DIR"] = directory
@@ -158,6 +248,78 @@ def start(directory, s3s_fs):
             f.write(f"{name}={value}\n")
     os.replace(tmp, os.path.join(directory, "servers.env"))
     print(f"servers started in {directory}")
+
+
+GCS_STATIC_TOKEN = "zarr-test-static-token"
+
+
+def make_rsa_key(path):
+    """An RSA key (PKCS#8 PEM) at path, and its public key at path + '.pub'."""
+    try:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        with open(path, "wb") as f:
+            f.write(key.private_bytes(serialization.Encoding.PEM,
+                                      serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()))
+        with open(path + ".pub", "wb") as f:
+            f.write(key.public_key().public_bytes(
+                serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    except ImportError:
+        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt",
+                        "rsa_keygen_bits:2048", "-out", path], check=True, capture_output=True)
+        subprocess.run(["openssl", "pkey", "-in", path, "-pubout", "-out", path + ".pub"],
+                       check=True, capture_output=True)
+    with open(path) as f:
+        return f.read()
+
+
+def write_service_account(path, private_key, token_uri, key_id):
+    import json
+    with open(path, "w") as f:
+        json.dump({"type": "service_account", "project_id": "zarr-test",
+                   "private_key_id": key_id, "private_key": private_key,
+                   "client_email": "zarr-test@zarr-test.iam.gserviceaccount.com",
+                   "client_id": "100000000000000000001",
+                   "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+                   "token_uri": token_uri}, f, indent=2)
+
+
+def start_gcs(directory, logs, env, python_server):
+    """The GCS emulator, its proxies, the token endpoint and the service-account keys."""
+    gcs = os.path.join(directory, "gcs")
+    os.makedirs(gcs)
+    port = python_server("gcs", "gcs_emulator.py", *[a for b in BUCKETS for a in ("--bucket", b)])
+    gcs_url = f"http://127.0.0.1:{port}"
+    env["GCS_URL"] = gcs_url
+    port = python_server("gcs_faulty", "fault_proxy.py", "--gcs", "--upstream", gcs_url,
+                         "--fail-rate", "0.2", "--reset-rate", "0.1", "--seed", "7")
+    env["GCS_FAULTY_URL"] = f"http://127.0.0.1:{port}"
+    port = python_server("gcs_counting", "fault_proxy.py", "--gcs", "--upstream", gcs_url)
+    env["GCS_COUNTING_URL"] = f"http://127.0.0.1:{port}"
+
+    tokens = os.path.join(gcs, "tokens")
+    with open(tokens, "w") as f:
+        f.write(GCS_STATIC_TOKEN + "\n")
+    port = python_server("gcs_auth", "fault_proxy.py", "--gcs", "--upstream", gcs_url,
+                         "--require-bearer", tokens)
+    env["GCS_AUTH_URL"] = f"http://127.0.0.1:{port}"
+    env["GCS_TOKEN"] = GCS_STATIC_TOKEN
+
+    key = make_rsa_key(os.path.join(gcs, "service-account.key"))
+    untrusted = make_rsa_key(os.path.join(gcs, "untrusted.key"))
+    port = python_server("gcs_token", "gcs_token_server.py", "--public-key",
+                         os.path.join(gcs, "service-account.key.pub"), "--tokens", tokens)
+    token_url = f"http://127.0.0.1:{port}/token"
+    service_account = os.path.join(gcs, "service-account.json")
+    write_service_account(service_account, key, token_url, "zarr-test-key-1")
+    write_service_account(os.path.join(gcs, "service-account-untrusted.json"), untrusted,
+                          token_url, "zarr-test-key-2")
+    env["GCS_TOKEN_URL"] = token_url
+    env["GCS_SERVICE_ACCOUNT"] = service_account
+    env["GCS_SERVICE_ACCOUNT_UNTRUSTED"] = os.path.join(
+        gcs, "service-account-untrusted.json")
 
 
 def stop(directory):
@@ -198,8 +360,11 @@ def main():
         s3s_fs = None
         if "--s3s-fs" in sys.argv:
             s3s_fs = sys.argv[sys.argv.index("--s3s-fs") + 1]
+        azurite = None
+        if "--azurite" in sys.argv:
+            azurite = sys.argv[sys.argv.index("--azurite") + 1]
         try:
-            start(directory, s3s_fs)
+            start(directory, s3s_fs, azurite)
         except BaseException:
             stop(directory)
             raise

@@ -400,8 +400,13 @@ fn probe_metadata_server(env: EnvLookup) -> Option<String> {
 }
 
 /// The credential a store opened with `options` uses, looking at the environment through
-/// `env`.
-pub(crate) fn resolve(options: &UrlOptions, env: EnvLookup) -> Result<GcsAuth, String> {
+/// `env`. The metadata server is asked only when `google_endpoint` (the store talks to
+/// Google's service, not to an emulator, which would get anonymous requests anyway).
+pub(crate) fn resolve(
+    options: &UrlOptions,
+    env: EnvLookup,
+    google_endpoint: bool,
+) -> Result<GcsAuth, String> {
     if options.anonymous == Some(true) {
         return Ok(GcsAuth::new(
             Credential::Anonymous,
@@ -435,7 +440,7 @@ pub(crate) fn resolve(options: &UrlOptions, env: EnvLookup) -> Result<GcsAuth, S
         let (credential, origin) = load_file(&path, "the application default credentials")?;
         return Ok(GcsAuth::new(credential, origin));
     }
-    if options.anonymous != Some(false) {
+    if google_endpoint && options.anonymous != Some(false) {
         if let Some(url) = probe_metadata_server(env) {
             return Ok(GcsAuth::new(
                 Credential::Refreshing(TokenSource::MetadataServer { url }),
@@ -443,11 +448,16 @@ pub(crate) fn resolve(options: &UrlOptions, env: EnvLookup) -> Result<GcsAuth, S
             ));
         }
     }
+    let looked = if google_endpoint {
+        "no option, no GOOGLE_APPLICATION_CREDENTIALS, no application default credentials \
+         file, no metadata server"
+    } else {
+        "no option, no GOOGLE_APPLICATION_CREDENTIALS, no application default credentials \
+         file; the metadata server is not asked for an endpoint other than Google's"
+    };
     Ok(GcsAuth::new(
         Credential::Anonymous,
-        "none found (no option, no GOOGLE_APPLICATION_CREDENTIALS, no application default \
-         credentials file, no metadata server): anonymous requests"
-            .to_string(),
+        format!("none found ({looked}): anonymous requests"),
     ))
 }
 
@@ -464,6 +474,10 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/gcs/test-key-public.pem"
     );
+
+    fn resolve_for_google(options: &UrlOptions, env: EnvLookup) -> Result<GcsAuth, String> {
+        resolve(options, env, true)
+    }
 
     fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
         let map: HashMap<String, String> = pairs
@@ -509,14 +523,14 @@ mod tests {
         let none = env_of(&[("NO_GCE_CHECK", "true")]);
         let options = |json: &str| UrlOptions::parse(json, super::super::Scheme::Gcs).unwrap();
 
-        let auth = resolve(&options(r#"{"anonymous": true}"#), &none).unwrap();
+        let auth = resolve_for_google(&options(r#"{"anonymous": true}"#), &none).unwrap();
         assert!(auth.is_anonymous());
-        let auth = resolve(&options(r#"{"token": "abc"}"#), &none).unwrap();
+        let auth = resolve_for_google(&options(r#"{"token": "abc"}"#), &none).unwrap();
         assert!(matches!(auth.credential, Credential::Static(ref t) if t == "abc"));
         assert!(auth.origin().contains("option 'token'"));
 
         let with_file = format!(r#"{{"service_account_path": "{KEY_FILE}"}}"#);
-        let auth = resolve(&options(&with_file), &none).unwrap();
+        let auth = resolve_for_google(&options(&with_file), &none).unwrap();
         assert!(
             auth.origin().contains("tester@libzarr-test"),
             "{}",
@@ -529,17 +543,17 @@ mod tests {
             ("STORAGE_EMULATOR_HOST", "http://127.0.0.1:9023"),
             ("GOOGLE_APPLICATION_CREDENTIALS", KEY_FILE),
         ]);
-        let auth = resolve(&options("{}"), &emulator).unwrap();
+        let auth = resolve_for_google(&options("{}"), &emulator).unwrap();
         assert!(auth.is_anonymous());
         assert!(auth.origin().contains("STORAGE_EMULATOR_HOST"));
-        let auth = resolve(&options(r#"{"token": "t"}"#), &emulator).unwrap();
+        let auth = resolve_for_google(&options(r#"{"token": "t"}"#), &emulator).unwrap();
         assert!(!auth.is_anonymous());
 
         let adc = env_of(&[
             ("GOOGLE_APPLICATION_CREDENTIALS", KEY_FILE),
             ("NO_GCE_CHECK", "true"),
         ]);
-        let auth = resolve(&options("{}"), &adc).unwrap();
+        let auth = resolve_for_google(&options("{}"), &adc).unwrap();
         assert!(auth.origin().contains("GOOGLE_APPLICATION_CREDENTIALS"));
 
         let dir = std::env::temp_dir().join(format!("zarr-gcs-adc-{}", std::process::id()));
@@ -554,7 +568,7 @@ mod tests {
             ("CLOUDSDK_CONFIG", dir.to_str().unwrap()),
             ("NO_GCE_CHECK", "true"),
         ]);
-        let auth = resolve(&options("{}"), &gcloud).unwrap();
+        let auth = resolve_for_google(&options("{}"), &gcloud).unwrap();
         assert!(
             auth.origin().contains("application default"),
             "{}",
@@ -567,9 +581,15 @@ mod tests {
         ));
         std::fs::remove_dir_all(&dir).unwrap();
 
-        let auth = resolve(&options("{}"), &none).unwrap();
+        let auth = resolve_for_google(&options("{}"), &none).unwrap();
         assert!(auth.is_anonymous());
         assert!(auth.origin().contains("none found"));
+        // An emulator's endpoint: no metadata server is asked, even where it would answer
+        // (GCE_METADATA_HOST names a refused port here, and NO_GCE_CHECK is not set).
+        let refused = env_of(&[("GCE_METADATA_HOST", "127.0.0.1:9")]);
+        let auth = resolve(&options("{}"), &refused, false).unwrap();
+        assert!(auth.is_anonymous());
+        assert!(auth.origin().contains("not asked"), "{}", auth.origin());
     }
 
     #[test]
@@ -603,7 +623,7 @@ mod tests {
             }
             let json = format!(r#"{{"service_account_path": "{}"}}"#, path.display());
             let options = UrlOptions::parse(&json, super::super::Scheme::Gcs).unwrap();
-            let message = resolve(&options, &none).unwrap_err();
+            let message = resolve_for_google(&options, &none).unwrap_err();
             assert!(message.contains(expected), "{name}: {message}");
         }
         std::fs::remove_dir_all(&dir).unwrap();

@@ -86,8 +86,10 @@ one_rank_ops() = ZarrCommOps(
         @test e.status == LibZarr.ZARR_ERROR_READ_ONLY
         e = try open_url("s3://b"; options = "{\"colour\": 1}"); nothing catch err; err end
         @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT && occursin("colour", e.message)
-        e = try open_url("gs://b/x"); nothing catch err; err end
+        e = try open_url("ftp://h/x"); nothing catch err; err end
         @test e.status == LibZarr.ZARR_ERROR_UNSUPPORTED
+        e = try open_url("gs://b/x"; options = "{\"region\": \"eu\"}"); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT && occursin("region", e.message)
     end
 
     @testset "errors" begin
