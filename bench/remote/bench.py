@@ -11,9 +11,9 @@ index bytes + crc32c: the layout c of bench/) is written once by zarr-python int
 build/bench-remote/data. --store picks the servers, one after the other (default: all):
 - http: tests/servers/http_server.py serves the files with Range support and holds every
   answer --delay-ms;
-- gcs: gcp-storage-emulator (in memory) through tests/servers/gcs_emulator.py and
-  bench/remote/gcs_server.py (which serves suffix ranges and raises the listen backlog;
-  --gcs-as-is: not), the data uploaded into the bucket `bench` with media uploads;
+- gcs: gcp-storage-emulator (in memory) through tests/servers/gcs_emulator.py (which
+  makes it serve suffix ranges as GCS does; --gcs-as-is: not), the data uploaded into
+  the bucket `bench` with media uploads;
 - azure: Azurite's blob service (build/test-tools/azurite), account devstoreaccount1,
   the data uploaded into the container `bench` with azure-storage-blob.
 The emulators are behind bench/remote/delay_proxy.py, which holds every request
@@ -271,17 +271,17 @@ def start_http(log, delay_ms, processes):
 
 
 def start_gcs(log, delay_ms, processes, as_is):
-    port = free_port()
-    emulator = f"http://127.0.0.1:{port}"
+    port_file = os.path.join(WORK, "gcs-port")
+    if os.path.exists(port_file):
+        os.remove(port_file)
     processes.append(subprocess.Popen(
-        [sys.executable, os.path.join(HERE, "gcs_server.py"), str(port)]
-        + (["--as-is"] if as_is else []),
+        [sys.executable, os.path.join(ROOT, "tests", "servers", "gcs_emulator.py"),
+         "--port-file", port_file, "--log", os.path.join(WORK, "gcs-emulator.log"),
+         "--bucket", BUCKET, "--max-lifetime", "7200"] + (["--as-is"] if as_is else []),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-    wait_for(lambda: answers(emulator + "/storage/v1/b"), "gcp-storage-emulator")
-    request = urllib.request.Request(
-        emulator + "/storage/v1/b?project=test", data=json.dumps({"name": BUCKET}).encode(),
-        headers={"Content-Type": "application/json"}, method="POST")
-    urllib.request.urlopen(request).close()
+    wait_for(lambda: os.path.exists(port_file), "gcp-storage-emulator")
+    with open(port_file) as f:
+        emulator = f"http://127.0.0.1:{f.read().strip()}"
     for name, path in data_files():
         with open(path, "rb") as f:
             body = f.read()
@@ -303,7 +303,7 @@ def start_azure(log, delay_ms, processes):
     emulator = f"http://127.0.0.1:{port}"
     processes.append(subprocess.Popen(
         [AZURITE, "--blobHost", "127.0.0.1", "--blobPort", str(port), "--location", location,
-         "--silent", "--skipApiVersionCheck"],
+         "--silent", "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     wait_for(lambda: answers(f"{emulator}/{ACCOUNT}?comp=list"), "Azurite")
     from azure.storage.blob import BlobServiceClient
@@ -362,7 +362,7 @@ def main():
     parser.add_argument("--inner-reps", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="a 64 MiB array, 1 repetition")
     parser.add_argument("--gcs-as-is", action="store_true",
-                        help="the emulator without suffix ranges and with its backlog of 5")
+                        help="gcs_emulator.py --as-is: without suffix ranges, among others")
     parser.add_argument("--worker", nargs=5, metavar=("READER", "STORE", "URL", "OP", "REPS"))
     args = parser.parse_args()
     if args.worker:

@@ -9,19 +9,10 @@ if [ ! -f build/CMakeCache.txt ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 fi
 cmake --build build -j2 --target zarr_cargo
+# The interop venv (zarr-python, tensorstore, obstore, gcp-storage-emulator, gcsfs, adlfs)
+# and Azurite (npm), as the tests install them.
 bash interop/setup_venv.sh build/interop-venv
-# The GCS and Azure legs' Python packages, and Azurite (npm) in the build tree.
-requirements=bench/remote/requirements.txt
-stamp="build/interop-venv/.bench-remote-$(md5sum "$requirements" | cut -c1-12)"
-if [ ! -f "$stamp" ]; then
-  build/interop-venv/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
-  touch "$stamp"
-fi
-if [ ! -x build/test-tools/azurite/node_modules/.bin/azurite-blob ]; then
-  mkdir -p build/test-tools/azurite
-  npm install --prefix build/test-tools/azurite --no-audit --no-fund --loglevel=error \
-    azurite@3.37.0
-fi
+bash tests/servers/install_azurite.sh build/test-tools/azurite
 mkdir -p build/bench-remote
 cc -O2 -std=c99 -Wall -Wextra -Iinclude bench/remote/read_remote.c -o build/bench-remote/read_remote \
   -Lbuild/cargo/release -lzarr -Wl,-rpath,"$PWD/build/cargo/release"

@@ -32,6 +32,9 @@ RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "zarr-test-http/1"
+    # TCP_NODELAY: the headers and a small body go out as two writes; with Nagle's
+    # algorithm the body waits for the client's (delayed, up to 40 ms) ACK of the headers.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):  # quiet: the request log is --log
         pass
