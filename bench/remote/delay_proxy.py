@@ -30,6 +30,9 @@ HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", 
 
 class Proxy(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY: the headers and a small body go out as two writes; with Nagle's
+    # algorithm the body waits for the client's (delayed, up to 40 ms) ACK of the headers.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):
         pass
