@@ -2,10 +2,12 @@
  *
  * Usage: read_remote URL ARRAY_PATH {whole|inner} REPS [OPTIONS_JSON]
  *
- * Opens the store and the array once (not timed), then reads the whole array, or the
- * inner chunk (1, 1, 1) of a 3-d array with 32^3 inner chunks, REPS times, and prints one
- * line per repetition: the seconds it took. The buffer is allocated and touched once
- * before the first repetition, so page faults are not timed.
+ * Opens the store (OPTIONS_JSON: zarr_store_open_url's options, e.g. the endpoint of an
+ * emulator and credentials) and the array once (not timed) and prints `opened`, so that
+ * the benchmark can leave the opening's requests out of its counts. Then reads the whole
+ * array, or the inner chunk (1, 1, 1) of a 3-d array with 32^3 inner chunks, REPS times,
+ * and prints one line per repetition: the seconds it took. The buffer is allocated and
+ * touched once before the first repetition, so page faults are not timed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -53,6 +55,8 @@ int main(int argc, char **argv) {
     buf = malloc(nbytes);
     if (buf == NULL) return 1;
     memset(buf, 1, nbytes);
+    printf("opened\n");
+    fflush(stdout);
     for (r = 0; r < reps; r++) {
         double t0 = now();
         if (zarr_array_read(array, ndim, start, count, buf, nbytes) != ZARR_OK) {

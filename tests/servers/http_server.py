@@ -32,6 +32,9 @@ RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "zarr-test-http/1"
+    # TCP_NODELAY: the headers and a small body go out as two writes; with Nagle's
+    # algorithm the body waits for the client's (delayed, up to 40 ms) ACK of the headers.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):  # quiet: the request log is --log
         pass
@@ -95,6 +98,12 @@ class Handler(BaseHTTPRequestHandler):
     do_POST = do_DELETE = do_PUT
 
 
+class Server(ThreadingHTTPServer):
+    # socketserver's listen backlog is 5: a client opening more connections at once (the
+    # remote stores keep up to 32) loses SYNs and waits a second for their retransmission.
+    request_queue_size = 128
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
@@ -107,7 +116,7 @@ def main():
     parser.add_argument("--max-lifetime", type=float, default=3600)
     args = parser.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     server.root = os.path.abspath(args.root)
     server.no_range = args.no_range
