@@ -92,15 +92,17 @@ function(zarr_expect_link file target)
   endif()
 endfunction()
 
-# Whether an ELF file has debug sections (.debug_*) and a symbol table (.symtab).
+# Whether an ELF file has debug sections (.debug_*) and a symbol table (.symtab). Only
+# section names that start so count ("  [ 6] .debug_info ..."): function sections of a
+# Rust module named debug_* (mio's debug_details) hold ".debug_" inside their names.
 function(zarr_elf_sections file)
   zarr_run("${READELF}" -S --wide "${file}")
   set(debug OFF)
   set(symtab OFF)
-  if(zarr_run_output MATCHES "\\.debug_")
+  if(zarr_run_output MATCHES "\\] +\\.debug_")
     set(debug ON)
   endif()
-  if(zarr_run_output MATCHES "\\.symtab")
+  if(zarr_run_output MATCHES "\\] +\\.symtab")
     set(symtab ON)
   endif()
   set(zarr_has_debug ${debug} PARENT_SCOPE)
@@ -135,7 +137,7 @@ function(zarr_check_layout)
   endif()
   zarr_check_symbols("${lib}/libzarr.so.${VERSION}")
 
-  # Installed without debug information: a few MB, not 30 (libzarr.a: about 21 MB, not 90).
+  # Installed without debug information (see the bound below).
   foreach(file IN ITEMS "${lib}/libzarr.so.${VERSION}" "${lib}/libzarr.a")
     zarr_elf_sections("${file}")
     file(SIZE "${file}" size)
@@ -148,9 +150,11 @@ function(zarr_check_layout)
       message(STATUS "${file}: ${mib} MiB, no debug information")
     endif()
   endforeach()
+  # 17.5 MiB since the Azure client (object_store, tokio, reqwest, aws-lc); with its line
+  # tables it would be over 36 MiB, which this bound catches.
   file(SIZE "${lib}/libzarr.so.${VERSION}" size)
-  if(NOT DEBUG_INFO AND size GREATER 12582912)
-    zarr_fail("${lib}/libzarr.so.${VERSION} is ${size} bytes: more than 12 MiB")
+  if(NOT DEBUG_INFO AND size GREATER 25165824)
+    zarr_fail("${lib}/libzarr.so.${VERSION} is ${size} bytes: more than 24 MiB")
   endif()
 
   file(READ "${lib}/pkgconfig/zarr.pc" pc)

@@ -5,8 +5,8 @@
 use crate::error::Error;
 use crate::storage::remote::s3::BucketCheck;
 use crate::storage::remote::{
-    azure, credentials, gcs, http, HttpStore, RemoteError, RemoteErrorKind, S3Store, Scheme,
-    UrlOptions,
+    azure, credentials, gcs, http, HttpStore, OpenError, RemoteError, RemoteErrorKind, S3Store,
+    Scheme, UrlOptions,
 };
 use crate::storage::{FilesystemOptions, FilesystemStore, ReadOnlyStore, Storage, StorageError};
 use std::path::{Path, PathBuf};
@@ -239,12 +239,16 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
                 http::Client::new(&client_config(tls, 5)).map_err(|m| tls_failure(&base, m))?;
             Ok(Arc::new(HttpStore::new(&base, client)))
         }
-        Target::Gcs { bucket, prefix } => gcs::open(&bucket, &prefix, &options, url),
+        Target::Gcs { bucket, prefix } => {
+            gcs::open(&bucket, &prefix, &options, url).map_err(open_error)
+        }
         Target::Azure {
             container,
             account,
             prefix,
-        } => azure::open(&container, account.as_deref(), &prefix, &options, url),
+        } => {
+            azure::open(&container, account.as_deref(), &prefix, &options, url).map_err(open_error)
+        }
         Target::S3 { bucket, prefix } => {
             let settings =
                 credentials::resolve(&options, &credentials::process_env).map_err(invalid)?;
@@ -310,6 +314,15 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
             )?;
             Ok(Arc::new(store))
         }
+    }
+}
+
+/// The library's error for a GCS or Azure store that could not be opened.
+fn open_error(error: OpenError) -> Error {
+    match error {
+        OpenError::InvalidArgument(message) => Error::InvalidArgument(message),
+        OpenError::NotFound(message) => Error::NotFound(message),
+        OpenError::Storage(error) => Error::Storage(error),
     }
 }
 

@@ -12,8 +12,8 @@ use super::conditional::{update_conditionally, ConditionalStore, DEFAULT_UPDATE_
 use super::credentials::{process_env, EnvLookup};
 use super::error::{RemoteError, RemoteErrorKind};
 use super::http::{status_failure, transport_failure, Client, ClientConfig, Method as HttpMethod};
+use super::OpenError;
 use super::UrlOptions;
-use crate::error::Error;
 use crate::storage::{
     update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
     Merge, RangesRead, ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection,
@@ -332,9 +332,9 @@ pub fn open(
     prefix: &str,
     options: &UrlOptions,
     url: &str,
-) -> Result<Arc<dyn Storage>, Error> {
+) -> Result<Arc<dyn Storage>, OpenError> {
     let settings = resolve(options, account, &process_env)
-        .map_err(|m| Error::InvalidArgument(format!("cannot open '{url}': {m}")))?;
+        .map_err(|m| OpenError::InvalidArgument(format!("cannot open '{url}': {m}")))?;
     let store = AzureStore::new(container, prefix, settings, options)?;
     store.check_container()?;
     Ok(Arc::new(store))
@@ -346,7 +346,7 @@ impl AzureStore {
         prefix: &str,
         settings: Settings,
         options: &UrlOptions,
-    ) -> Result<AzureStore, Error> {
+    ) -> Result<AzureStore, OpenError> {
         let timeout = options.timeout();
         let retries = options.max_retries();
         let client_options = ClientOptions::new()
@@ -379,7 +379,7 @@ impl AzureStore {
             Credential::Anonymous => builder.with_skip_signature(true),
         };
         let store = builder.build().map_err(|e| {
-            Error::InvalidArgument(format!(
+            OpenError::InvalidArgument(format!(
                 "cannot open az://{container}/{prefix} at {}: {e}",
                 settings.endpoint
             ))
@@ -392,7 +392,7 @@ impl AzureStore {
             max_redirects: 0,
         })
         .map_err(|message| {
-            Error::Storage(StorageError::Remote(RemoteError::new(
+            OpenError::Storage(StorageError::Remote(RemoteError::new(
                 RemoteErrorKind::Network,
                 "open",
                 &settings.endpoint,
@@ -405,7 +405,7 @@ impl AzureStore {
             .enable_all()
             .build()
             .map_err(|e| {
-                Error::Storage(StorageError::Io {
+                OpenError::Storage(StorageError::Io {
                     key: format!("az://{container}/{prefix}"),
                     source: e,
                 })
@@ -477,7 +477,7 @@ impl AzureStore {
 
     /// One listing page of the prefix: the container exists and the credential may
     /// list it, or the error says which is not so.
-    fn check_container(&self) -> Result<(), Error> {
+    fn check_container(&self) -> Result<(), OpenError> {
         let prefix = self.prefix.trim_end_matches('/');
         let path = (!prefix.is_empty()).then(|| Path::from(prefix));
         let first = self.run(|| async {
@@ -488,7 +488,7 @@ impl AzureStore {
             Ok(_) => Ok(()),
             Err(e) => {
                 let display = format!("{} (listing '{}')", self.container_url(), self.prefix);
-                Err(Error::Storage(StorageError::Remote(
+                Err(OpenError::Storage(StorageError::Remote(
                     self.remote_error("GET", &display, &e),
                 )))
             }

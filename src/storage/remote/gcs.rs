@@ -25,8 +25,8 @@ use super::http::{
     ObjectUrls, Reader,
 };
 use super::options::UrlOptions;
+use super::OpenError;
 use super::{RemoteError, RemoteErrorKind};
-use crate::error::Error;
 use crate::storage::{
     update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
     Merge, RangesRead, ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection,
@@ -161,7 +161,7 @@ pub fn open(
     prefix: &str,
     options: &UrlOptions,
     url: &str,
-) -> Result<Arc<dyn Storage>, Error> {
+) -> Result<Arc<dyn Storage>, OpenError> {
     let store = GcsStore::new(bucket, prefix, options, &super::credentials::process_env)?;
     store.check_bucket(url)?;
     Ok(Arc::new(store))
@@ -175,10 +175,10 @@ impl GcsStore {
         prefix: &str,
         options: &UrlOptions,
         env: gcs_auth::EnvLookup,
-    ) -> Result<GcsStore, Error> {
-        let endpoint = endpoint_of(options, env).map_err(Error::InvalidArgument)?;
+    ) -> Result<GcsStore, OpenError> {
+        let endpoint = endpoint_of(options, env).map_err(OpenError::InvalidArgument)?;
         let auth = gcs_auth::resolve(options, env, is_google(&endpoint))
-            .map_err(Error::InvalidArgument)?;
+            .map_err(OpenError::InvalidArgument)?;
         let config = ClientConfig {
             max_concurrency: options.max_concurrency(),
             timeout: options.timeout(),
@@ -188,7 +188,7 @@ impl GcsStore {
             max_redirects: 0,
         };
         let client = Client::new(&config).map_err(|message| {
-            Error::Storage(StorageError::Remote(RemoteError::new(
+            OpenError::Storage(StorageError::Remote(RemoteError::new(
                 RemoteErrorKind::Network,
                 "open",
                 &endpoint,
@@ -279,7 +279,7 @@ impl GcsStore {
     /// Whether the bucket is there: a 404 fails the open, as does a 401 (the credential
     /// itself was refused). A 403 lets the open go on: a credential may read objects in
     /// a bucket whose metadata it may not see (public data, narrow roles).
-    fn check_bucket(&self, url: &str) -> Result<(), Error> {
+    fn check_bucket(&self, url: &str) -> Result<(), OpenError> {
         let display = self.bucket_url();
         let outcome =
             self.request(
@@ -295,12 +295,14 @@ impl GcsStore {
             );
         match outcome {
             Ok(()) => Ok(()),
-            Err(StorageError::Remote(e)) if e.status == Some(404) => Err(Error::NotFound(format!(
-                "cannot open '{url}': no {} (GET of the bucket answered HTTP 404)",
-                self.bucket_description()
-            ))),
+            Err(StorageError::Remote(e)) if e.status == Some(404) => {
+                Err(OpenError::NotFound(format!(
+                    "cannot open '{url}': no {} (GET of the bucket answered HTTP 404)",
+                    self.bucket_description()
+                )))
+            }
             Err(StorageError::Remote(e)) if e.status == Some(403) => Ok(()),
-            Err(other) => Err(Error::Storage(other)),
+            Err(other) => Err(OpenError::Storage(other)),
         }
     }
 

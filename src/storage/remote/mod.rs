@@ -18,6 +18,26 @@ pub mod options;
 pub mod s3;
 
 pub use error::{RemoteError, RemoteErrorKind};
+
+use crate::storage::StorageError;
+
+/// Why a GCS or Azure store could not be opened; `crate::store_url` reports it as the
+/// library's error of the same name.
+#[derive(Debug)]
+pub enum OpenError {
+    /// Options or settings that cannot work (the message names them).
+    InvalidArgument(String),
+    /// The bucket or container does not exist (the message names it and where).
+    NotFound(String),
+    /// A request of the open, or the store's set-up, failed.
+    Storage(StorageError),
+}
+
+impl From<StorageError> for OpenError {
+    fn from(error: StorageError) -> OpenError {
+        OpenError::Storage(error)
+    }
+}
 pub use http_store::HttpStore;
 pub use options::{Scheme, UrlOptions};
 pub use s3::S3Store;
