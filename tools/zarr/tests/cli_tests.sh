@@ -1875,6 +1875,54 @@ case_url_gcs() {
     contains err "no-such-bucket-zarr"
 }
 
+# Azure Blob Storage (Azurite): up and back down with the account key in
+# ZARR_STORE_OPTIONS, tree/info/cat through a connection string in the environment alone,
+# a container SAS given as --store-options, a failed copy removed, a missing container named.
+case_url_azure() {
+    servers
+    unset AZURE_STORAGE_CONNECTION_STRING AZURE_STORAGE_ACCOUNT_NAME AZURE_STORAGE_ACCOUNT_KEY AZURE_STORAGE_SAS_TOKEN
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$ZARR_TEST_AZURE\", \"account_key\": \"$ZARR_TEST_AZURE_KEY\"}"
+    url="az://zarr-test/$unique/m.zarr"
+    mixed
+    future m.zarr/sub/future
+    run cp m.zarr "$url"
+    expect_rc 0
+    contains err "copied as stored (metadata and chunk bytes unchanged): /sub/future"
+    "$ZARR" cp m.zarr local.zarr 2>/dev/null && "$ZARR" tree local.zarr >tree_dir 2>/dev/null || fail "local copy"
+    run tree "$url"
+    expect_rc 0
+    cmp out tree_dir >/dev/null || { diff tree_dir out >&2; fail "tree of the Azure copy differs"; }
+    "$ZARR" info m.zarr/sub/grid | grep -v '^store:' >info_dir
+    ok info "$url::/sub/grid"
+    grep -v '^store:' out | cmp - info_dir >/dev/null || { grep -v '^store:' out | diff info_dir - >&2; fail "info of the Azure copy differs"; }
+    for a in f32 c64 r16 scalar sub/grid sub/sharded; do same_cat "m.zarr/$a" "$url::/$a"; done
+    # a connection string in the environment alone (abfs:// is the same store)
+    unset ZARR_STORE_OPTIONS
+    AZURE_STORAGE_CONNECTION_STRING="AccountName=${ZARR_TEST_AZURE_ACCOUNT};AccountKey=${ZARR_TEST_AZURE_KEY};BlobEndpoint=${ZARR_TEST_AZURE}" \
+        "$ZARR" tree "abfs://zarr-test/$unique/m.zarr" >out 2>err || fail "tree with a connection string"
+    cmp out tree_dir >/dev/null || { diff tree_dir out >&2; fail "tree with a connection string differs"; }
+    # the container's SAS token as --store-options, and back down (read from the file: a
+    # SAS holds '&', which the shell's reading of servers.env takes apart)
+    sas=$(sed -n 's/^ZARR_TEST_AZURE_SAS=//p' "$ZARR_TEST_SERVERS_ENV")
+    [ -n "$sas" ] || fail "no ZARR_TEST_AZURE_SAS in servers.env"
+    run cp "$url" down.zarr --store-options "{\"endpoint\": \"$ZARR_TEST_AZURE\", \"sas_token\": \"?$sas\"}"
+    expect_rc 0
+    for a in f32 sub/grid sub/sharded; do same_cat "m.zarr/$a" "down.zarr/$a"; done
+    same_file m.zarr/sub/future/c/0 down.zarr/sub/future/c/0
+    # a failed copy removes the blobs it wrote
+    export ZARR_STORE_OPTIONS="{\"endpoint\": \"$ZARR_TEST_AZURE\", \"account_key\": \"$ZARR_TEST_AZURE_KEY\"}"
+    cp -r m.zarr bad.zarr && head -c 5 bad.zarr/sub/grid/c/3/3 >chunk && mv chunk bad.zarr/sub/grid/c/3/3 || fail "bad"
+    run cp bad.zarr "az://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    has_line err "zarr: cp: removed the partial copy at az://zarr-test/$unique/bad.zarr (--keep-partial keeps it)"
+    run tree "az://zarr-test/$unique/bad.zarr"
+    expect_rc 1
+    # a container that does not exist: the library's message names it
+    run info "az://no-such-container/x.zarr"
+    expect_rc 1
+    contains err "no-such-container"
+}
+
 # ---- run the case named on the command line ---------------------------------------------
 command -v "case_$CASE" >/dev/null 2>&1 || { echo "no case named '$CASE'" >&2; exit 2; }
 "case_$CASE"
