@@ -516,6 +516,31 @@ impl GcsStore {
     }
 }
 
+/// Whether `range` asks for no bytes.
+fn is_empty(range: ByteRange) -> bool {
+    matches!(
+        range,
+        ByteRange::FromStart { length: 0, .. } | ByteRange::Suffix { length: 0 }
+    )
+}
+
+impl GcsStore {
+    /// Ranges of no bytes: whether the value exists and holds them, from its metadata.
+    fn empty_ranges(
+        &self,
+        key: &str,
+        ranges: &[ByteRange],
+    ) -> Result<Option<RangesRead>, StorageError> {
+        let Some(size) = self.value_size(key)? else {
+            return Ok(None);
+        };
+        for range in ranges {
+            range.resolve_in(key, size)?;
+        }
+        Ok(Some((Some(size), Vec::new())))
+    }
+}
+
 /// Whether a conditional request failed because another writer came first.
 fn lost_race(error: &StorageError) -> bool {
     matches!(error, StorageError::Remote(e) if e.status == Some(412))
@@ -579,6 +604,13 @@ impl ReadableStorage for GcsStore {
 
     fn get_range(&self, key: &str, range: ByteRange) -> Result<Option<Vec<u8>>, StorageError> {
         validate_key(key)?;
+        if is_empty(range) {
+            // No bytes to ask for: the size from the metadata checks the range (the JSON
+            // API's media URL answers no HEAD).
+            return self
+                .empty_ranges(key, &[range])
+                .map(|r| r.map(|_| Vec::new()));
+        }
         Ok(self
             .reader()
             .get_range(key, range)
@@ -592,6 +624,9 @@ impl ReadableStorage for GcsStore {
         ranges: &[ByteRange],
     ) -> Result<Option<RangesRead>, StorageError> {
         validate_key(key)?;
+        if ranges.iter().all(|&r| is_empty(r)) {
+            return self.empty_ranges(key, ranges);
+        }
         self.reader()
             .read_ranges(key, ranges)
             .map_err(|e| self.auth.explain(e))
@@ -986,6 +1021,25 @@ mod tests {
             store.get_range("v", past),
             Err(StorageError::RangeOutOfBounds { .. })
         ));
+        // Empty ranges ask the metadata, not the media URL (which answers no HEAD).
+        let empty = ByteRange::FromStart {
+            offset: 1000,
+            length: 0,
+        };
+        assert_eq!(store.get_range("v", empty).unwrap().unwrap(), b"");
+        assert_eq!(
+            store.read_ranges("v", &[empty]).unwrap().unwrap(),
+            (Some(1000), Vec::new())
+        );
+        let past = ByteRange::FromStart {
+            offset: 1001,
+            length: 0,
+        };
+        assert!(matches!(
+            store.get_range("v", past),
+            Err(StorageError::RangeOutOfBounds { size: 1000, .. })
+        ));
+        assert_eq!(store.get_range("missing", empty).unwrap(), None);
         assert_eq!(store.get("missing").unwrap(), None);
         assert_eq!(store.value_size("missing").unwrap(), None);
         store.erase("missing").unwrap();
