@@ -303,7 +303,8 @@ def start_azure(log, delay_ms, processes):
     emulator = f"http://127.0.0.1:{port}"
     processes.append(subprocess.Popen(
         [AZURITE, "--blobHost", "127.0.0.1", "--blobPort", str(port), "--location", location,
-         "--silent", "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl"],
+         "--silent", "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl",
+         "--disableTelemetry"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     wait_for(lambda: answers(f"{emulator}/{ACCOUNT}?comp=list"), "Azurite")
     from azure.storage.blob import BlobServiceClient

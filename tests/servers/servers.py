@@ -154,7 +154,9 @@ def start_azurite(directory, azurite, launch, python_server, env):
         "--blobHost", "127.0.0.1", "--blobPort", str(port),
         "--location", os.path.join(directory, "azurite"),
         "--debug", os.path.join(directory, "logs", "azurite.log"),
-        "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl"])
+        "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl",
+        # Azurite sends usage data to Microsoft unless told not to: nothing leaves 127.0.0.1.
+        "--disableTelemetry"])
     wait_for_port(port, process, "azurite")
     url = f"http://127.0.0.1:{port}/{AZURE_ACCOUNT}"
     for container in BUCKETS:
