@@ -153,6 +153,9 @@ def worker(reader, store, endpoint, op, reps):
     seconds."""
     if store == "gcs":
         os.environ["TENSORSTORE_GCS_HTTP_URL"] = endpoint
+        # tensorstore's test token: without it, it would look for credentials down to the
+        # metadata server of a Google Cloud machine (off this one).
+        os.environ.setdefault("GOOGLE_AUTH_TOKEN_FOR_TESTING", "anonymous")
         # gcsfs 2026.10 by default asks the Storage Control gRPC API for each bucket's
         # layout (zonal or hierarchical) before each operation and, when that fails (the
         # emulator has no gRPC), retries for ~30 s and does not cache the failure.
