@@ -8,16 +8,15 @@
 //! ([`resolve`], which reads it through a lookup function so that tests need not touch
 //! the process environment), and without any the store is anonymous.
 
-use super::conditional::{update_conditionally, ConditionalStore, DEFAULT_UPDATE_ATTEMPTS};
+use super::conditional::{self, ConditionalStore, DEFAULT_UPDATE_ATTEMPTS};
 use super::credentials::{process_env, EnvLookup};
 use super::error::{RemoteError, RemoteErrorKind};
 use super::http::{status_failure, transport_failure, Client, ClientConfig, Method as HttpMethod};
 use super::OpenError;
 use super::UrlOptions;
 use crate::storage::{
-    update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
-    Merge, RangesRead, ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection,
-    WritableStorage,
+    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, Merge, RangesRead,
+    ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection, WritableStorage,
 };
 use futures_util::StreamExt;
 use object_store::azure::{MicrosoftAzure, MicrosoftAzureBuilder};
@@ -1151,22 +1150,11 @@ impl WritableStorage for AzureStore {
     /// [`AzureStore::delete_if_match`]), so that a blob another writer changed after the
     /// read is never deleted: the update merges again instead.
     fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
-        if self.read_only {
-            return Err(StorageError::ReadOnly.into());
-        }
-        validate_key(key)?;
-        match self.conditional_updates {
-            Some(attempts) => update_conditionally(self, key, attempts, merge),
-            None => update_unprotected(self, key, merge),
-        }
+        conditional::update(self, key, merge)
     }
 
     fn update_protection(&self) -> UpdateProtection {
-        if self.conditional_updates.is_some() && !self.read_only {
-            UpdateProtection::ConditionalWrites
-        } else {
-            UpdateProtection::None
-        }
+        conditional::protection(self)
     }
 }
 
@@ -1221,6 +1209,14 @@ impl ConditionalStore for AzureStore {
 
     fn conflict_key(&self, key: &str) -> String {
         self.blob_url(key)
+    }
+
+    fn update_attempts(&self) -> Option<u32> {
+        self.conditional_updates
+    }
+
+    fn is_read_only(&self) -> bool {
+        self.read_only
     }
 }
 

@@ -6,7 +6,10 @@
 //! condition (`If-Match`, `ifGenerationMatch`) and which answers mean "another writer came
 //! first"; the loop, its backoff and its limit are the same, and live here.
 
-use crate::storage::{Merge, MergeFailed, StorageError, UpdateError};
+use crate::storage::{
+    update_unprotected, validate_key, Merge, MergeFailed, StorageError, UpdateError,
+    UpdateProtection, WritableStorage,
+};
 use std::time::Duration;
 
 /// How many times an update of part of a chunk reads, merges and writes conditionally
@@ -48,6 +51,39 @@ pub(crate) trait ConditionalStore {
 
     /// The key as a conflict's message names it ("s3://bucket/key", a URL).
     fn conflict_key(&self, key: &str) -> String;
+
+    /// Tries of one update (the option `update_attempts`); `None`: the option
+    /// `conditional_writes` is false, and updates go unprotected.
+    fn update_attempts(&self) -> Option<u32>;
+
+    /// Whether the store refuses writes (the option `read_only`).
+    fn is_read_only(&self) -> bool;
+}
+
+/// [`WritableStorage::update`] of an object store: refused when read-only, conditional
+/// ([`update_conditionally`]) unless conditional writes are off.
+pub(crate) fn update<S: ConditionalStore + WritableStorage>(
+    store: &S,
+    key: &str,
+    merge: &mut Merge<'_>,
+) -> Result<(), UpdateError> {
+    if store.is_read_only() {
+        return Err(StorageError::ReadOnly.into());
+    }
+    validate_key(key)?;
+    match store.update_attempts() {
+        Some(attempts) => update_conditionally(store, key, attempts, merge),
+        None => update_unprotected(store, key, merge),
+    }
+}
+
+/// [`WritableStorage::update_protection`] of an object store.
+pub(crate) fn protection<S: ConditionalStore>(store: &S) -> UpdateProtection {
+    if store.update_attempts().is_some() && !store.is_read_only() {
+        UpdateProtection::ConditionalWrites
+    } else {
+        UpdateProtection::None
+    }
 }
 
 /// Replace the value at `key` of `store` with what `merge` makes of it, at most

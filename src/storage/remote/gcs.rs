@@ -18,7 +18,7 @@
 //! - delete: `DELETE /storage/v1/b/B/o/O` (with `ifGenerationMatch` for updates);
 //! - list: `GET /storage/v1/b/B/o?prefix=P&delimiter=/`, page after page.
 
-use super::conditional::{update_conditionally, ConditionalStore, DEFAULT_UPDATE_ATTEMPTS};
+use super::conditional::{self, ConditionalStore, DEFAULT_UPDATE_ATTEMPTS};
 use super::gcs_auth::{self, GcsAuth};
 use super::http::{
     header, io_failure, status_failure, transport_failure, Client, ClientConfig, Failure, Method,
@@ -28,9 +28,8 @@ use super::options::UrlOptions;
 use super::OpenError;
 use super::{RemoteError, RemoteErrorKind};
 use crate::storage::{
-    update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
-    Merge, RangesRead, ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection,
-    WritableStorage,
+    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, Merge, RangesRead,
+    ReadableStorage, Storage, StorageError, UpdateError, UpdateProtection, WritableStorage,
 };
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::Deserialize;
@@ -689,22 +688,11 @@ impl WritableStorage for GcsStore {
     /// wait a random while and start over, at most `update_attempts` times. Without the
     /// option `conditional_writes`, an unprotected read, merge and write.
     fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
-        if self.read_only {
-            return Err(StorageError::ReadOnly.into());
-        }
-        validate_key(key)?;
-        match self.conditional_updates {
-            Some(attempts) => update_conditionally(self, key, attempts, merge),
-            None => update_unprotected(self, key, merge),
-        }
+        conditional::update(self, key, merge)
     }
 
     fn update_protection(&self) -> UpdateProtection {
-        if self.conditional_updates.is_some() && !self.read_only {
-            UpdateProtection::ConditionalWrites
-        } else {
-            UpdateProtection::None
-        }
+        conditional::protection(self)
     }
 }
 
@@ -745,6 +733,14 @@ impl ConditionalStore for GcsStore {
 
     fn conflict_key(&self, key: &str) -> String {
         format!("gs://{}/{}", self.bucket, self.object(key))
+    }
+
+    fn update_attempts(&self) -> Option<u32> {
+        self.conditional_updates
+    }
+
+    fn is_read_only(&self) -> bool {
+        self.read_only
     }
 }
 

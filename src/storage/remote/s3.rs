@@ -2,7 +2,7 @@
 //! are objects under `bucket/prefix/`. Requests are signed with SigV4 query parameters
 //! (presigned URLs, by rusty-s3) and sent by the shared [`Client`].
 
-use super::conditional::{update_conditionally, ConditionalStore};
+use super::conditional::{self, ConditionalStore};
 use super::credentials::CredentialSource;
 use super::error::{RemoteError, RemoteErrorKind};
 use super::http::{
@@ -10,8 +10,8 @@ use super::http::{
     Reader,
 };
 use crate::storage::{
-    update_unprotected, validate_key, validate_prefix, ByteRange, DirListing, ListableStorage,
-    Merge, ReadableStorage, StorageError, UpdateError, UpdateProtection, WritableStorage,
+    validate_key, validate_prefix, ByteRange, DirListing, ListableStorage, Merge, ReadableStorage,
+    StorageError, UpdateError, UpdateProtection, WritableStorage,
 };
 use instant_xml::FromXml;
 use percent_encoding::percent_decode_str;
@@ -642,22 +642,11 @@ impl WritableStorage for S3Store {
     /// while and start over, at most `update_attempts` times. Without the option
     /// `conditional_writes`, an unprotected read, merge and write.
     fn update(&self, key: &str, merge: &mut Merge<'_>) -> Result<(), UpdateError> {
-        if self.read_only {
-            return Err(StorageError::ReadOnly.into());
-        }
-        validate_key(key)?;
-        match self.conditional_updates {
-            Some(attempts) => update_conditionally(self, key, attempts, merge),
-            None => update_unprotected(self, key, merge),
-        }
+        conditional::update(self, key, merge)
     }
 
     fn update_protection(&self) -> UpdateProtection {
-        if self.conditional_updates.is_some() && !self.read_only {
-            UpdateProtection::ConditionalWrites
-        } else {
-            UpdateProtection::None
-        }
+        conditional::protection(self)
     }
 }
 
@@ -743,6 +732,14 @@ impl ConditionalStore for S3Store {
 
     fn conflict_key(&self, key: &str) -> String {
         self.display(key)
+    }
+
+    fn update_attempts(&self) -> Option<u32> {
+        self.conditional_updates
+    }
+
+    fn is_read_only(&self) -> bool {
+        self.read_only
     }
 }
 
