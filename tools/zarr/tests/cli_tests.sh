@@ -1923,6 +1923,64 @@ case_url_azure() {
     contains err "no-such-container"
 }
 
+# `zarr info` on Icechunk repositories that icechunk-python wrote (interop/icechunk, data
+# dirs in ZARR_ICECHUNK_DATA and ZARR_ICECHUNK_SPEC1_DATA, each with the writer's
+# manifest.json): the spec version, every branch and tag with its snapshot id, and the
+# history of the opened branch, newest first, with the commit messages.
+icechunk_expect() {
+    python3 - "$1" "$2" >expected_lines <<'PY' || fail "reading $1/manifest.json"
+import json, sys
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+branch = sys.argv[2]
+print(f"repository: icechunk (spec version {m['spec_version']})")
+print("branches:")
+for name, snapshot in sorted(m["branches"].items()):
+    print(f"  {name}  {snapshot}")
+print("tags:")
+for name, snapshot in sorted(m["tags"].items()):
+    print(f"  {name}  {snapshot}")
+print(f"history of {branch}:")
+for h in m["history"][branch]:
+    print(f"HISTORY {h['id']} {h['message']}")
+PY
+    # Fixed lines must appear as such; history lines as `  <id>  <time>  <message>` in
+    # this order.
+    # (loops read files, not pipes, so that fail exits the script, not a subshell)
+    grep -v '^HISTORY ' expected_lines >fixed_lines
+    while IFS= read -r line; do
+        grep -Fx -- "$line" out >/dev/null || fail "no line '$line'"
+    done <fixed_lines
+    grep '^HISTORY ' expected_lines | cut -d' ' -f2 >want_ids
+    sed -n '/^history of/,$p' out | sed -n 's/^  \([0-9A-Z]\{20\}\)  .*$/\1/p' >got_ids
+    diff want_ids got_ids >&2 || fail "history ids differ from icechunk-python's ancestry"
+    grep '^HISTORY ' expected_lines >history_lines
+    while IFS= read -r h; do
+        id=$(echo "$h" | cut -d' ' -f2)
+        message=$(echo "$h" | cut -d' ' -f3-)
+        grep -E "^  $id  [^ ].*  " out | grep -F -- "  $message" >/dev/null ||
+            fail "history line of $id lacks its time or message '$message'"
+    done <history_lines
+}
+case_icechunk_info() {
+    [ -n "${ZARR_ICECHUNK_DATA:-}" ] || fail "ZARR_ICECHUNK_DATA is not set"
+    url=$(cat "$ZARR_ICECHUNK_DATA/store.url")
+    ok info "$url"
+    icechunk_expect "$ZARR_ICECHUNK_DATA" main
+    # another branch, through the store options
+    ZARR_STORE_OPTIONS='{"branch": "dev"}' "$ZARR" info "$url" >out 2>err || fail "info on dev"
+    icechunk_expect "$ZARR_ICECHUNK_DATA" dev
+    # a repository in spec version 1
+    url=$(cat "$ZARR_ICECHUNK_SPEC1_DATA/store.url")
+    ok info "$url"
+    icechunk_expect "$ZARR_ICECHUNK_SPEC1_DATA" main
+    # a node inside the repository: its shape and data type, as for any store
+    ok info "$url::/grid/temp"
+    contains out "float32"
+    # a repository that does not exist: an error, exit status 1
+    run info "icechunk+file://$WORK/no-such-repo"
+    expect_rc 1
+}
+
 # ---- run the case named on the command line ---------------------------------------------
 command -v "case_$CASE" >/dev/null 2>&1 || { echo "no case named '$CASE'" >&2; exit 2; }
 "case_$CASE"
