@@ -19,6 +19,10 @@ import os
 import struct
 import sys
 
+# icechunk logs warnings about the local file system's concurrency to stderr at every
+# open; the tests' output is easier to read without them (errors still show).
+os.environ.setdefault("ICECHUNK_LOG", "error")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # interop/, for s3_common
 
