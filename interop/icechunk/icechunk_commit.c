@@ -19,6 +19,7 @@
  * It writes DATA_DIR/c_commit.txt (lines: `commit <id> <message>`, oldest first) and
  * DATA_DIR/c_values.bin (the values /from_c/values must hold, int32 C order).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
  * Appends to DATA_DIR/race.txt one line per trial:
  *   <mode> <trial> <winner id> <winner message>|<retry id> <retry message>|<race value> <retry value>
  */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>

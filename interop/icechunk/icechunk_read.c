@@ -27,6 +27,7 @@
  * versions compares it with icechunk-python's view of the repository).
  * Prints one line per check; exits 1 if any failed.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -457,7 +458,7 @@ done:
 int main(int argc, char **argv) {
     char name[8400], line[16384], label[1100], first_array[1024] = "";
     const char *dir, *extra_file = NULL, *versions_out = NULL;
-    char *url, *options, *path = NULL;
+    char *url, *options;
     zarr_store *store = NULL;
     FILE *checks;
     int i, read_only = 0, versions = 0;
@@ -515,7 +516,6 @@ int main(int argc, char **argv) {
             b = strtok_r(NULL, " ", &save);
             snprintf(label, sizeof label, "%s %s", a, b);
             where = label;
-            path = label;
             read_only = strcmp(a, "branch") != 0;
             first_array[0] = '\0';
             versions++;
