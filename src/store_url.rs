@@ -3,6 +3,7 @@
 //! the storage layer: it picks a store and reports a bad URL as the library's own error.
 
 use crate::error::Error;
+use crate::storage::icechunk;
 use crate::storage::remote::s3::BucketCheck;
 use crate::storage::remote::{
     azure, credentials, gcs, http, HttpStore, OpenError, RemoteError, RemoteErrorKind, S3Store,
@@ -31,6 +32,8 @@ enum Target {
     },
     Http(String),
     File(PathBuf),
+    /// `icechunk+<url>`: an Icechunk repository where `<url>` points.
+    Icechunk(icechunk::Location),
 }
 
 impl Target {
@@ -41,6 +44,10 @@ impl Target {
             Target::Azure { .. } => Scheme::Azure,
             Target::Http(_) => Scheme::Http,
             Target::File(_) => Scheme::File,
+            Target::Icechunk(icechunk::Location::File(_)) => Scheme::IcechunkFile,
+            Target::Icechunk(icechunk::Location::S3 { .. }) => Scheme::IcechunkS3,
+            Target::Icechunk(icechunk::Location::Gcs { .. }) => Scheme::IcechunkGcs,
+            Target::Icechunk(icechunk::Location::Azure { .. }) => Scheme::IcechunkAzure,
         }
     }
 }
@@ -75,7 +82,37 @@ fn parse_target(url: &str) -> Result<Target, Error> {
         }
         return Ok(Target::File(PathBuf::from(url)));
     };
-    match scheme.to_ascii_lowercase().as_str() {
+    let lower = scheme.to_ascii_lowercase();
+    if let Some(inner) = lower.strip_prefix("icechunk+") {
+        // The rest is parsed as the underlying URL is on its own.
+        let underlying = &url[scheme.len() - inner.len()..];
+        let location = match parse_target(underlying)? {
+            Target::File(path) => icechunk::Location::File(path),
+            Target::S3 { bucket, prefix } => icechunk::Location::S3 { bucket, prefix },
+            Target::Gcs { bucket, prefix } => icechunk::Location::Gcs { bucket, prefix },
+            Target::Azure {
+                container,
+                account,
+                prefix,
+            } => icechunk::Location::Azure {
+                container,
+                account,
+                prefix,
+            },
+            Target::Http(_) | Target::Icechunk(_) => {
+                return Err(unsupported(
+                    url,
+                    &format!(
+                        "Icechunk repositories are opened from icechunk+file://, \
+                         icechunk+s3://, icechunk+gs:// or icechunk+az:// URLs, not \
+                         '{scheme}://'"
+                    ),
+                ))
+            }
+        };
+        return Ok(Target::Icechunk(location));
+    }
+    match lower.as_str() {
         "s3" => {
             let (bucket, prefix) = bucket_and_prefix(url, rest, "s3://bucket[/prefix]")?;
             Ok(Target::S3 { bucket, prefix })
@@ -139,7 +176,8 @@ fn parse_target(url: &str) -> Result<Target, Error> {
             url,
             &format!(
                 "URL scheme '{other}' is not supported (s3://, gs://, az://, abfs://, http://, \
-                 https://, file:// or a local path)"
+                 https://, file://, icechunk+file://, icechunk+s3://, icechunk+gs://, \
+                 icechunk+az:// or a local path)"
             ),
         )),
     }
@@ -248,6 +286,18 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
             prefix,
         } => {
             azure::open(&container, account.as_deref(), &prefix, &options, url).map_err(open_error)
+        }
+        Target::Icechunk(location) => {
+            let read_only = options.read_only == Some(true);
+            let store = icechunk::open(location, url, &options).map_err(open_error)?;
+            let store: Arc<dyn Storage> = Arc::new(store);
+            // A branch opened read-only is a read-only session already; the wrapper
+            // makes the refusal come before any request.
+            Ok(if read_only {
+                Arc::new(ReadOnlyStore::new(store))
+            } else {
+                store
+            })
         }
         Target::S3 { bucket, prefix } => {
             let settings =

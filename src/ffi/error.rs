@@ -107,6 +107,9 @@ fn storage_status(error: &StorageError) -> zarr_status {
         StorageError::NotRegularFile { .. } => ZARR_ERROR_IO,
         StorageError::Callback { status, .. } => callback_status(*status),
         StorageError::Conflict { .. } => ZARR_ERROR_CONFLICT,
+        StorageError::CommitConflict { .. } => ZARR_ERROR_CONFLICT,
+        StorageError::NothingToCommit { .. } => ZARR_ERROR_INVALID_ARGUMENT,
+        StorageError::Repository { .. } => ZARR_ERROR_IO,
         StorageError::Remote(remote) => match remote.kind {
             RemoteErrorKind::AccessDenied => ZARR_ERROR_ACCESS_DENIED,
             RemoteErrorKind::Timeout => ZARR_ERROR_TIMEOUT,

@@ -5,6 +5,7 @@ use super::boundary::run;
 use super::error::FfiError;
 use super::handle::zarr_store;
 use super::status::zarr_status;
+use super::strings::owned_c_string;
 use crate::consolidated::ConsolidatedStore;
 use crate::error::Error;
 use crate::storage::{FilesystemStore, MemoryStore, StorageError, UpdateProtection, ZipStore};
@@ -343,6 +344,31 @@ pub unsafe extern "C" fn zarr_store_free(store: *mut zarr_store) {
 /// - `update_attempts` (integer 1-1000, S3, GCS and Azure; default 50): the tries of one
 ///   such update before `ZARR_ERROR_CONFLICT` (not with `conditional_writes` false).
 ///
+/// Icechunk repositories (versioned, transactional; see docs/icechunk.md):
+/// `icechunk+file:///abs/path/repo`, `icechunk+s3://bucket/prefix`,
+/// `icechunk+gs://bucket/prefix`, `icechunk+az://container/prefix` (the part after
+/// `icechunk+` is read as that URL is on its own). They take the options of the
+/// underlying scheme that Icechunk's storage can use: S3's `endpoint`, `region`,
+/// `anonymous`, `access_key_id`, `secret_access_key`, `session_token`, `profile`,
+/// `force_path_style`, `timeout_ms`; GCS's `endpoint`, `anonymous`,
+/// `service_account_path`, `token`; Azure's `endpoint`, `anonymous`, `account_name`,
+/// `account_key`, `sas_token`; and everywhere `read_only` and `create`. Others
+/// (`max_concurrency`, `max_retries`, `conditional_writes`, `fsync`, `locking`...) are
+/// `ZARR_ERROR_INVALID_ARGUMENT` naming the key. Their own options:
+/// - `branch` (string; default `"main"`), `tag` (string), `snapshot` (string, a
+///   snapshot id): the version to open, at most one of the three. A branch is
+///   writable: writes go to a session that no other reader sees until
+///   `zarr_store_commit`. A tag or snapshot is read-only (writes are
+///   `ZARR_ERROR_READ_ONLY`). An unknown branch, tag or snapshot is
+///   `ZARR_ERROR_NOT_FOUND` naming it.
+/// - `create` (bool; default false): create an empty repository (spec version 2) when
+///   there is none at the URL; without it a missing repository is `ZARR_ERROR_NOT_FOUND`
+///   naming the URL.
+/// - `virtual_chunk_prefixes` (array of strings): URL prefixes (`"file:///data/"`,
+///   `"s3://bucket/path/"`, `"https://host/"`) whose virtual chunks may be read (the
+///   repository must also declare them as virtual chunk containers). Reading a virtual
+///   chunk outside them fails naming its location and this option.
+///
 /// An unknown key, a key that does not apply to the URL's scheme, a value of the wrong
 /// JSON type or out of range, and contradicting keys are `ZARR_ERROR_INVALID_ARGUMENT`
 /// naming the key.
@@ -498,5 +524,109 @@ pub unsafe extern "C" fn zarr_store_write_protection(
         // SAFETY: checked non-NULL above, writable per the contract.
         unsafe { write_out(out, protection) };
         Ok(())
+    })
+}
+
+/// Commit what was written through `store` since it was opened (or since its last
+/// commit) to its branch, as a new version of an Icechunk repository.
+///
+/// Until the commit, the writes are visible only through this handle. After a commit the
+/// handle keeps working on the branch, from the new version. A commit never merges with
+/// another writer's: when another commit moved the branch since this handle's version,
+/// it fails with `ZARR_ERROR_CONFLICT` and nothing is committed; reopen the store (from
+/// the new tip) and write again.
+///
+/// - `store`: a store opened by `zarr_store_open_url` on a branch of an Icechunk
+///   repository (`icechunk+...` URL).
+/// - `message`: NUL-terminated UTF-8 commit message.
+/// - `snapshot_id`: receives the new version's snapshot id, owned by the caller (free it
+///   with `zarr_string_free`); NULL on failure.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `store`, `message` or `snapshot_id`
+/// is NULL; `ZARR_ERROR_UNSUPPORTED` if the store is not an Icechunk repository;
+/// `ZARR_ERROR_READ_ONLY` if it was opened on a tag or a snapshot, or `read_only`;
+/// `ZARR_ERROR_INVALID_ARGUMENT` if nothing was written since the last commit ("nothing
+/// to commit"); `ZARR_ERROR_CONFLICT` if another writer committed to the branch first;
+/// `ZARR_ERROR_IO` (or a network status) if the repository cannot be written.
+///
+/// Thread safety: writes from other threads during the commit go either into it or into
+/// the next one; commits of one handle are serialised.
+///
+/// # Safety
+/// `store` is NULL or a live handle; `message` is NULL or a NUL-terminated string;
+/// `snapshot_id` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_store_commit(
+    store: *mut zarr_store,
+    message: *const c_char,
+    snapshot_id: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(snapshot_id) };
+    run("zarr_store_commit", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        // SAFETY: per this function's contract.
+        let message = unsafe { str_arg(message, "message") }?;
+        let out = out_ptr(snapshot_id, "snapshot_id")?;
+        let control = version_control(store)?;
+        let id = control.commit(message).map_err(Error::from)?;
+        let text = owned_c_string(id)?;
+        // SAFETY: checked non-NULL above, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// Describe the versions of the Icechunk repository `store` opened, as JSON:
+/// `{"format": "icechunk", "spec_version": 2, "opened": {"branch": "main"}` (or
+/// `{"tag": "v1"}`, `{"snapshot": "ID"}`)`, "snapshot": "ID of the opened version",
+/// "branches": {"main": "ID", ...}, "tags": {"v1": "ID", ...}, "history": [{"id": "ID",
+/// "message": "...", "written_at": "RFC 3339 time"}, ...]}`. `history` is the ancestry
+/// of the opened version, newest first (for a branch, of the version the handle started
+/// from or last committed: uncommitted writes are not a version).
+///
+/// - `store`: a store opened by `zarr_store_open_url` on an `icechunk+...` URL.
+/// - `json_out`: receives the JSON text, owned by the caller (free it with
+///   `zarr_string_free`); NULL on failure.
+///
+/// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` if `store` or `json_out` is NULL;
+/// `ZARR_ERROR_UNSUPPORTED` if the store is not an Icechunk repository; `ZARR_ERROR_IO`
+/// (or a network status) if the repository cannot be read.
+///
+/// Thread safety: any thread, any time.
+///
+/// # Safety
+/// `store` is NULL or a live handle; `json_out` is NULL or writable.
+#[must_use]
+#[no_mangle]
+pub unsafe extern "C" fn zarr_store_versions_json(
+    store: *const zarr_store,
+    json_out: *mut *mut c_char,
+) -> zarr_status {
+    // SAFETY: per this function's contract.
+    unsafe { clear_out(json_out) };
+    run("zarr_store_versions_json", || {
+        // SAFETY: per this function's contract.
+        let store = unsafe { handle(store, "store") }?;
+        let out = out_ptr(json_out, "json_out")?;
+        let control = version_control(store)?;
+        let json = control.versions_json().map_err(Error::from)?;
+        let text = owned_c_string(json)?;
+        // SAFETY: checked non-NULL above, writable per the contract.
+        unsafe { write_out(out, text) };
+        Ok(())
+    })
+}
+
+/// The store's version control, or UNSUPPORTED naming the store.
+fn version_control(store: &zarr_store) -> Result<&dyn crate::storage::VersionControl, FfiError> {
+    store.storage.version_control().ok_or_else(|| {
+        FfiError::Core(Error::Storage(StorageError::Unsupported {
+            key: store.storage.location(),
+            reason: "it is not an Icechunk repository: only icechunk+... URLs keep versions"
+                .to_string(),
+        }))
     })
 }

@@ -4,6 +4,7 @@
 //! call from several threads at once (the C API's thread contract rests on this).
 
 pub mod filesystem;
+pub mod icechunk;
 pub mod memory;
 pub mod readonly;
 pub mod remote;
@@ -88,6 +89,35 @@ pub enum StorageError {
          it; nothing was written"
     )]
     Conflict { key: String, attempts: u32 },
+    /// A commit of a versioned store lost a race: the branch moved since the handle's
+    /// session began, so nothing was committed (the handle's writes are kept, uncommitted).
+    #[error(
+        "commit to {location} conflicts with a commit another writer made meanwhile \
+         ({detail}); nothing was committed: reopen the store and write again"
+    )]
+    CommitConflict { location: String, detail: String },
+    /// A commit found nothing written through the handle since its last commit.
+    #[error("nothing to commit to {location}: nothing was written since the last commit")]
+    NothingToCommit { location: String },
+    /// A versioned repository (Icechunk) refused or failed an operation; the message
+    /// names the repository and what its library said.
+    #[error("{location}: {message}")]
+    Repository { location: String, message: String },
+}
+
+/// Version control of a store that keeps versions (an Icechunk repository): what the
+/// C API's `zarr_store_commit` and `zarr_store_versions_json` reach through
+/// [`ReadableStorage::version_control`], so that no layer in between knows the store.
+pub trait VersionControl {
+    /// Commit what was written through this handle since its last commit; the new
+    /// version's id. [`StorageError::CommitConflict`] when another writer committed
+    /// first, [`StorageError::NothingToCommit`] when nothing was written,
+    /// [`StorageError::ReadOnly`] for a handle on a fixed version.
+    fn commit(&self, message: &str) -> Result<String, StorageError>;
+
+    /// The repository's versions as a JSON object (its format, the version opened,
+    /// branches, tags and the history of the opened version, newest first).
+    fn versions_json(&self) -> Result<String, StorageError>;
 }
 
 /// What a read of several ranges of one value gives: their bytes one after another, and
@@ -204,6 +234,12 @@ pub trait ReadableStorage: Debug + Send + Sync {
     /// answered HTTP 404". `None` when it has nothing to add. Only called on the way to
     /// an error, so it may look around (a stat, no request).
     fn absence_reason(&self, _key: &str) -> Option<String> {
+        None
+    }
+
+    /// The store's version control, for stores that keep versions (Icechunk); `None`
+    /// for every other store. Wrappers (read-only views) forward it.
+    fn version_control(&self) -> Option<&dyn VersionControl> {
         None
     }
 }

@@ -50,6 +50,10 @@ impl ReadableStorage for ReadOnlyStore {
     fn absence_reason(&self, key: &str) -> Option<String> {
         self.inner.absence_reason(key)
     }
+
+    fn version_control(&self) -> Option<&dyn crate::storage::VersionControl> {
+        self.inner.version_control()
+    }
 }
 
 impl WritableStorage for ReadOnlyStore {

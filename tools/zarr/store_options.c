@@ -10,34 +10,40 @@
 /* Every key of zarr_store_open_url and the schemes it applies to (options.rs, KEYS; the
  * test cli.option_table_in_sync compares the two). */
 #define SCHEME_OBJECT_STORES (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE)
+#define SCHEME_ICECHUNK (SCHEME_ICECHUNK_FILE | SCHEME_ICECHUNK_S3 | SCHEME_ICECHUNK_GCS | SCHEME_ICECHUNK_AZURE)
+#define SCHEME_ICECHUNK_REMOTE (SCHEME_ICECHUNK_S3 | SCHEME_ICECHUNK_GCS | SCHEME_ICECHUNK_AZURE)
 
 static const struct {
     const char *key;
     unsigned schemes;
 } option_table[] = {
-    {"endpoint", SCHEME_OBJECT_STORES},
-    {"region", SCHEME_S3},
-    {"anonymous", SCHEME_OBJECT_STORES},
-    {"access_key_id", SCHEME_S3},
-    {"secret_access_key", SCHEME_S3},
-    {"session_token", SCHEME_S3},
-    {"profile", SCHEME_S3},
-    {"force_path_style", SCHEME_S3},
-    {"service_account_path", SCHEME_GCS},
-    {"token", SCHEME_GCS},
-    {"account_name", SCHEME_AZURE},
-    {"account_key", SCHEME_AZURE},
-    {"sas_token", SCHEME_AZURE},
+    {"endpoint", SCHEME_OBJECT_STORES | SCHEME_ICECHUNK_REMOTE},
+    {"region", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"anonymous", SCHEME_OBJECT_STORES | SCHEME_ICECHUNK_REMOTE},
+    {"access_key_id", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"secret_access_key", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"session_token", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"profile", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"force_path_style", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"service_account_path", SCHEME_GCS | SCHEME_ICECHUNK_GCS},
+    {"token", SCHEME_GCS | SCHEME_ICECHUNK_GCS},
+    {"account_name", SCHEME_AZURE | SCHEME_ICECHUNK_AZURE},
+    {"account_key", SCHEME_AZURE | SCHEME_ICECHUNK_AZURE},
+    {"sas_token", SCHEME_AZURE | SCHEME_ICECHUNK_AZURE},
     {"max_concurrency", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"timeout_ms", SCHEME_OBJECT_STORES | SCHEME_HTTP},
+    {"timeout_ms", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_ICECHUNK_S3},
     {"max_retries", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE},
-    {"create", SCHEME_S3 | SCHEME_FILE},
+    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE | SCHEME_ICECHUNK},
+    {"create", SCHEME_S3 | SCHEME_FILE | SCHEME_ICECHUNK},
     {"fsync", SCHEME_FILE},
     {"follow_symlinks", SCHEME_FILE},
     {"locking", SCHEME_FILE},
     {"conditional_writes", SCHEME_OBJECT_STORES},
     {"update_attempts", SCHEME_OBJECT_STORES},
+    {"branch", SCHEME_ICECHUNK},
+    {"tag", SCHEME_ICECHUNK},
+    {"snapshot", SCHEME_ICECHUNK},
+    {"virtual_chunk_prefixes", SCHEME_ICECHUNK},
 };
 
 #define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
@@ -50,6 +56,16 @@ unsigned store_option_schemes(const char *key) {
 }
 
 unsigned store_location_scheme(const char *location) {
+    if (!strncmp(location, "icechunk+", 9)) {
+        /* The underlying URL's scheme, as its Icechunk form. */
+        switch (store_location_scheme(location + 9)) {
+        case SCHEME_FILE: return SCHEME_ICECHUNK_FILE;
+        case SCHEME_S3: return SCHEME_ICECHUNK_S3;
+        case SCHEME_GCS: return SCHEME_ICECHUNK_GCS;
+        case SCHEME_AZURE: return SCHEME_ICECHUNK_AZURE;
+        default: return 0;
+        }
+    }
     if (!strncmp(location, "s3://", 5)) return SCHEME_S3;
     if (!strncmp(location, "http://", 7) || !strncmp(location, "https://", 8)) return SCHEME_HTTP;
     if (!strncmp(location, "file://", 7)) return SCHEME_FILE;
@@ -65,6 +81,10 @@ static const char *scheme_name(unsigned scheme) {
     case SCHEME_HTTP: return "http(s):// URLs";
     case SCHEME_GCS: return "gs:// URLs";
     case SCHEME_AZURE: return "az:// and abfs:// URLs";
+    case SCHEME_ICECHUNK_FILE: return "icechunk+file:// URLs";
+    case SCHEME_ICECHUNK_S3: return "icechunk+s3:// URLs";
+    case SCHEME_ICECHUNK_GCS: return "icechunk+gs:// URLs";
+    case SCHEME_ICECHUNK_AZURE: return "icechunk+az:// URLs";
     default: return "file:// URLs";
     }
 }

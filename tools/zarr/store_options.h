@@ -11,7 +11,18 @@
 #define ZARR_TOOL_STORE_OPTIONS_H
 
 /* The schemes of the library's option table. */
-enum { SCHEME_S3 = 1, SCHEME_HTTP = 2, SCHEME_FILE = 4, SCHEME_GCS = 8, SCHEME_AZURE = 16 };
+enum {
+    SCHEME_S3 = 1,
+    SCHEME_HTTP = 2,
+    SCHEME_FILE = 4,
+    SCHEME_GCS = 8,
+    SCHEME_AZURE = 16,
+    /* icechunk+<url>: an Icechunk repository where <url> points. */
+    SCHEME_ICECHUNK_FILE = 32,
+    SCHEME_ICECHUNK_S3 = 64,
+    SCHEME_ICECHUNK_GCS = 128,
+    SCHEME_ICECHUNK_AZURE = 256
+};
 
 /* Which of the SCHEME_* bits the option `key` applies to; 0 for a key no scheme knows. */
 unsigned store_option_schemes(const char *key);

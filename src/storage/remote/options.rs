@@ -32,10 +32,25 @@ pub enum Scheme {
     Gcs,
     /// `az://container/prefix` or `abfs://container/prefix` (Azure Blob Storage)
     Azure,
+    /// `icechunk+file:///abs/path`: an Icechunk repository in a local directory
+    IcechunkFile,
+    /// `icechunk+s3://bucket/prefix`
+    IcechunkS3,
+    /// `icechunk+gs://bucket/prefix`
+    IcechunkGcs,
+    /// `icechunk+az://container/prefix`
+    IcechunkAzure,
 }
 
 /// The remote object stores: what most remote options apply to.
 const OBJECT_STORES: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure];
+/// Every Icechunk repository, wherever it is.
+const ICECHUNK: &[Scheme] = &[
+    Scheme::IcechunkFile,
+    Scheme::IcechunkS3,
+    Scheme::IcechunkGcs,
+    Scheme::IcechunkAzure,
+];
 /// Every remote store, HTTP included.
 const REMOTE: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure, Scheme::Http];
 
@@ -47,6 +62,10 @@ impl Scheme {
             Scheme::File => "local paths and file:// URLs",
             Scheme::Gcs => "gs:// URLs",
             Scheme::Azure => "az:// and abfs:// URLs",
+            Scheme::IcechunkFile => "icechunk+file:// URLs",
+            Scheme::IcechunkS3 => "icechunk+s3:// URLs",
+            Scheme::IcechunkGcs => "icechunk+gs:// URLs",
+            Scheme::IcechunkAzure => "icechunk+az:// URLs",
         }
     }
 }
@@ -89,11 +108,21 @@ pub struct UrlOptions {
     pub conditional_writes: Option<bool>,
     /// S3 stores: how many times such an update tries before giving up on a conflict.
     pub update_attempts: Option<u32>,
+    /// Icechunk: the branch to open (writable; `main` when no version is given).
+    pub branch: Option<String>,
+    /// Icechunk: the tag to open (read-only).
+    pub tag: Option<String>,
+    /// Icechunk: the snapshot to open, by id (read-only).
+    pub snapshot: Option<String>,
+    /// Icechunk: URL prefixes whose virtual chunks may be read.
+    pub virtual_chunk_prefixes: Option<Vec<String>>,
 }
 
 #[derive(Clone, Copy)]
 enum Kind {
     String,
+    /// An array of strings.
+    Strings,
     Bool,
     /// An integer in `min..=max`.
     Integer(u64, u64),
@@ -101,25 +130,89 @@ enum Kind {
 
 /// Every key: its JSON kind and the schemes it applies to.
 const KEYS: &[(&str, Kind, &[Scheme])] = &[
-    ("endpoint", Kind::String, OBJECT_STORES),
-    ("region", Kind::String, &[Scheme::S3]),
-    ("anonymous", Kind::Bool, OBJECT_STORES),
-    ("access_key_id", Kind::String, &[Scheme::S3]),
-    ("secret_access_key", Kind::String, &[Scheme::S3]),
-    ("session_token", Kind::String, &[Scheme::S3]),
-    ("profile", Kind::String, &[Scheme::S3]),
-    ("force_path_style", Kind::Bool, &[Scheme::S3]),
-    ("service_account_path", Kind::String, &[Scheme::Gcs]),
-    ("token", Kind::String, &[Scheme::Gcs]),
-    ("account_name", Kind::String, &[Scheme::Azure]),
-    ("account_key", Kind::String, &[Scheme::Azure]),
-    ("sas_token", Kind::String, &[Scheme::Azure]),
+    (
+        "endpoint",
+        Kind::String,
+        &[
+            Scheme::S3,
+            Scheme::Gcs,
+            Scheme::Azure,
+            Scheme::IcechunkS3,
+            Scheme::IcechunkGcs,
+            Scheme::IcechunkAzure,
+        ],
+    ),
+    ("region", Kind::String, &[Scheme::S3, Scheme::IcechunkS3]),
+    (
+        "anonymous",
+        Kind::Bool,
+        &[
+            Scheme::S3,
+            Scheme::Gcs,
+            Scheme::Azure,
+            Scheme::IcechunkS3,
+            Scheme::IcechunkGcs,
+            Scheme::IcechunkAzure,
+        ],
+    ),
+    (
+        "access_key_id",
+        Kind::String,
+        &[Scheme::S3, Scheme::IcechunkS3],
+    ),
+    (
+        "secret_access_key",
+        Kind::String,
+        &[Scheme::S3, Scheme::IcechunkS3],
+    ),
+    (
+        "session_token",
+        Kind::String,
+        &[Scheme::S3, Scheme::IcechunkS3],
+    ),
+    ("profile", Kind::String, &[Scheme::S3, Scheme::IcechunkS3]),
+    (
+        "force_path_style",
+        Kind::Bool,
+        &[Scheme::S3, Scheme::IcechunkS3],
+    ),
+    (
+        "service_account_path",
+        Kind::String,
+        &[Scheme::Gcs, Scheme::IcechunkGcs],
+    ),
+    ("token", Kind::String, &[Scheme::Gcs, Scheme::IcechunkGcs]),
+    (
+        "account_name",
+        Kind::String,
+        &[Scheme::Azure, Scheme::IcechunkAzure],
+    ),
+    (
+        "account_key",
+        Kind::String,
+        &[Scheme::Azure, Scheme::IcechunkAzure],
+    ),
+    (
+        "sas_token",
+        Kind::String,
+        &[Scheme::Azure, Scheme::IcechunkAzure],
+    ),
     (
         "max_concurrency",
         Kind::Integer(1, MAX_CONCURRENCY_LIMIT),
         REMOTE,
     ),
-    ("timeout_ms", Kind::Integer(1, TIMEOUT_LIMIT_MS), REMOTE),
+    (
+        "timeout_ms",
+        Kind::Integer(1, TIMEOUT_LIMIT_MS),
+        &[
+            Scheme::S3,
+            Scheme::Gcs,
+            Scheme::Azure,
+            Scheme::Http,
+            Scheme::IcechunkS3,
+        ],
+    ),
     ("max_retries", Kind::Integer(0, RETRIES_LIMIT), REMOTE),
     (
         "read_only",
@@ -130,9 +223,24 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
             Scheme::Azure,
             Scheme::Http,
             Scheme::File,
+            Scheme::IcechunkFile,
+            Scheme::IcechunkS3,
+            Scheme::IcechunkGcs,
+            Scheme::IcechunkAzure,
         ],
     ),
-    ("create", Kind::Bool, &[Scheme::S3, Scheme::File]),
+    (
+        "create",
+        Kind::Bool,
+        &[
+            Scheme::S3,
+            Scheme::File,
+            Scheme::IcechunkFile,
+            Scheme::IcechunkS3,
+            Scheme::IcechunkGcs,
+            Scheme::IcechunkAzure,
+        ],
+    ),
     ("fsync", Kind::Bool, &[Scheme::File]),
     ("follow_symlinks", Kind::Bool, &[Scheme::File]),
     ("locking", Kind::Bool, &[Scheme::File]),
@@ -142,6 +250,10 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
         Kind::Integer(1, UPDATE_ATTEMPTS_LIMIT),
         OBJECT_STORES,
     ),
+    ("branch", Kind::String, ICECHUNK),
+    ("tag", Kind::String, ICECHUNK),
+    ("snapshot", Kind::String, ICECHUNK),
+    ("virtual_chunk_prefixes", Kind::Strings, ICECHUNK),
 ];
 
 impl UrlOptions {
@@ -191,7 +303,30 @@ impl UrlOptions {
                         "account_name" => options.account_name = text,
                         "account_key" => options.account_key = text,
                         "sas_token" => options.sas_token = text,
+                        "branch" => options.branch = text,
+                        "tag" => options.tag = text,
+                        "snapshot" => options.snapshot = text,
                         _ => unreachable!("every string option is listed"),
+                    }
+                }
+                Kind::Strings => {
+                    let items = value
+                        .as_array()
+                        .ok_or_else(|| wrong_type("an array of strings"))?;
+                    let mut texts = Vec::with_capacity(items.len());
+                    for item in items {
+                        let text = item.as_str().ok_or_else(|| {
+                            format!(
+                                "option '{name}' must be an array of strings, not an array \
+                                 holding {}",
+                                kind_of(item)
+                            )
+                        })?;
+                        texts.push(text.to_string());
+                    }
+                    match name {
+                        "virtual_chunk_prefixes" => options.virtual_chunk_prefixes = Some(texts),
+                        _ => unreachable!("every string-array option is listed"),
                     }
                 }
                 Kind::Bool => {

@@ -10,9 +10,13 @@ Usage: check_option_table.py OPTIONS_RS STORE_OPTIONS_C
 import re
 import sys
 
-RUST_SCHEMES = {"S3": "s3", "Http": "http", "File": "file", "Gcs": "gcs", "Azure": "azure"}
+RUST_SCHEMES = {"S3": "s3", "Http": "http", "File": "file", "Gcs": "gcs", "Azure": "azure",
+                "IcechunkFile": "icechunk+file", "IcechunkS3": "icechunk+s3",
+                "IcechunkGcs": "icechunk+gcs", "IcechunkAzure": "icechunk+azure"}
 C_SCHEMES = {"SCHEME_S3": "s3", "SCHEME_HTTP": "http", "SCHEME_FILE": "file",
-             "SCHEME_GCS": "gcs", "SCHEME_AZURE": "azure"}
+             "SCHEME_GCS": "gcs", "SCHEME_AZURE": "azure",
+             "SCHEME_ICECHUNK_FILE": "icechunk+file", "SCHEME_ICECHUNK_S3": "icechunk+s3",
+             "SCHEME_ICECHUNK_GCS": "icechunk+gcs", "SCHEME_ICECHUNK_AZURE": "icechunk+azure"}
 
 
 def rust_schemes(listed):
