@@ -13,7 +13,7 @@
  * /race, wait for each other, and commit ("race <mode> <trial> writer <k>"). Exactly one
  * commit must succeed and the other must be ZARR_ERROR_CONFLICT with no snapshot id. Then a
  * new handle must read the winner's value in /race and the winner's snapshot as main's head
- * (nothing of the loser half-applied). The loser opens main again, writes its value over
+ * (nothing of the loser half-applied). The loser (in process mode the losing process itself) opens main again, writes its value over
  * /race_retry and commits ("race <mode> <trial> retry <k>"), which must succeed.
  * Appends to DATA_DIR/race.txt one line per trial:
  *   <mode> <trial> <winner id> <winner message>|<retry id> <retry message>|<race value> <retry value>
@@ -113,8 +113,23 @@ static void *commit_thread(void *arg) {
     return NULL;
 }
 
-/* Process mode: the child opens, writes, tells the parent, waits for "go", commits, and
- * writes "<status> <id or ->" to its result pipe. */
+/* The loser's retry: open main again, write /race_retry, commit. */
+static zarr_status retry_commit(const char *mode, int t, int k, char **id) {
+    char message[200];
+    zarr_store *store = NULL;
+    zarr_status s = open_main(&store);
+    snprintf(message, sizeof message, "race %s %d retry %d", mode, t, k);
+    if (s == ZARR_OK) s = fill(store, "/race_retry", 1000 + t * 10 + k);
+    if (s == ZARR_OK) s = zarr_store_commit(store, message, id);
+    if (s != ZARR_OK)
+        fprintf(stderr, "retry of writer %d: %s: %s\n", k, zarr_status_str(s), zarr_last_error_message());
+    zarr_store_free(store);
+    return s;
+}
+
+/* Process mode: the child opens, writes, tells the parent, waits for "go", commits and
+ * writes "<status> <id or ->" to its result pipe. A loser then waits for the parent's
+ * 'r' (after the parent has checked the branch), retries and reports the same way. */
 static void child(struct writer *w, int ready_fd, int go_fd, int result_fd) {
     char c = 'r', line[256];
     zarr_store *store = NULL;
@@ -128,17 +143,40 @@ static void child(struct writer *w, int ready_fd, int go_fd, int result_fd) {
     snprintf(line, sizeof line, "%d %s\n", (int)s, id ? id : "-");
     if (write(result_fd, line, strlen(line)) < 0) _exit(3);
     zarr_string_free(id);
+    id = NULL;
     zarr_store_free(store);
+    if (s == ZARR_ERROR_CONFLICT && read(go_fd, &c, 1) == 1 && c == 'r') {
+        s = retry_commit(w->mode, w->trial, w->k, &id);
+        snprintf(line, sizeof line, "%d %s\n", (int)s, id ? id : "-");
+        if (write(result_fd, line, strlen(line)) < 0) _exit(3);
+        zarr_string_free(id);
+    }
     _exit(0);
+}
+
+/* Read one "<status> <id>" line from a child's result pipe (one byte at a time: the
+ * pipe carries two lines and the second must stay for later). */
+static zarr_status read_result(int fd, char **id) {
+    char line[256], idbuf[200] = "";
+    size_t n = 0;
+    int st = ZARR_ERROR_INTERNAL;
+    while (n + 1 < sizeof line && read(fd, &line[n], 1) == 1 && line[n] != '\n') n++;
+    line[n] = '\0';
+    *id = NULL;
+    if (sscanf(line, "%d %199s", &st, idbuf) != 2) return ZARR_ERROR_INTERNAL;
+    if (strcmp(idbuf, "-") != 0) *id = strdup(idbuf);
+    return st;
 }
 
 static void trial(const char *mode, int t, FILE *log) {
     struct writer w[2];
     pthread_barrier_t barrier;
-    int k, winner = -1, ok = 0, conflicts = 0;
+    int k, winner = -1, ok = 0, conflicts = 0, processes = strcmp(mode, "processes") == 0;
+    int ready[2][2], go[2][2], result[2][2];
+    pid_t pid[2] = {-1, -1};
     char retry_message[200];
     char *retry_id = NULL, *json = NULL;
-    zarr_store *check = NULL, *retry = NULL;
+    zarr_store *check = NULL;
     int32_t same, value;
 
     memset(w, 0, sizeof w);
@@ -148,46 +186,29 @@ static void trial(const char *mode, int t, FILE *log) {
         w[k].mode = mode;
         snprintf(w[k].message, sizeof w[k].message, "race %s %d writer %d", mode, t, k);
     }
-    if (strcmp(mode, "processes") == 0) {
-        int ready[2][2], go[2][2], result[2][2];
-        pid_t pid[2];
+    if (processes) {
         char c = 'g';
+        fflush(NULL); /* nothing buffered is written twice */
         for (k = 0; k < 2; k++) {
             if (pipe(ready[k]) || pipe(go[k]) || pipe(result[k])) exit(2);
             pid[k] = fork();
+            if (pid[k] < 0) exit(2);
             if (pid[k] == 0) child(&w[k], ready[k][1], go[k][0], result[k][1]);
+            close(ready[k][1]);
+            close(go[k][0]);
+            close(result[k][1]);
         }
         for (k = 0; k < 2; k++)
-            if (read(ready[k][0], &c, 1) != 1) fail("writer %s%s did not get ready", "", "");
+            if (read(ready[k][0], &c, 1) != 1) fail("a writer did not get ready%s%s", "", "");
         c = 'g';
         for (k = 0; k < 2; k++)
             if (write(go[k][1], &c, 1) != 1) exit(2);
-        for (k = 0; k < 2; k++) {
-            char line[256] = "";
-            int status = 0;
-            ssize_t n = read(result[k][0], line, sizeof line - 1);
-            waitpid(pid[k], &status, 0);
-            if (n <= 0) {
-                fail("writer %s%s reported nothing", "", "");
-                w[k].commit_status = ZARR_ERROR_INTERNAL;
-                continue;
-            }
-            line[n] = '\0';
-            {
-                char idbuf[200] = "";
-                int st = 0;
-                sscanf(line, "%d %199s", &st, idbuf);
-                w[k].commit_status = st;
-                if (strcmp(idbuf, "-") != 0) w[k].id = strdup(idbuf);
-            }
-            close(ready[k][0]); close(ready[k][1]); close(go[k][0]); close(go[k][1]);
-            close(result[k][0]); close(result[k][1]);
-        }
+        for (k = 0; k < 2; k++) w[k].commit_status = read_result(result[k][0], &w[k].id);
     } else {
         for (k = 0; k < 2; k++) {
             if (open_main(&w[k].store) != ZARR_OK) {
                 fail("cannot open main: %s%s", zarr_last_error_message(), "");
-                return;
+                goto done;
             }
             w[k].write_status = fill(w[k].store, "/race", t * 10 + k + 1);
             if (w[k].write_status != ZARR_OK)
@@ -222,6 +243,8 @@ static void trial(const char *mode, int t, FILE *log) {
         char n[64];
         snprintf(n, sizeof n, "%d ok, %d conflicts", ok, conflicts);
         fail("trial: %s%s, expected exactly one of each", n, "");
+        if (ok == 2 && strcmp(w[0].id, w[1].id) == 0)
+            fail("both commits returned the same snapshot id %s%s", w[0].id, "");
         goto done;
     }
     if (strcmp(mode, "sequential") == 0 && winner != 0)
@@ -247,17 +270,19 @@ static void trial(const char *mode, int t, FILE *log) {
         fail("zarr_store_versions_json: %s%s", zarr_last_error_message(), "");
     }
 
-    /* The loser reopens, writes again and commits. */
+    /* The loser reopens, writes again and commits (in its own process in process mode). */
     snprintf(retry_message, sizeof retry_message, "race %s %d retry %d", mode, t, 1 - winner);
-    if (open_main(&retry) != ZARR_OK) {
-        fail("the loser cannot reopen main: %s%s", zarr_last_error_message(), "");
-        goto done;
-    }
     {
-        zarr_status s = fill(retry, "/race_retry", 1000 + t * 10 + (1 - winner));
-        if (s == ZARR_OK) s = zarr_store_commit(retry, retry_message, &retry_id);
-        if (s != ZARR_OK) {
-            fail("the loser's retry: %s: %s", zarr_status_str(s), zarr_last_error_message());
+        zarr_status s;
+        if (processes) {
+            char c = 'r';
+            if (write(go[1 - winner][1], &c, 1) != 1) exit(2);
+            s = read_result(result[1 - winner][0], &retry_id);
+        } else {
+            s = retry_commit(mode, t, 1 - winner, &retry_id);
+        }
+        if (s != ZARR_OK || retry_id == NULL) {
+            fail("the loser's retry: %s%s", zarr_status_str(s), "");
             goto done;
         }
     }
@@ -267,15 +292,25 @@ static void trial(const char *mode, int t, FILE *log) {
     printf("ok   %s trial %d: writer %d won, writer %d got CONFLICT and committed on retry\n", mode,
            t, winner, 1 - winner);
 done:
-    for (k = 0; k < 2; k++) {
-        zarr_string_free(w[k].store ? w[k].id : NULL);
-        if (!w[k].store) free(w[k].id);
-        zarr_store_free(w[k].store);
+    if (processes) {
+        for (k = 0; k < 2; k++) {
+            int status = 0;
+            close(go[k][1]); /* a loser still waiting for 'r' reads end of file and exits */
+            if (pid[k] > 0) waitpid(pid[k], &status, 0);
+            close(ready[k][0]);
+            close(result[k][0]);
+            free(w[k].id);
+        }
+        free(retry_id);
+    } else {
+        for (k = 0; k < 2; k++) {
+            zarr_string_free(w[k].id);
+            zarr_store_free(w[k].store);
+        }
+        zarr_string_free(retry_id);
     }
-    zarr_string_free(retry_id);
     zarr_string_free(json);
     zarr_store_free(check);
-    zarr_store_free(retry);
 }
 
 int main(int argc, char **argv) {

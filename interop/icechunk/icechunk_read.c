@@ -437,18 +437,18 @@ static void check_bad_refs(const char *url, const char *options) {
     s = zarr_store_open_url(url, merged, &store);
     free(merged);
     if (s != ZARR_ERROR_INVALID_ARGUMENT)
-        FAIL("branch and tag at once: %s, expected INVALID_ARGUMENT", zarr_status_str(s));
+        FAIL("branch and tag at once: %s, expected INVALID_ARGUMENT: %s", zarr_status_str(s), zarr_last_error_message());
     if (store != NULL) FAIL("a failed open returned a store");
     s = open_ref(url, options, "branch", "no-such-branch", &store);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown branch: %s, expected NOT_FOUND", zarr_status_str(s));
+    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown branch: %s, expected NOT_FOUND: %s", zarr_status_str(s), zarr_last_error_message());
     s = open_ref(url, options, "tag", "no-such-tag", &store);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown tag: %s, expected NOT_FOUND", zarr_status_str(s));
+    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown tag: %s, expected NOT_FOUND: %s", zarr_status_str(s), zarr_last_error_message());
     /* A well-formed snapshot id (20 Crockford base32 characters) that is not in the repository. */
     s = open_ref(url, options, "snapshot", "0000000000000000000Z", &store);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown snapshot: %s, expected NOT_FOUND", zarr_status_str(s));
+    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown snapshot: %s, expected NOT_FOUND: %s", zarr_status_str(s), zarr_last_error_message());
     s = open_ref(url, options, "snapshot", "not an id", &store);
     if (s != ZARR_ERROR_INVALID_ARGUMENT)
-        FAIL("malformed snapshot id: %s, expected INVALID_ARGUMENT", zarr_status_str(s));
+        FAIL("malformed snapshot id: %s, expected INVALID_ARGUMENT: %s", zarr_status_str(s), zarr_last_error_message());
     passes++;
     printf("ok   bad references refused\n");
 done:
