@@ -7,6 +7,9 @@
  *                    that both commit at the same moment
  *        processes   two forked processes, each with its own handle, released at the
  *                    same moment through pipes
+ *        forked      no race: this process commits, then two children forked one after
+ *                    the other commit; all must succeed with distinct snapshot ids (a
+ *                    child must not repeat the ids its parent's random state would give)
  *
  * DATA_DIR was prepared by `icechunk_check.py init` (main holds /race and /race_retry,
  * int32 4x4). In each trial both writers open main, write their own value over the whole of
@@ -313,12 +316,84 @@ done:
     zarr_store_free(check);
 }
 
+/* Mode "forked": this process commits, then forks two children one after the other, each
+ * of which opens main, writes /race and commits. Every commit must succeed with a snapshot
+ * id of its own (a forked child must not repeat its parent's or its sibling's ids), and
+ * main's history must hold the three commits, newest first. */
+static void forked(int t) {
+    char message[3][100], *ids[3] = {NULL, NULL, NULL}, *json = NULL;
+    zarr_store *store = NULL;
+    int k;
+    for (k = 0; k < 3; k++) {
+        snprintf(message[k], sizeof message[k], "forked %d %s", t, k == 0 ? "parent" : k == 1 ? "child 0" : "child 1");
+    }
+    if (open_main(&store) != ZARR_OK || fill(store, "/race", 500 + t) != ZARR_OK ||
+        zarr_store_commit(store, message[0], &ids[0]) != ZARR_OK) {
+        fail("the parent's commit: %s%s", zarr_last_error_message(), "");
+        goto done;
+    }
+    zarr_store_free(store);
+    store = NULL;
+    for (k = 1; k < 3; k++) {
+        int fds[2], status = 0;
+        char line[256] = "";
+        pid_t pid;
+        if (pipe(fds)) exit(2);
+        fflush(NULL);
+        pid = fork();
+        if (pid < 0) exit(2);
+        if (pid == 0) {
+            zarr_store *mine = NULL;
+            char *id = NULL;
+            zarr_status s = open_main(&mine);
+            if (s == ZARR_OK) s = fill(mine, "/race", 600 + t * 10 + k);
+            if (s == ZARR_OK) s = zarr_store_commit(mine, message[k], &id);
+            snprintf(line, sizeof line, "%d %s\n", (int)s, s == ZARR_OK ? id : zarr_last_error_message());
+            if (write(fds[1], line, strlen(line)) < 0) _exit(3);
+            _exit(0);
+        }
+        close(fds[1]);
+        {
+            ssize_t n = read(fds[0], line, sizeof line - 1);
+            line[n > 0 ? n : 0] = '\0';
+        }
+        close(fds[0]);
+        waitpid(pid, &status, 0);
+        line[strcspn(line, "\n")] = '\0';
+        if (atoi(line) != ZARR_OK) {
+            fail("a forked child's commit failed: %s%s", line, "");
+            goto done;
+        }
+        ids[k] = strdup(strchr(line, ' ') + 1);
+    }
+    if (strcmp(ids[0], ids[1]) == 0 || strcmp(ids[1], ids[2]) == 0 || strcmp(ids[0], ids[2]) == 0)
+        fail("repeated snapshot ids across fork: %s %s", ids[1], ids[2]);
+    if (open_main(&store) != ZARR_OK || zarr_store_versions_json(store, &json) != ZARR_OK) {
+        fail("versions: %s%s", zarr_last_error_message(), "");
+        goto done;
+    }
+    {
+        const char *h = strstr(json, "\"history\"");
+        const char *m2 = h ? strstr(h, message[2]) : NULL, *m1 = h ? strstr(h, message[1]) : NULL;
+        const char *m0 = h ? strstr(h, message[0]) : NULL;
+        if (!m0 || !m1 || !m2 || !(m2 < m1 && m1 < m0)) fail("history lacks the three commits: %s%s", json, "");
+    }
+    printf("ok   forked trial %d: parent and two forked children committed %s %s %s\n", t, ids[0],
+           ids[1], ids[2]);
+done:
+    zarr_string_free(ids[0]);
+    free(ids[1]);
+    free(ids[2]);
+    zarr_string_free(json);
+    zarr_store_free(store);
+}
+
 int main(int argc, char **argv) {
     char name[4300];
     FILE *log;
     int t, trials;
     if (argc != 4) {
-        fprintf(stderr, "usage: %s DATA_DIR sequential|threads|processes TRIALS\n", argv[0]);
+        fprintf(stderr, "usage: %s DATA_DIR sequential|threads|processes|forked TRIALS\n", argv[0]);
         return 2;
     }
     dir = argv[1];
@@ -328,7 +403,10 @@ int main(int argc, char **argv) {
     snprintf(name, sizeof name, "%s/race.txt", dir);
     log = fopen(name, "a");
     if (!log) return 2;
-    for (t = 0; t < trials; t++) trial(argv[2], t, log);
+    for (t = 0; t < trials; t++) {
+        if (strcmp(argv[2], "forked") == 0) forked(t);
+        else trial(argv[2], t, log);
+    }
     fclose(log);
     printf("%s: %d trials, %d failures\n", argv[2], trials, failures);
     return failures ? 1 : 0;
