@@ -131,6 +131,9 @@ def check_race(data_dir, trials):
                                    mode="r")
         if not (at_retry["race_retry"][...] == retry_value).all():
             fail(f"{mode} trial {trial}: /race_retry at the retry is {at_retry['race_retry'][...]}")
+        # The retry changed /race_retry only: /race still holds the winner's value.
+        if not (at_retry["race"][...] == race_value).all():
+            fail(f"{mode} trial {trial}: /race at the retry is {at_retry['race'][...]}")
     if ids[0] != lines[-1].split("|")[1].split(" ")[0]:
         fail(f"main's head {ids[0]} is not the last retry")
     print(f"ok   icechunk-python agrees with {len(lines)} races: one winner each, "
