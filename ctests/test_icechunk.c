@@ -7,6 +7,7 @@
  */
 #include "ztest.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 
 /* A 4-element uint8 array in chunks of 2. */
@@ -302,7 +303,62 @@ ZTEST(read_only_branch) {
     zarr_string_free(id);
 }
 
+/* One element of /b (64 elements, one chunk) written by one thread. */
+typedef struct {
+    zarr_array *array;
+    uint64_t index;
+    zarr_status status;
+} element_write;
+
+static void *write_element(void *arg) {
+    element_write *w = arg;
+    uint8_t value = (uint8_t)(w->index + 1);
+    uint64_t count = 1;
+    w->status = zarr_array_write(w->array, 1, &w->index, &count, &value, 1);
+    return NULL;
+}
+
+ZTEST(threads_writing_parts_of_one_chunk_lose_nothing) {
+    const char *url = new_repository_url();
+    enum { N = 64 };
+    element_write writes[N];
+    pthread_t threads[N];
+    uint8_t got[N], expected[N];
+    uint64_t start = 0, count = N;
+    char *id = NULL;
+    zarr_store *store = NULL, *reader = NULL;
+    zarr_array *array = NULL, *read_back = NULL;
+    int i;
+    ZT_OK(open_repo(url, "{\"create\": true}", &store));
+    ZT_OK(zarr_array_create(store, "/b",
+                            "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[64],"
+                            "\"data_type\":\"uint8\",\"chunk_grid\":{\"name\":\"regular\","
+                            "\"configuration\":{\"chunk_shape\":[64]}},\"chunk_key_encoding\":"
+                            "{\"name\":\"default\"},\"fill_value\":0,\"codecs\":[{\"name\":\"bytes\"}]}",
+                            &array));
+    for (i = 0; i < N; i++) {
+        writes[i].array = array;
+        writes[i].index = (uint64_t)i;
+        writes[i].status = -1;
+        expected[i] = (uint8_t)(i + 1);
+        ZT_CHECK(pthread_create(&threads[i], NULL, write_element, &writes[i]) == 0);
+    }
+    for (i = 0; i < N; i++) pthread_join(threads[i], NULL);
+    for (i = 0; i < N; i++) ZT_OK(writes[i].status);
+    ZT_OK(zarr_store_commit(store, "threads", &id));
+    ZT_OK(open_repo(url, NULL, &reader));
+    ZT_OK(zarr_array_open(reader, "/b", &read_back));
+    ZT_OK(zarr_array_read(read_back, 1, &start, &count, got, N));
+    ZT_EQ_MEM(got, expected, N);
+    zarr_array_free(array);
+    zarr_array_free(read_back);
+    zarr_store_free(store);
+    zarr_store_free(reader);
+    zarr_string_free(id);
+}
+
 static const ztest_case ztest_cases[] = {
+    ZCASE(threads_writing_parts_of_one_chunk_lose_nothing),
     ZCASE(write_commit_reopen_read),
     ZCASE(writes_are_invisible_until_commit),
     ZCASE(snapshot_opens_the_old_version_read_only),
