@@ -57,6 +57,10 @@ static const char *info_help =
     "           method, estimated; null when not worked out), metadata (the whole\n"
     "           document); groups: attributes, consolidated, dimensions, children).\n"
     "\n"
+    "An Icechunk repository (an icechunk+... URL) is described first: its format and spec\n"
+    "version, its branches and tags with their snapshot ids, and the history of the version\n"
+    "opened (each snapshot's id, time and message, newest first).\n"
+    "\n"
     "Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
 
 static const char *tree_help =
@@ -727,6 +731,62 @@ static int array_command(const char *cmd, node_ref *ref, int json, int tree) {
     return EXIT_OK;
 }
 
+/* The versions of a store that keeps them (an Icechunk repository), from
+ * zarr_store_versions_json, as lines before the node's summary:
+ *   repository: icechunk (spec version 2)
+ *   branches:
+ *     main  <id>
+ *   tags:
+ *     v1  <id>
+ *   history of <what was opened>:
+ *     <id>  <written_at>  <message>
+ * Prints nothing for other stores. Returns 0, or -1 after reporting a failure. */
+static int print_versions(const char *cmd, const zarr_store *store) {
+    char *text = NULL, err[160];
+    json_value *doc;
+    const json_value *opened, *list;
+    unsigned long long spec = 0;
+    size_t i;
+    zarr_status s = zarr_store_versions_json(store, &text);
+    if (s == ZARR_ERROR_UNSUPPORTED) return 0;
+    if (s != ZARR_OK) {
+        report_zarr(cmd, "cannot read the repository's versions");
+        return -1;
+    }
+    doc = json_parse(text, strlen(text), err, sizeof err);
+    zarr_string_free(text);
+    if (!doc || doc->type != JSON_OBJECT) {
+        report(cmd, "the repository's versions are not a JSON object%s%s", doc ? "" : ": ", doc ? "" : err);
+        json_free(doc);
+        return -1;
+    }
+    json_u64(json_get(doc, "spec_version"), &spec);
+    printf("repository: %s (spec version %llu)\n", json_string(json_get(doc, "format")), spec);
+    list = json_get(doc, "branches");
+    fputs("branches:\n", stdout);
+    for (i = 0; list && list->type == JSON_OBJECT && i < list->count; i++)
+        printf("  %s  %s\n", list->keys[i], json_string(&list->items[i]) ? json_string(&list->items[i]) : "?");
+    list = json_get(doc, "tags");
+    fputs("tags:\n", stdout);
+    for (i = 0; list && list->type == JSON_OBJECT && i < list->count; i++)
+        printf("  %s  %s\n", list->keys[i], json_string(&list->items[i]) ? json_string(&list->items[i]) : "?");
+    opened = json_get(doc, "opened");
+    printf("history of %s:\n",
+           opened && opened->type == JSON_OBJECT && opened->count == 1 && json_string(&opened->items[0])
+               ? json_string(&opened->items[0])
+               : "?");
+    list = json_get(doc, "history");
+    for (i = 0; list && list->type == JSON_ARRAY && i < list->count; i++) {
+        const json_value *entry = &list->items[i];
+        const char *id = json_string(json_get(entry, "id"));
+        const char *when = json_string(json_get(entry, "written_at"));
+        const char *message = json_string(json_get(entry, "message"));
+        printf("  %s  %s  %s\n", id ? id : "?", when ? when : "?", message ? message : "");
+    }
+    json_free(doc);
+    return 0;
+}
+
 int cmd_info(int argc, char **argv) {
     const char *path, *options;
     node_ref ref;
@@ -735,7 +795,9 @@ int cmd_info(int argc, char **argv) {
     if ((rc = resolve_path("info", path, &ref)) != EXIT_OK) return rc;
     ref.options = options;
     if ((rc = node_open("info", &ref)) == EXIT_OK) {
-        if (!ref.group) {
+        if (!json && print_versions("info", ref.store)) {
+            rc = EXIT_RUNTIME;
+        } else if (!ref.group) {
             rc = array_command("info", &ref, json, 0);
         } else if (!json) {
             rc = print_group_info("info", &ref);

@@ -207,6 +207,46 @@ mod tests {
                 "{json}"
             );
         }
+        // A tag: read-only, and described as what was opened.
+        let id = icechunk::format::SnapshotId::try_from(
+            store
+                .version_control()
+                .unwrap()
+                .versions_json()
+                .map(|j| {
+                    serde_json::from_str::<serde_json::Value>(&j).unwrap()["snapshot"]
+                        .as_str()
+                        .unwrap()
+                        .to_string()
+                })
+                .unwrap()
+                .as_str(),
+        )
+        .unwrap();
+        store
+            .runtime
+            .block_on(store.repository.create_tag("v1", &id))
+            .unwrap();
+        let tagged = open_at(&dir, r#"{"tag": "v1"}"#).unwrap();
+        assert!(tagged.get("zarr.json").unwrap().is_some());
+        assert!(matches!(
+            tagged.set("b/zarr.json", GROUP),
+            Err(StorageError::ReadOnly)
+        ));
+        assert!(matches!(
+            tagged.version_control().unwrap().commit("m"),
+            Err(StorageError::ReadOnly)
+        ));
+        let json: serde_json::Value =
+            serde_json::from_str(&tagged.version_control().unwrap().versions_json().unwrap())
+                .unwrap();
+        assert_eq!(json["opened"]["tag"], "v1");
+        assert_eq!(json["tags"]["v1"], id.to_string().as_str());
+        assert!(
+            tagged.location().contains("(tag v1)"),
+            "{}",
+            tagged.location()
+        );
         let read_only = open_at(&dir, r#"{"read_only": true}"#).unwrap();
         assert!(read_only.get("zarr.json").unwrap().is_some());
         assert!(matches!(

@@ -195,9 +195,9 @@ pub fn open(
         result.map_err(|e| match e.kind() {
             RepositoryErrorKind::Ref(RefErrorKind::RefNotFound(_))
             | RepositoryErrorKind::SnapshotNotFound { .. } => not_found(version.describe()),
-            RepositoryErrorKind::StorageError(_) if is_missing_object(&message(&e)) => {
-                not_found(version.describe())
-            }
+            // A snapshot id that names no snapshot comes as a format or storage error
+            // ("snapshot id not found", a missing object), depending on the spec version.
+            _ if is_missing_object(&message(&e)) => not_found(version.describe()),
             _ => repo_error(format!(
                 "cannot open {}: {}",
                 version.describe(),
@@ -215,8 +215,8 @@ pub fn open(
     ))
 }
 
-/// Whether an Icechunk storage error says the object is not there (a snapshot file
-/// that does not exist, in a spec version 1 repository).
+/// Whether an Icechunk error says the object is not there (a snapshot that does not
+/// exist).
 fn is_missing_object(message: &str) -> bool {
     let lower = message.to_ascii_lowercase();
     lower.contains("not found") || lower.contains("no such file")

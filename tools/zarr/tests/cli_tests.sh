@@ -183,6 +183,34 @@ case_usage_errors() {
 
 # ---- info ------------------------------------------------------------------------------
 
+case_info_icechunk() {
+    "$FIXTURE" icechunk "$WORK/ic" || fail "fixture"
+    ok info "icechunk+file://$WORK/ic"
+    has_line out "repository: icechunk (spec version 2)"
+    has_line out "branches:"
+    grep -E '^  main  [0-9A-Z]{20}$' out >/dev/null || fail "no branch main with its id"
+    has_line out "tags:"
+    has_line out "history of main:"
+    # newest first: second, the fixture's commit, the repository's first snapshot
+    grep -E '^  [0-9A-Z]{20}  20[0-9-]+T[0-9:.]+(Z|\+00:00)  ' out | sed 's/.*  //' >history
+    printf 'second\nfixture: mixed\nRepository initialized\n' >expected
+    diff -u expected history >&2 || fail "history"
+    main=$(sed -n 's/^  main  //p' out)
+    newest=$(sed -n '/^history of main:$/{n;p;}' out)
+    case "$newest" in "  $main  "*"  second") ;; *) fail "main is not the newest snapshot: $newest" ;; esac
+    # and then what info prints for the root group
+    has_line out "node:               group"
+    contains out "title"
+    # a tag-less snapshot opened by id, and an unknown branch
+    first=$(grep 'fixture: mixed$' out | awk '{print $1}')
+    ok info "icechunk+file://$WORK/ic" --store-options "{\"snapshot\": \"$first\"}"
+    has_line out "history of $first:"
+    run info "icechunk+file://$WORK/ic" --store-options '{"branch": "nope"}'
+    expect_rc 1
+    contains err "branch nope does not exist"
+    return 0
+}
+
 case_info_array_corpus() {
     ok info "$CORPUS/zarrs/hierarchy.zarr/a/baz"
     has_line out "node:               array"

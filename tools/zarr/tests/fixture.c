@@ -311,10 +311,35 @@ static void packed(void) {
     zarr_array_free(a);
 }
 
+/* An Icechunk repository created at the absolute path `dir`: the mixed hierarchy,
+ * committed as "fixture: mixed", then /f64 rewritten and committed as "second". */
+static void icechunk(const char *dir) {
+    static char url[4096];
+    double f64[4] = {4.0, 3.0, 2.0, 1.0};
+    uint64_t start[1] = {0}, count[1] = {4};
+    zarr_array *a = NULL;
+    char *id = NULL;
+    snprintf(url, sizeof url, "icechunk+file://%s", dir);
+    if (zarr_store_open_url(url, "{\"create\": true}", &store) != ZARR_OK) die(url);
+    mixed();
+    if (zarr_store_commit(store, "fixture: mixed", &id) != ZARR_OK) die("commit");
+    zarr_string_free(id);
+    if (zarr_array_open(store, "/f64", &a) != ZARR_OK || zarr_array_write(a, 1, start, count, f64, sizeof f64) != ZARR_OK ||
+        zarr_store_commit(store, "second", &id) != ZARR_OK)
+        die("second commit");
+    zarr_string_free(id);
+    zarr_array_free(a);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen|rect DIR\n");
+        fprintf(stderr, "usage: zarr_cli_fixture mixed|big|v2|cf|types|packed|vlen|rect|icechunk DIR\n");
         return 2;
+    }
+    if (!strcmp(argv[1], "icechunk")) {
+        icechunk(argv[2]);
+        zarr_store_free(store);
+        return 0;
     }
     if (zarr_store_open_filesystem(argv[2], &store) != ZARR_OK) die(argv[2]);
     if (!strcmp(argv[1], "mixed")) mixed();
