@@ -16,8 +16,9 @@
  * /race, wait for each other, and commit ("race <mode> <trial> writer <k>"). Exactly one
  * commit must succeed and the other must be ZARR_ERROR_CONFLICT with no snapshot id. Then a
  * new handle must read the winner's value in /race and the winner's snapshot as main's head
- * (nothing of the loser half-applied). The loser (in process mode the losing process itself) opens main again, writes its value over
- * /race_retry and commits ("race <mode> <trial> retry <k>"), which must succeed.
+ * (nothing of the loser half-applied). The loser (in process mode the losing process
+ * itself) opens main again, writes its value over /race_retry and commits
+ * ("race <mode> <trial> retry <k>"), which must succeed.
  * Appends to DATA_DIR/race.txt one line per trial:
  *   <mode> <trial> <winner id> <winner message>|<retry id> <retry message>|<race value> <retry value>
  */
