@@ -360,7 +360,9 @@ static void check_attr(const zarr_store *store, const char *path, const char *ke
     if (strcmp(kind, "int") == 0) {
         int64_t v = 0;
         CALL(zarr_group_attribute_int64(group, key, &v));
-        if (v != strtoll(value, NULL, 10)) FAIL("attribute %s = %lld, expected %s", key, (long long)v, value);
+        if (v != strtoll(value, NULL, 10))
+            FAIL("attribute %s = %lld, expected %s",
+                 key, (long long)v, value);
     } else if (strcmp(kind, "float") == 0) {
         double v = 0;
         CALL(zarr_group_attribute_double(group, key, &v));
@@ -379,7 +381,9 @@ done:
 static void check_absent(const zarr_store *store, const char *path) {
     zarr_array *array = NULL;
     zarr_status s = zarr_array_open(store, path, &array);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("zarr_array_open: %s, expected NOT_FOUND", zarr_status_str(s));
+    if (s != ZARR_ERROR_NOT_FOUND)
+        FAIL("zarr_array_open: %s, expected NOT_FOUND",
+             zarr_status_str(s));
     passes++;
     printf("ok   [%s] %s absent\n", where, path);
 done:
@@ -400,13 +404,17 @@ static void check_read_only(zarr_store *store, const char *path) {
     CALL(zarr_array_element_size(array, &elem));
     for (d = 0; d < ndim; d++) one[d] = 1;
     s = zarr_array_write(array, ndim, zero, one, value, elem);
-    if (s != ZARR_ERROR_READ_ONLY) FAIL("zarr_array_write: %s, expected READ_ONLY", zarr_status_str(s));
+    if (s != ZARR_ERROR_READ_ONLY)
+        FAIL("zarr_array_write: %s, expected READ_ONLY",
+             zarr_status_str(s));
     CALL(zarr_group_open(store, "/", &group));
     s = zarr_group_set_attributes_json(group, "{\"x\":1}");
     if (s != ZARR_ERROR_READ_ONLY)
         FAIL("zarr_group_set_attributes_json: %s, expected READ_ONLY", zarr_status_str(s));
     s = zarr_store_commit(store, "must not happen", &id);
-    if (s != ZARR_ERROR_READ_ONLY) FAIL("zarr_store_commit: %s, expected READ_ONLY", zarr_status_str(s));
+    if (s != ZARR_ERROR_READ_ONLY)
+        FAIL("zarr_store_commit: %s, expected READ_ONLY",
+             zarr_status_str(s));
     if (id != NULL) FAIL("zarr_store_commit failed but returned an id");
     passes++;
     printf("ok   [%s] read-only: write, attributes and commit refused\n", where);
@@ -437,18 +445,26 @@ static void check_bad_refs(const char *url, const char *options) {
     s = zarr_store_open_url(url, merged, &store);
     free(merged);
     if (s != ZARR_ERROR_INVALID_ARGUMENT)
-        FAIL("branch and tag at once: %s, expected INVALID_ARGUMENT: %s", zarr_status_str(s), zarr_last_error_message());
+        FAIL("branch and tag at once: %s, expected INVALID_ARGUMENT: %s", zarr_status_str(s),
+             zarr_last_error_message());
     if (store != NULL) FAIL("a failed open returned a store");
     s = open_ref(url, options, "branch", "no-such-branch", &store);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown branch: %s, expected NOT_FOUND: %s", zarr_status_str(s), zarr_last_error_message());
+    if (s != ZARR_ERROR_NOT_FOUND)
+        FAIL("unknown branch: %s, expected NOT_FOUND: %s",
+             zarr_status_str(s), zarr_last_error_message());
     s = open_ref(url, options, "tag", "no-such-tag", &store);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown tag: %s, expected NOT_FOUND: %s", zarr_status_str(s), zarr_last_error_message());
+    if (s != ZARR_ERROR_NOT_FOUND)
+        FAIL("unknown tag: %s, expected NOT_FOUND: %s",
+             zarr_status_str(s), zarr_last_error_message());
     /* A well-formed snapshot id (20 Crockford base32 characters) that is not in the repository. */
     s = open_ref(url, options, "snapshot", "0000000000000000000Z", &store);
-    if (s != ZARR_ERROR_NOT_FOUND) FAIL("unknown snapshot: %s, expected NOT_FOUND: %s", zarr_status_str(s), zarr_last_error_message());
+    if (s != ZARR_ERROR_NOT_FOUND)
+        FAIL("unknown snapshot: %s, expected NOT_FOUND: %s",
+             zarr_status_str(s), zarr_last_error_message());
     s = open_ref(url, options, "snapshot", "not an id", &store);
     if (s != ZARR_ERROR_INVALID_ARGUMENT)
-        FAIL("malformed snapshot id: %s, expected INVALID_ARGUMENT: %s", zarr_status_str(s), zarr_last_error_message());
+        FAIL("malformed snapshot id: %s, expected INVALID_ARGUMENT: %s", zarr_status_str(s),
+             zarr_last_error_message());
     passes++;
     printf("ok   bad references refused\n");
 done:
