@@ -540,6 +540,8 @@ typedef int32_t zarr_write_protection;
 // Other writers changed the chunk or shard that a write updates in part each time it
 // tried (an object store's conditional write failed on every attempt its retry budget
 // allows): nothing of that chunk was written. Retrying the write later may succeed.
+// Also a commit to an Icechunk branch that another writer committed to first
+// (`zarr_store_commit`): nothing was committed.
 #define ZARR_ERROR_CONFLICT -24
 
 // The communicator of a collective call failed: one of its operations (an MPI

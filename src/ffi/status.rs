@@ -71,6 +71,8 @@ pub const ZARR_ERROR_REMOTE: zarr_status = -23;
 /// Other writers changed the chunk or shard that a write updates in part each time it
 /// tried (an object store's conditional write failed on every attempt its retry budget
 /// allows): nothing of that chunk was written. Retrying the write later may succeed.
+/// Also a commit to an Icechunk branch that another writer committed to first
+/// (`zarr_store_commit`): nothing was committed.
 pub const ZARR_ERROR_CONFLICT: zarr_status = -24;
 /// The communicator of a collective call failed: one of its operations (an MPI
 /// collective, through `zarr_comm_ops`) returned an error, or a rank left. Other ranks may
@@ -110,7 +112,9 @@ pub(crate) fn status_text(status: i32) -> &'static std::ffi::CStr {
         ZARR_ERROR_ACCESS_DENIED => c"access denied by the remote store",
         ZARR_ERROR_TIMEOUT => c"request to the remote store timed out",
         ZARR_ERROR_REMOTE => c"the remote store answered with an HTTP error",
-        ZARR_ERROR_CONFLICT => c"other writers kept changing the chunk being updated",
+        ZARR_ERROR_CONFLICT => {
+            c"other writers changed the data first (a chunk being updated, or the branch of a commit)"
+        }
         ZARR_ERROR_COMMUNICATION => c"a collective operation of the communicator failed",
         ZARR_ERROR_PANIC => c"internal error (panic caught at the API boundary)",
         _ => c"unknown status",

@@ -255,4 +255,83 @@ mod tests {
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn virtual_chunks_only_under_the_authorized_prefixes() {
+        use icechunk::format::manifest::{VirtualChunkLocation, VirtualChunkRef};
+        use icechunk::virtual_chunks::VirtualChunkContainer;
+        use icechunk::{ObjectStoreConfig, Repository, RepositoryConfig};
+        let dir = scratch("virtual");
+        let data = dir.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(data.join("chunk.bin"), [5u8, 6]).unwrap();
+        let prefix = format!("file://{}/", data.display());
+        // A repository declaring the container, with one virtual chunk in it, made with
+        // Icechunk's own API (libzarr does not write virtual references).
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let storage = icechunk::new_local_filesystem_storage(&dir.join("repo"))
+                .await
+                .unwrap();
+            let mut config = RepositoryConfig::default();
+            config
+                .set_virtual_chunk_container(
+                    VirtualChunkContainer::new(
+                        prefix.clone(),
+                        ObjectStoreConfig::LocalFileSystem(data.clone()),
+                    )
+                    .unwrap(),
+                )
+                .unwrap();
+            let repo = Repository::create(storage)
+                .config(config)
+                .execute()
+                .await
+                .unwrap();
+            repo.save_config().await.unwrap();
+            let session = repo.writable_session("main").await.unwrap();
+            let store = icechunk::Store::from_session(std::sync::Arc::new(
+                tokio::sync::RwLock::new(session),
+            ))
+            .await;
+            store
+                .set("zarr.json", bytes::Bytes::from_static(GROUP))
+                .await
+                .unwrap();
+            store
+                .set("a/zarr.json", bytes::Bytes::from_static(ARRAY))
+                .await
+                .unwrap();
+            let location = VirtualChunkLocation::from_url(&format!("{prefix}chunk.bin")).unwrap();
+            let reference = VirtualChunkRef {
+                location,
+                offset: 0,
+                length: 2,
+                checksum: None,
+            };
+            store
+                .set_virtual_ref("a/c/0", reference, true)
+                .await
+                .unwrap();
+            let session = store.session();
+            let mut session = session.write().await;
+            session.commit("virtual").execute().await.unwrap();
+        });
+        let repo = dir.join("repo");
+        let refused = open_at(&repo, "{}").unwrap().get("a/c/0");
+        match refused {
+            Err(StorageError::Repository { message, .. }) => {
+                assert!(message.contains(&prefix), "{message}");
+                assert!(message.contains("virtual_chunk_prefixes"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let allowed = open_at(
+            &repo,
+            &format!(r#"{{"virtual_chunk_prefixes": ["{prefix}"]}}"#),
+        )
+        .unwrap();
+        assert_eq!(allowed.get("a/c/0").unwrap().unwrap(), [5, 6]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

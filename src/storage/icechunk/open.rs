@@ -137,7 +137,7 @@ pub fn open(
             std::fs::create_dir_all(path).map_err(io_error)?;
         }
     }
-    let storage = storage_for(&location, options, &runtime)?;
+    let storage = storage_for(&location, url, options, &runtime)?;
 
     let repository = runtime.block_on(async {
         let exists = Repository::exists(Arc::clone(&storage), None)
@@ -264,15 +264,16 @@ fn object_prefix(prefix: &str) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
-/// The Icechunk storage of `location`, configured from the options.
+/// The Icechunk storage of `location` (`url`, for messages), configured from the options.
 fn storage_for(
     location: &Location,
+    url: &str,
     options: &UrlOptions,
     runtime: &tokio::runtime::Runtime,
 ) -> Result<Arc<dyn Storage + Send + Sync>, OpenError> {
     let failed = |e: icechunk::storage::StorageError| {
         OpenError::Storage(StorageError::Repository {
-            location: format!("{location:?}"),
+            location: format!("the Icechunk repository at {url}"),
             message: message(&e),
         })
     };

@@ -22,7 +22,7 @@ use icechunk::format::ByteRange as IcechunkRange;
 use icechunk::session::{Session, SessionErrorKind};
 use icechunk::store::{ListDirItem, StoreError, StoreErrorKind};
 use icechunk::Repository;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 /// An open version of an Icechunk repository.
 pub struct IcechunkStore {
@@ -73,18 +73,25 @@ impl IcechunkStore {
         }
     }
 
-    /// The session's store now (a cheap clone: it shares the session).
-    pub(super) fn current(&self) -> icechunk::Store {
+    /// The session's store, held for the length of one operation: a commit waits for
+    /// the operations in progress and swaps the session before the next ones, so that
+    /// no write lands in a session that was already committed. Never taken twice by
+    /// one thread (a commit queued between the two would deadlock it).
+    pub(super) fn current(&self) -> RwLockReadGuard<'_, icechunk::Store> {
         self.store
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone()
     }
 
     /// Whether this handle may write (a branch opened without `read_only`).
     pub(super) fn writable(&self) -> bool {
         let store = self.current();
         !self.runtime.block_on(store.read_only())
+    }
+
+    /// The size of the value at `key` in `store` (for the message of a short read).
+    fn size_in(&self, store: &icechunk::Store, key: &str) -> u64 {
+        self.runtime.block_on(store.getsize(key)).unwrap_or(0)
     }
 
     /// A failure of a read of `range` of `key`: a range past the end of the value is
@@ -170,7 +177,7 @@ impl IcechunkStore {
         match self.runtime.block_on(store.get(key, &range_of(range))) {
             Ok(bytes) if bytes.len() as u64 == expected => Ok(Some(bytes.to_vec())),
             Ok(_) => {
-                let size = self.value_size(key)?.unwrap_or(0);
+                let size = self.size_in(store, key);
                 Err(StorageError::RangeOutOfBounds {
                     key: key.to_string(),
                     range,
@@ -223,7 +230,7 @@ impl ReadableStorage for IcechunkStore {
             match result {
                 Ok(bytes) if bytes.len() as u64 == expected => out.extend_from_slice(&bytes),
                 Ok(_) => {
-                    let size = self.value_size(key)?.unwrap_or(0);
+                    let size = self.size_in(&store, key);
                     return Err(StorageError::RangeOutOfBounds {
                         key: key.to_string(),
                         range,

@@ -51,14 +51,19 @@ impl VersionControl for IcechunkStore {
         if !self.writable() {
             return Err(StorageError::ReadOnly);
         }
-        // One commit at a time per handle; writes of other threads meanwhile go to the
-        // session being committed (they wait for its lock) or to the next one.
+        // One commit at a time per handle, and no operation of another thread in
+        // flight: they finish before the commit (and are in it) or start after it, in
+        // the next session. Holding the slot keeps a write from landing in a session
+        // that was already committed.
         let _commit = self
             .commit_lock
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let store = self.current();
-        let session = store.session();
+        let mut slot = self
+            .store
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let session = slot.session();
         let id = self.runtime.block_on(async {
             let mut session = session.write().await;
             if !session.has_uncommitted_changes() {
@@ -92,10 +97,7 @@ impl VersionControl for IcechunkStore {
                     message(&e),
                 )
             })?;
-        *self
-            .store
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = next;
+        *slot = next;
         Ok(id.to_string())
     }
 
