@@ -1,0 +1,78 @@
+"""Put the HDF5 reference set of make_references.py on the loopback servers and describe
+the remote sets for reference_read: the JSON v0 references with every target rewritten to
+s3://zarr-interop/PREFIX/sample.h5 (moto) and to http://127.0.0.1:PORT/PREFIX/sample.h5
+(the static HTTP server of tests/servers), each uploaded beside its target.
+
+Usage: remote_setup.py DATA_DIR   (ZARR_TEST_SERVERS_ENV names the servers' environment)
+
+Writes DATA_DIR/sets/s3 and DATA_DIR/sets/http: store.url (reference+s3://...,
+reference+http://...), store.options for S3 (moto's endpoint and dummy credentials, which
+also sign the requests for the targets) and the manifest of sets/hdf_v0.
+"""
+
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import s3_common  # noqa: E402  (interop/s3_common.py: servers, bucket, credentials)
+
+
+def rewrite(refs, old, new):
+    """The references with target `old` replaced by `new` (every other value as is)."""
+    out = dict(refs)
+    out["refs"] = {k: [new] + v[1:] if isinstance(v, list) and v[0] == old else v
+                   for k, v in refs["refs"].items()}
+    if sum(isinstance(v, list) for v in out["refs"].values()) == 0:
+        raise SystemExit("no byte-range reference to rewrite")
+    return out
+
+
+def describe(data, name, url, options=None):
+    d = os.path.join(data, "sets", name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with open(os.path.join(d, "store.url"), "w") as f:
+        f.write(url + "\n")
+    if options is not None:
+        with open(os.path.join(d, "store.options"), "w") as f:
+            f.write(json.dumps(options) + "\n")
+    shutil.copy(os.path.join(data, "sets", "hdf_v0", "manifest.txt"), d)
+
+
+def main(data):
+    import boto3
+    env = s3_common.servers()
+    h5 = os.path.join(data, "files", "sample.h5")
+    with open(os.path.join(data, "refs", "hdf_v0.json")) as f:
+        refs = json.load(f)
+    prefix = s3_common.new_prefix("reference")
+
+    # S3: the HDF5 file and references whose targets are s3:// URLs in the same bucket.
+    bucket = s3_common.BUCKET
+    s3 = boto3.client("s3", endpoint_url=env["ZARR_TEST_MOTO"], region_name=s3_common.REGION,
+                      aws_access_key_id=s3_common.KEY,
+                      aws_secret_access_key=s3_common.SECRET)
+    s3.upload_file(h5, bucket, f"{prefix}/sample.h5")
+    s3_refs = rewrite(refs, h5, f"s3://{bucket}/{prefix}/sample.h5")
+    s3.put_object(Bucket=bucket, Key=f"{prefix}/hdf_v0.json",
+                  Body=json.dumps(s3_refs).encode())
+    describe(data, "s3", f"reference+s3://{bucket}/{prefix}/hdf_v0.json",
+             {"endpoint": env["ZARR_TEST_MOTO"], "access_key_id": s3_common.KEY,
+              "secret_access_key": s3_common.SECRET, "region": s3_common.REGION})
+
+    # HTTP: the same under the server's root, targets as http:// URLs.
+    root = os.path.join(env["ZARR_TEST_HTTP_ROOT"], prefix)
+    os.makedirs(root)
+    shutil.copy(h5, os.path.join(root, "sample.h5"))
+    http_refs = rewrite(refs, h5, f"{env['ZARR_TEST_HTTP']}/{prefix}/sample.h5")
+    with open(os.path.join(root, "hdf_v0.json"), "w") as f:
+        json.dump(http_refs, f)
+    describe(data, "http", f"reference+{env['ZARR_TEST_HTTP']}/{prefix}/hdf_v0.json")
+    print(f"remote reference sets under s3://{bucket}/{prefix} and "
+          f"{env['ZARR_TEST_HTTP']}/{prefix}")
+
+
+if __name__ == "__main__":
+    main(os.path.abspath(sys.argv[1]))
