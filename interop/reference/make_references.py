@@ -20,6 +20,10 @@ manifest.txt (what reference_read.c and the Fortran test read), one item per lin
   array PATH DTYPE NDIM DIM... EXPECTED_FILE   (EXPECTED_FILE relative to DATA_DIR/expected)
   children PATH NAME,NAME,...                  (a group's children, sorted)
   attr PATH NAME string|double|int64 VALUE     (VALUE is the rest of the line)
+  corrupt PATH                                 (reading must be ZARR_ERROR_CORRUPT_DATA)
+  fails PATH                                   (reading must fail, whatever the status)
+The set `broken` has those: a fletcher32 checksum altered in a copy of sample.h5, and a
+chunk whose target file does not exist (neither may read as data or as the fill value).
 """
 
 import base64
@@ -233,12 +237,53 @@ def to_v1(refs_v0, files, expect):
     return {"version": 1, "templates": templates, "gen": gen, "refs": refs}, arrays
 
 
+def broken_set(data, refs, h5, h5_arrays):
+    """References that must fail to read: /fletcher from a copy of sample.h5 whose first
+    chunk's checksum (its last byte; the gzip stream is intact) is altered, and
+    /gzip_shuffle with its first chunk in a file that does not exist."""
+    import copy
+    import fsspec
+    import zarr
+    from zarr.storage import FsspecStore
+    files = os.path.dirname(h5)
+    corrupt = os.path.join(files, "corrupt.h5")
+    shutil.copy(h5, corrupt)
+    broken = copy.deepcopy(refs)
+    values = broken["refs"]
+    _, offset, length = values["fletcher/0.0"]
+    with open(corrupt, "r+b") as f:
+        f.seek(offset + length - 1)
+        byte = f.read(1)
+        f.seek(offset + length - 1)
+        f.write(bytes([byte[0] ^ 0x5A]))
+    for key, value in values.items():
+        if key.startswith("fletcher/") and isinstance(value, list):
+            values[key] = [corrupt] + value[1:]
+    values["gzip_shuffle/0.0"] = [os.path.join(files, "missing.h5")] + \
+        values["gzip_shuffle/0.0"][1:]
+    path = os.path.join(data, "refs", "broken.json")
+    write_json(path, broken)
+    # zarr-python must refuse both too, or the fixture proves nothing.
+    fs = fsspec.filesystem("reference", fo=path, remote_protocol="file", asynchronous=True)
+    root = zarr.open_group(FsspecStore(fs, read_only=True, path=""), mode="r", zarr_format=2)
+    for name in ("fletcher", "gzip_shuffle"):
+        try:
+            root[name][...]
+        except Exception:
+            pass
+        else:
+            raise SystemExit(f"broken set: zarr-python reads {name}")
+    write_set(data, "broken", "reference+file://" + path,
+              {"/contiguous": h5_arrays["/contiguous"]}, [], {},
+              broken=[("corrupt", "/fletcher"), ("fails", "/gzip_shuffle")])
+
+
 def write_json(path, obj):
     with open(path, "w") as f:
         json.dump(obj, f, indent=1)
 
 
-def write_set(data, name, url, arrays, attrs, children, options=None):
+def write_set(data, name, url, arrays, attrs, children, options=None, broken=()):
     d = os.path.join(data, "sets", name)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "store.url"), "w") as f:
@@ -254,6 +299,8 @@ def write_set(data, name, url, arrays, attrs, children, options=None):
         lines.append(f"children {path} {','.join(sorted(names))}")
     for path, attr, kind, value in attrs:
         lines.append(f"attr {path} {attr} {kind} {value}")
+    for kind, path in broken:
+        lines.append(f"{kind} {path}")
     with open(os.path.join(d, "manifest.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     write_json(os.path.join(d, "manifest.json"),
@@ -315,6 +362,8 @@ def main(data):
     write_json(hdf_v0, refs)
     check_with_fsspec(data, hdf_v0, h5_arrays, "hdf_v0")
     write_set(data, "hdf_v0", "reference+file://" + hdf_v0, h5_arrays, h5_attrs, h5_children)
+
+    broken_set(data, refs, h5, h5_arrays)
 
     # HDF5 as version 1 with templates, gen and a whole-file reference.
     v1, v1_arrays = to_v1(refs, files, expect)

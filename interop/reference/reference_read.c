@@ -9,6 +9,8 @@
  *   array PATH DTYPE NDIM DIM... FILE   FILE (under EXPECTED_DIR): C order, little-endian
  *   children PATH NAME,NAME,...         the group's children, sorted
  *   attr PATH NAME string|double|int64 VALUE
+ *   corrupt PATH                        reading it whole is ZARR_ERROR_CORRUPT_DATA
+ *   fails PATH                          reading it whole fails (any error status)
  * For each array this checks the data type and shape, the whole array byte for byte, and a
  * partial selection (a box from a third of each extent, crossing chunk edges) against the
  * same bytes cut out of the expectation; for each group its children; each attribute's
@@ -305,6 +307,38 @@ static void check_attribute(const zarr_store *store, const char *path, const cha
     zarr_group_free(group);
 }
 
+/* An array whose data is damaged (`want` ZARR_ERROR_CORRUPT_DATA) or unreachable (`want`
+ * ZARR_OK: any error will do): the whole read must fail, and leave the buffer alone. */
+static void check_read_fails(const zarr_store *store, const char *path, zarr_status want) {
+    zarr_array *array = NULL;
+    uint64_t shape[MAX_DIMS], zeros[MAX_DIMS] = {0};
+    size_t ndim = 0, nbytes = 0;
+    unsigned char *buf = NULL;
+    zarr_status s;
+    checks++;
+    if ((s = zarr_array_open(store, path, &array)) != ZARR_OK) {
+        fail_status("open array", path, s);
+        return;
+    }
+    if ((s = zarr_array_ndim(array, &ndim)) != ZARR_OK || ndim > MAX_DIMS ||
+        (s = zarr_array_shape(array, ndim, shape)) != ZARR_OK ||
+        (s = zarr_array_selection_nbytes(array, ndim, zeros, shape, &nbytes)) != ZARR_OK) {
+        fail_status("shape", path, s);
+        goto done;
+    }
+    buf = malloc(nbytes ? nbytes : 1);
+    s = zarr_array_read(array, ndim, zeros, shape, buf, nbytes);
+    if (s == ZARR_OK)
+        fail("read damaged data", path, "succeeded: damaged or missing chunks read as data");
+    else if (want != ZARR_OK && s != want)
+        fail_status("read damaged data", path, s);
+    else
+        printf("ok refused %s: %s: %s\n", path, zarr_status_str(s), zarr_last_error_message());
+done:
+    free(buf);
+    zarr_array_free(array);
+}
+
 /* A reference set is read-only, and a node it does not describe is not found. */
 static void check_store_refusals(zarr_store *store) {
     zarr_array *array = NULL;
@@ -367,6 +401,10 @@ int main(int argc, char **argv) {
             int n = 0;
             if (sscanf(line + used, "%255s %15s %n", attr, type, &n) != 2 || n == 0) goto bad;
             check_attribute(store, path, attr, type, line + used + n);
+        } else if (strcmp(kind, "corrupt") == 0) {
+            check_read_fails(store, path, ZARR_ERROR_CORRUPT_DATA);
+        } else if (strcmp(kind, "fails") == 0) {
+            check_read_fails(store, path, ZARR_OK);
         } else {
         bad:
             fprintf(stderr, "FAIL manifest: malformed line: %s\n", line);
