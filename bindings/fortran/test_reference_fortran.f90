@@ -1,6 +1,6 @@
-! Reading a Kerchunk reference set from Fortran. Usage: test_reference_fortran REFS_JSON EXPECTED
+! Reading a Kerchunk reference set from Fortran. Usage: test_reference_fortran URL EXPECTED
 !
-! Opens reference+file://REFS_JSON (the JSON v0 references of an HDF5 file, made by
+! Opens URL, reference+file://.../hdf_v0.json (the JSON v0 references of an HDF5 file, made by
 ! interop/reference/make_references.py with h5py and kerchunk) and checks the float32
 ! dataset /gzip_shuffle (40 x 30 in Zarr's C order, chunks 16 x 8 with gzip and shuffle):
 ! its type, its shape in Fortran order (30, 40), every value against EXPECTED (h5py's values,
@@ -12,7 +12,7 @@ program test_reference_fortran
   implicit none
 
   integer, parameter :: nx = 30, ny = 40
-  character(len=4096) :: refs, expected_file
+  character(len=4096) :: url, expected_file
   type(zarr_store) :: store
   type(zarr_array) :: arr
   integer(c_int32_t) :: data_type
@@ -20,9 +20,9 @@ program test_reference_fortran
   real(c_float) :: want(nx, ny), got(nx, ny), part(7, 11)
   integer :: unit, ios
 
-  call get_command_argument(1, refs)
+  call get_command_argument(1, url)
   call get_command_argument(2, expected_file)
-  if (len_trim(expected_file) == 0) error stop "usage: test_reference_fortran REFS_JSON EXPECTED"
+  if (len_trim(expected_file) == 0) error stop "usage: test_reference_fortran URL EXPECTED"
   open (newunit=unit, file=trim(expected_file), access="stream", form="unformatted", &
         status="old", action="read", iostat=ios)
   if (ios /= 0) error stop "cannot open the expected values"
@@ -32,7 +32,7 @@ program test_reference_fortran
   ! The expectations are little-endian; on a big-endian host they would need swapping.
   if (transfer(1_c_int16_t, 1_c_int8_t) /= 1_c_int8_t) error stop "big-endian host: not supported"
 
-  call expect(zarr_store_open_url("reference+file://" // trim(refs), store), ZARR_OK, &
+  call expect(zarr_store_open_url(trim(url), store), ZARR_OK, &
               "open the reference set")
   call expect(zarr_array_open(store, "/gzip_shuffle", arr), ZARR_OK, "open /gzip_shuffle")
   call expect(zarr_array_data_type(arr, data_type), ZARR_OK, "data type")
