@@ -9,7 +9,8 @@ Writes, under DATA_DIR (emptied first):
   files/      sample.h5, sample.nc, t0.h5 t1.h5 t2.h5, raw.bin (the v1 set's `gen` chunks),
               whole.bin (a whole-file reference)
   refs/       hdf_v0.json, hdf_v1.json, hdf.parq/ (Parquet, several record files),
-              nc_v0.json, combined.json (MultiZarrToZarr of t0..t2)
+              nc_v0.json, combined.json (MultiZarrToZarr of t0..t2) and combined.parq/,
+              broken.json
   expected/   one raw file per array: C order, little-endian
   sets/NAME/  for each set: store.url (reference+file:///...), manifest.txt, manifest.json
 Every set is read back once with zarr-python over fsspec's reference file system and
@@ -407,6 +408,12 @@ def main(data):
     write_json(combined_path, combined)
     check_with_fsspec(data, combined_path, c_arrays, "combined")
     write_set(data, "combined", "reference+file://" + combined_path, c_arrays, c_attrs,
+              c_children)
+    # ... and as Parquet (the concatenated time coordinate is inlined raw bytes there).
+    combined_parq = os.path.join(refdir, "combined.parq")
+    refs_to_dataframe(combined, combined_parq, record_size=5)
+    check_with_fsspec(data, combined_parq, c_arrays, "combined.parq")
+    write_set(data, "combined_parquet", "reference+file://" + combined_parq, c_arrays, c_attrs,
               c_children)
     print(f"reference sets written to {data}/sets")
 
