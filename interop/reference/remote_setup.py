@@ -1,12 +1,13 @@
 """Put the HDF5 reference set of make_references.py on the loopback servers and describe
 the remote sets for reference_read: the JSON v0 references with every target rewritten to
 s3://zarr-interop/PREFIX/sample.h5 (moto) and to http://127.0.0.1:PORT/PREFIX/sample.h5
-(the static HTTP server of tests/servers), each uploaded beside its target.
+(the static HTTP server of tests/servers), each uploaded beside its target, and to https://
+through the same server's TLS twin.
 
 Usage: remote_setup.py DATA_DIR   (ZARR_TEST_SERVERS_ENV names the servers' environment)
 
-Writes DATA_DIR/sets/s3 and DATA_DIR/sets/http: store.url (reference+s3://...,
-reference+http://...), store.options for S3 (moto's endpoint and dummy credentials, which
+Writes DATA_DIR/sets/s3, sets/http and sets/https: store.url (reference+s3://...,
+reference+http://..., reference+https://...), store.options for S3 (moto's endpoint and dummy credentials, which
 also sign the requests for the targets) and the manifest of sets/hdf_v0.
 """
 
@@ -70,6 +71,12 @@ def main(data):
     with open(os.path.join(root, "hdf_v0.json"), "w") as f:
         json.dump(http_refs, f)
     describe(data, "http", f"reference+{env['ZARR_TEST_HTTP']}/{prefix}/hdf_v0.json")
+
+    # HTTPS: the same files through the TLS server (its CA: SSL_CERT_FILE, set by ctest).
+    https_refs = rewrite(refs, h5, f"{env['ZARR_TEST_HTTPS']}/{prefix}/sample.h5")
+    with open(os.path.join(root, "hdf_v0_https.json"), "w") as f:
+        json.dump(https_refs, f)
+    describe(data, "https", f"reference+{env['ZARR_TEST_HTTPS']}/{prefix}/hdf_v0_https.json")
     print(f"remote reference sets under s3://{bucket}/{prefix} and "
           f"{env['ZARR_TEST_HTTP']}/{prefix}")
 
