@@ -6,6 +6,7 @@
 pub mod filesystem;
 pub mod memory;
 pub mod readonly;
+pub mod reference;
 pub mod remote;
 mod remove;
 pub mod source;

@@ -32,12 +32,35 @@ pub enum Scheme {
     Gcs,
     /// `az://container/prefix` or `abfs://container/prefix` (Azure Blob Storage)
     Azure,
+    /// `reference+file:///abs/refs.json`: a Kerchunk reference set in a local file or
+    /// directory (read-only)
+    ReferenceFile,
+    /// `reference+s3://bucket/refs.json`: a Kerchunk reference set on S3 (its options
+    /// also apply to the S3 targets of its references)
+    ReferenceS3,
+    /// `reference+http(s)://host/refs.json`: a Kerchunk reference set on an HTTP server
+    /// (its options also apply to the HTTP targets of its references)
+    ReferenceHttp,
 }
 
 /// The remote object stores: what most remote options apply to.
 const OBJECT_STORES: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure];
-/// Every remote store, HTTP included.
-const REMOTE: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure, Scheme::Http];
+/// The remote object stores and the reference sets on S3: the S3 options of a reference
+/// set apply to reading it and to its S3 targets.
+const OBJECT_STORES_AND_REFERENCES: &[Scheme] =
+    &[Scheme::S3, Scheme::Gcs, Scheme::Azure, Scheme::ReferenceS3];
+/// S3 and the reference sets on S3.
+const S3_AND_REFERENCES: &[Scheme] = &[Scheme::S3, Scheme::ReferenceS3];
+/// Every remote store, HTTP included, and the reference sets on remote stores: a local
+/// reference set's remote targets get the default options.
+const REMOTE_AND_REFERENCES: &[Scheme] = &[
+    Scheme::S3,
+    Scheme::Gcs,
+    Scheme::Azure,
+    Scheme::Http,
+    Scheme::ReferenceS3,
+    Scheme::ReferenceHttp,
+];
 
 impl Scheme {
     fn describe(self) -> &'static str {
@@ -47,6 +70,9 @@ impl Scheme {
             Scheme::File => "local paths and file:// URLs",
             Scheme::Gcs => "gs:// URLs",
             Scheme::Azure => "az:// and abfs:// URLs",
+            Scheme::ReferenceFile => "reference+file:// URLs",
+            Scheme::ReferenceS3 => "reference+s3:// URLs",
+            Scheme::ReferenceHttp => "reference+http(s):// URLs",
         }
     }
 }
@@ -101,14 +127,14 @@ enum Kind {
 
 /// Every key: its JSON kind and the schemes it applies to.
 const KEYS: &[(&str, Kind, &[Scheme])] = &[
-    ("endpoint", Kind::String, OBJECT_STORES),
-    ("region", Kind::String, &[Scheme::S3]),
-    ("anonymous", Kind::Bool, OBJECT_STORES),
-    ("access_key_id", Kind::String, &[Scheme::S3]),
-    ("secret_access_key", Kind::String, &[Scheme::S3]),
-    ("session_token", Kind::String, &[Scheme::S3]),
-    ("profile", Kind::String, &[Scheme::S3]),
-    ("force_path_style", Kind::Bool, &[Scheme::S3]),
+    ("endpoint", Kind::String, OBJECT_STORES_AND_REFERENCES),
+    ("region", Kind::String, S3_AND_REFERENCES),
+    ("anonymous", Kind::Bool, OBJECT_STORES_AND_REFERENCES),
+    ("access_key_id", Kind::String, S3_AND_REFERENCES),
+    ("secret_access_key", Kind::String, S3_AND_REFERENCES),
+    ("session_token", Kind::String, S3_AND_REFERENCES),
+    ("profile", Kind::String, S3_AND_REFERENCES),
+    ("force_path_style", Kind::Bool, S3_AND_REFERENCES),
     ("service_account_path", Kind::String, &[Scheme::Gcs]),
     ("token", Kind::String, &[Scheme::Gcs]),
     ("account_name", Kind::String, &[Scheme::Azure]),
@@ -117,10 +143,18 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
     (
         "max_concurrency",
         Kind::Integer(1, MAX_CONCURRENCY_LIMIT),
-        REMOTE,
+        REMOTE_AND_REFERENCES,
     ),
-    ("timeout_ms", Kind::Integer(1, TIMEOUT_LIMIT_MS), REMOTE),
-    ("max_retries", Kind::Integer(0, RETRIES_LIMIT), REMOTE),
+    (
+        "timeout_ms",
+        Kind::Integer(1, TIMEOUT_LIMIT_MS),
+        REMOTE_AND_REFERENCES,
+    ),
+    (
+        "max_retries",
+        Kind::Integer(0, RETRIES_LIMIT),
+        REMOTE_AND_REFERENCES,
+    ),
     (
         "read_only",
         Kind::Bool,
@@ -130,6 +164,9 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
             Scheme::Azure,
             Scheme::Http,
             Scheme::File,
+            Scheme::ReferenceFile,
+            Scheme::ReferenceS3,
+            Scheme::ReferenceHttp,
         ],
     ),
     ("create", Kind::Bool, &[Scheme::S3, Scheme::File]),
