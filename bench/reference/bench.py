@@ -2,7 +2,7 @@
 whole (see README.md).
 
 Readers, each in its own process, REPS timed repetitions after an untimed open:
-  libzarr      bench/remote/read_remote.c: zarr_store_open_url("reference+file://refs.json"),
+  libzarr      read_reference.c: zarr_store_open_url("reference+file://refs.json"),
                zarr_array_read of the whole array
   zarr-python  zarr 3.4 over fsspec's ReferenceFileSystem (FsspecStore, asynchronous), a[...]
   h5py         h5py reading the HDF5 file itself, d[...]
@@ -87,8 +87,8 @@ print(f"sum {float(v.sum(dtype='f8'))!r}", flush=True)
 
 def run(reader, h5, refs, reps):
     if reader == "libzarr":
-        cmd = [os.path.join(WORK, "read_remote"), "reference+file://" + refs, "/data",
-               "whole", str(reps)]
+        cmd = [os.path.join(WORK, "read_reference"), "reference+file://" + refs, "/data",
+               str(reps)]
     else:
         cmd = [sys.executable, "-W", "ignore", "-c", PEER, reader, h5, refs, str(reps)]
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -108,10 +108,11 @@ def main():
     mib = n * 512 * 512 * 4 / 2**20
     print(f"reading float32 ({n}, 512, 512) = {mib:.0f} MiB whole, {args.reps} repetitions "
           f"per reader, {os.cpu_count()} CPUs", flush=True)
-    results = {}
+    results, outcome = {}, {}
     for reader in ("libzarr", "zarr-python", "h5py"):
         times, extra = run(reader, h5, refs, args.reps)
         results[reader] = times
+        outcome[reader] = (times, extra)
         if times is None:
             print(f"  {reader:12} FAILED: {extra[0] if extra else ''}", flush=True)
         else:
@@ -131,6 +132,13 @@ def main():
             best = (reader, median)
         print(f"{reader:12} {median:9.3f} {min(times):8.3f}-{max(times):<8.3f} "
               f"{mib / median:8.0f} {ratio:>13}")
+    # Every reader prints the sum of its last read (in double; numpy sums pairwise, C in
+    # order, hence the tolerance): a reader that returns wrong values shows here.
+    sums = {r: float(e[0].split()[1]) for r, (t, e) in outcome.items() if t and e}
+    if sums:
+        first = next(iter(sums.values()))
+        agree = all(abs(v - first) <= 1e-9 * abs(first) for v in sums.values())
+        print(f"\nsums of the values read: {'agree' if agree else 'DIFFER: ' + repr(sums)}")
     if base is not None and best is not None:
         ratio = best[1] / base
         print(f"\nlibzarr against the best peer ({best[0]}): {ratio:.2f}x, goal {GOAL}x: "

@@ -11,8 +11,7 @@ cmake --build build -j2 --target zarr_cargo
 # h5py, kerchunk and zarr-python 3.4 with fsspec, as the tests install them.
 bash interop/setup_venv312.sh build/py312-venv
 mkdir -p build/bench-reference
-# libzarr's reader is the remote benchmark's: it opens a URL and times whole-array reads.
-cc -O2 -std=c99 -Wall -Wextra -Iinclude bench/remote/read_remote.c \
-  -o build/bench-reference/read_remote -Lbuild/cargo/release -lzarr \
+cc -O2 -std=c99 -Wall -Wextra -Iinclude bench/reference/read_reference.c \
+  -o build/bench-reference/read_reference -Lbuild/cargo/release -lzarr \
   -Wl,-rpath,"$PWD/build/cargo/release"
 exec build/py312-venv/bin/python -W ignore bench/reference/bench.py "$@"
