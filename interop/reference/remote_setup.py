@@ -6,7 +6,9 @@ through the same server's TLS twin.
 
 Usage: remote_setup.py DATA_DIR   (ZARR_TEST_SERVERS_ENV names the servers' environment)
 
-Writes DATA_DIR/sets/s3, sets/http and sets/https: store.url (reference+s3://...,
+Also the S3 set as a Parquet reference directory (s3://zarr-interop/PREFIX/hdf.parq).
+
+Writes DATA_DIR/sets/s3, sets/s3_parquet, sets/http and sets/https: store.url (reference+s3://...,
 reference+http://..., reference+https://...), store.options for S3 (moto's endpoint and dummy credentials, which
 also sign the requests for the targets) and the manifest of sets/hdf_v0.
 """
@@ -59,9 +61,22 @@ def main(data):
     s3_refs = rewrite(refs, h5, f"s3://{bucket}/{prefix}/sample.h5")
     s3.put_object(Bucket=bucket, Key=f"{prefix}/hdf_v0.json",
                   Body=json.dumps(s3_refs).encode())
-    describe(data, "s3", f"reference+s3://{bucket}/{prefix}/hdf_v0.json",
-             {"endpoint": env["ZARR_TEST_MOTO"], "access_key_id": s3_common.KEY,
-              "secret_access_key": s3_common.SECRET, "region": s3_common.REGION})
+    s3_options = {"endpoint": env["ZARR_TEST_MOTO"], "access_key_id": s3_common.KEY,
+                  "secret_access_key": s3_common.SECRET, "region": s3_common.REGION}
+    describe(data, "s3", f"reference+s3://{bucket}/{prefix}/hdf_v0.json", s3_options)
+
+    # The same references as a Parquet directory on S3 (refs_to_dataframe of the rewritten
+    # set, uploaded file by file, .zmetadata included).
+    from kerchunk.df import refs_to_dataframe
+    parq = os.path.join(data, "refs", "s3.parq")
+    shutil.rmtree(parq, ignore_errors=True)
+    refs_to_dataframe(s3_refs, parq, record_size=4)
+    for directory, _, names in os.walk(parq):
+        for name in names:
+            path = os.path.join(directory, name)
+            key = f"{prefix}/hdf.parq/{os.path.relpath(path, parq)}"
+            s3.upload_file(path, bucket, key)
+    describe(data, "s3_parquet", f"reference+s3://{bucket}/{prefix}/hdf.parq", s3_options)
 
     # HTTP: the same under the server's root, targets as http:// URLs.
     root = os.path.join(env["ZARR_TEST_HTTP_ROOT"], prefix)
