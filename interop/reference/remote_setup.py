@@ -6,7 +6,8 @@ through the same server's TLS twin.
 
 Usage: remote_setup.py DATA_DIR   (ZARR_TEST_SERVERS_ENV names the servers' environment)
 
-Also the S3 set as a Parquet reference directory (s3://zarr-interop/PREFIX/hdf.parq).
+Also the S3 set as a Parquet reference directory (s3://zarr-interop/PREFIX/hdf.parq), and
+its JSON as a local file (sets/s3_targets_local: a local set with s3:// targets).
 
 Writes DATA_DIR/sets/s3, sets/s3_parquet, sets/http and sets/https: store.url (reference+s3://...,
 reference+http://..., reference+https://...), store.options for S3 (moto's endpoint and dummy credentials, which
@@ -64,6 +65,12 @@ def main(data):
     s3_options = {"endpoint": env["ZARR_TEST_MOTO"], "access_key_id": s3_common.KEY,
                   "secret_access_key": s3_common.SECRET, "region": s3_common.REGION}
     describe(data, "s3", f"reference+s3://{bucket}/{prefix}/hdf_v0.json", s3_options)
+    # The same s3:// references in a local file: the targets' endpoint and credentials then
+    # come from the AWS environment variables (set by the ctest command).
+    local = os.path.join(data, "refs", "s3_targets.json")
+    with open(local, "w") as f:
+        json.dump(s3_refs, f)
+    describe(data, "s3_targets_local", "reference+file://" + local)
 
     # The same references as a Parquet directory on S3 (refs_to_dataframe of the rewritten
     # set, uploaded file by file, .zmetadata included).
