@@ -23,8 +23,10 @@ manifest.txt (what reference_read.c and the Fortran test read), one item per lin
   attr PATH NAME string|double|int64 VALUE     (VALUE is the rest of the line)
   corrupt PATH                                 (reading must be ZARR_ERROR_CORRUPT_DATA)
   fails PATH                                   (reading must fail, whatever the status)
-The set `broken` has those: a fletcher32 checksum altered in a copy of sample.h5, and a
-chunk whose target file does not exist (neither may read as data or as the fill value).
+  unsupported PATH                             (opening or reading: ZARR_ERROR_UNSUPPORTED)
+The set `broken` has those: a fletcher32 checksum altered in a copy of sample.h5, a chunk
+whose target file does not exist (neither may read as data or as the fill value), and an
+array compressed with a codec libzarr does not have (imagecodecs_jpeg2k).
 """
 
 import base64
@@ -197,8 +199,9 @@ def add_fletcher32(refs, path, name):
 
 
 def add_v1_only(refs, files, expect):
-    """Arrays only the hand-made v1 set has: one whose chunks come from `gen` (a raw file of
-    8 chunks of 16 int32 each, offsets computed by the template), and one whose single
+    """Arrays only the hand-made v1 set has: two whose chunks come from `gen` (a raw file of
+    8 chunks of 16 int32 each, offsets computed by the template; a 2 x 2 grid of int16
+    chunks over two dimensions, one given as a range, one as a list), and one whose single
     chunk is a whole-file reference `[url]`."""
     raw = (np.arange(8 * 16, dtype="<i4") * 3 - 50)
     raw_path = os.path.join(files, "raw.bin")
@@ -213,10 +216,24 @@ def add_v1_only(refs, files, expect):
     refs["generated/.zattrs"] = json.dumps({"origin": "gen"})
     refs["whole/.zarray"] = zarray([10], [10], "<f8")
     refs["whole/0"] = ["{{w}}"]
+    # a 2-d grid of chunks from a second generator: int16 (6, 8) in chunks (3, 4), the
+    # four chunks one after the other in raw2d.bin, keys i.j, offsets from both indices
+    grid = (np.arange(48, dtype="<i2").reshape(6, 8) * 11 - 200)
+    raw2d_path = os.path.join(files, "raw2d.bin")
+    with open(raw2d_path, "wb") as f:
+        for i in range(2):
+            for j in range(2):
+                f.write(grid[3 * i:3 * i + 3, 4 * j:4 * j + 4].tobytes())
+    refs["generated2d/.zarray"] = zarray([6, 8], [3, 4], "<i2")
     gen = [{"key": "generated/{{i}}", "url": "{{r}}", "offset": "{{i * 64}}",
-            "length": "64", "dimensions": {"i": {"start": 0, "stop": 8, "step": 1}}}]
-    templates = {"r": "file://" + raw_path, "w": "file://" + whole_path}
+            "length": "64", "dimensions": {"i": {"start": 0, "stop": 8, "step": 1}}},
+           {"key": "generated2d/{{i}}.{{j}}", "url": "{{g}}",
+            "offset": "{{ (i * 2 + j) * 24 }}", "length": "24",
+            "dimensions": {"i": {"stop": 2}, "j": [0, 1]}}]
+    templates = {"r": "file://" + raw_path, "w": "file://" + whole_path,
+                 "g": "file://" + raw2d_path}
     arrays = {"/generated": expect.save("v1_generated", raw),
+              "/generated2d": expect.save("v1_generated2d", grid),
               "/whole": expect.save("v1_whole", whole)}
     return gen, templates, arrays
 
@@ -262,6 +279,12 @@ def broken_set(data, refs, h5, h5_arrays):
             values[key] = [corrupt] + value[1:]
     values["gzip_shuffle/0.0"] = [os.path.join(files, "missing.h5")] + \
         values["gzip_shuffle/0.0"][1:]
+    # a codec kerchunk names for TIFF images, which libzarr does not have
+    values["jpeg2k/.zarray"] = json.dumps({
+        "zarr_format": 2, "shape": [4, 4], "chunks": [4, 4], "dtype": "|u1",
+        "compressor": {"id": "imagecodecs_jpeg2k", "level": 80}, "filters": None,
+        "fill_value": 0, "order": "C"})
+    values["jpeg2k/0.0"] = "base64:" + base64.b64encode(bytes(16)).decode()
     path = os.path.join(data, "refs", "broken.json")
     write_json(path, broken)
     # zarr-python must refuse both too, or the fixture proves nothing.
@@ -276,7 +299,8 @@ def broken_set(data, refs, h5, h5_arrays):
             raise SystemExit(f"broken set: zarr-python reads {name}")
     write_set(data, "broken", "reference+file://" + path,
               {"/contiguous": h5_arrays["/contiguous"]}, [], {},
-              broken=[("corrupt", "/fletcher"), ("fails", "/gzip_shuffle")])
+              broken=[("corrupt", "/fletcher"), ("fails", "/gzip_shuffle"),
+                      ("unsupported", "/jpeg2k")])
 
 
 def write_json(path, obj):
@@ -372,7 +396,7 @@ def main(data):
     write_json(hdf_v1, v1)
     arrays = dict(h5_arrays, **v1_arrays)
     children = dict(h5_children)
-    children["/"] = sorted(children["/"] + ["generated", "whole"])
+    children["/"] = sorted(children["/"] + ["generated", "generated2d", "whole"])
     check_with_fsspec(data, hdf_v1, arrays, "hdf_v1")
     write_set(data, "hdf_v1", "reference+file://" + hdf_v1, arrays,
               h5_attrs + [("/generated", "origin", "string", "gen")], children)
