@@ -1,17 +1,16 @@
 """Put the HDF5 reference set of make_references.py on the loopback servers and describe
 the remote sets for reference_read: the JSON v0 references with every target rewritten to
-s3://zarr-interop/PREFIX/sample.h5 (moto) and to http://127.0.0.1:PORT/PREFIX/sample.h5
-(the static HTTP server of tests/servers), each uploaded beside its target, and to https://
-through the same server's TLS twin.
+s3://zarr-interop/PREFIX/sample.h5 (moto), to http://127.0.0.1:PORT/PREFIX/sample.h5 (the
+static HTTP server of tests/servers) and to https:// (its TLS twin), each uploaded beside
+its target; the S3 and HTTP sets also as Parquet reference directories (PREFIX/hdf.parq);
+and the S3 set's JSON as a local file (a local set with s3:// targets).
 
 Usage: remote_setup.py DATA_DIR   (ZARR_TEST_SERVERS_ENV names the servers' environment)
 
-Also the S3 set as a Parquet reference directory (s3://zarr-interop/PREFIX/hdf.parq), and
-its JSON as a local file (sets/s3_targets_local: a local set with s3:// targets).
-
-Writes DATA_DIR/sets/s3, sets/s3_parquet, sets/http and sets/https: store.url (reference+s3://...,
-reference+http://..., reference+https://...), store.options for S3 (moto's endpoint and dummy credentials, which
-also sign the requests for the targets) and the manifest of sets/hdf_v0.
+Writes DATA_DIR/sets/{s3,s3_parquet,http,http_parquet,https,s3_targets_local}: store.url
+(reference+s3://..., reference+http://..., reference+https://..., reference+file://...),
+store.options for S3 (moto's endpoint and dummy credentials, which also sign the requests
+for the targets) and the manifest of sets/hdf_v0.
 """
 
 import json
@@ -47,6 +46,7 @@ def describe(data, name, url, options=None):
 
 def main(data):
     import boto3
+    from kerchunk.df import refs_to_dataframe
     env = s3_common.servers()
     h5 = os.path.join(data, "files", "sample.h5")
     with open(os.path.join(data, "refs", "hdf_v0.json")) as f:
@@ -74,7 +74,6 @@ def main(data):
 
     # The same references as a Parquet directory on S3 (refs_to_dataframe of the rewritten
     # set, uploaded file by file, .zmetadata included).
-    from kerchunk.df import refs_to_dataframe
     parq = os.path.join(data, "refs", "s3.parq")
     shutil.rmtree(parq, ignore_errors=True)
     refs_to_dataframe(s3_refs, parq, record_size=4)
@@ -93,6 +92,10 @@ def main(data):
     with open(os.path.join(root, "hdf_v0.json"), "w") as f:
         json.dump(http_refs, f)
     describe(data, "http", f"reference+{env['ZARR_TEST_HTTP']}/{prefix}/hdf_v0.json")
+    # ... and as a Parquet directory: a plain HTTP server cannot list, so the reader finds
+    # the record files from .zmetadata's record_size and the variables' names.
+    refs_to_dataframe(http_refs, os.path.join(root, "hdf.parq"), record_size=4)
+    describe(data, "http_parquet", f"reference+{env['ZARR_TEST_HTTP']}/{prefix}/hdf.parq")
 
     # HTTPS: the same files through the TLS server (its CA: SSL_CERT_FILE, set by ctest).
     https_refs = rewrite(refs, h5, f"{env['ZARR_TEST_HTTPS']}/{prefix}/sample.h5")
