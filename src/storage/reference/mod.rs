@@ -245,7 +245,7 @@ impl ReferenceStore {
                 for range in ranges {
                     let span = range.resolve_in(key, *length)?;
                     absolute.push(ByteRange::FromStart {
-                        offset: span.start,
+                        offset: offset + span.start,
                         length: span.end - span.start,
                     });
                 }
