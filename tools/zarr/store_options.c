@@ -10,28 +10,34 @@
 /* Every key of zarr_store_open_url and the schemes it applies to (options.rs, KEYS; the
  * test cli.option_table_in_sync compares the two). */
 #define SCHEME_OBJECT_STORES (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE)
+/* A reference set's options apply to reading it and to its targets of the same kind. */
+#define SCHEME_S3_AND_REFERENCES (SCHEME_S3 | SCHEME_REFERENCE_S3)
+#define SCHEME_OBJECT_STORES_AND_REFERENCES (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE | SCHEME_REFERENCE_S3)
+#define SCHEME_REMOTE_AND_REFERENCES \
+    (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE | SCHEME_HTTP | SCHEME_REFERENCE_S3 | SCHEME_REFERENCE_HTTP)
+#define SCHEME_REFERENCES (SCHEME_REFERENCE_FILE | SCHEME_REFERENCE_S3 | SCHEME_REFERENCE_HTTP)
 
 static const struct {
     const char *key;
     unsigned schemes;
 } option_table[] = {
-    {"endpoint", SCHEME_OBJECT_STORES},
-    {"region", SCHEME_S3},
-    {"anonymous", SCHEME_OBJECT_STORES},
-    {"access_key_id", SCHEME_S3},
-    {"secret_access_key", SCHEME_S3},
-    {"session_token", SCHEME_S3},
-    {"profile", SCHEME_S3},
-    {"force_path_style", SCHEME_S3},
+    {"endpoint", SCHEME_OBJECT_STORES_AND_REFERENCES},
+    {"region", SCHEME_S3_AND_REFERENCES},
+    {"anonymous", SCHEME_OBJECT_STORES_AND_REFERENCES},
+    {"access_key_id", SCHEME_S3_AND_REFERENCES},
+    {"secret_access_key", SCHEME_S3_AND_REFERENCES},
+    {"session_token", SCHEME_S3_AND_REFERENCES},
+    {"profile", SCHEME_S3_AND_REFERENCES},
+    {"force_path_style", SCHEME_S3_AND_REFERENCES},
     {"service_account_path", SCHEME_GCS},
     {"token", SCHEME_GCS},
     {"account_name", SCHEME_AZURE},
     {"account_key", SCHEME_AZURE},
     {"sas_token", SCHEME_AZURE},
-    {"max_concurrency", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"timeout_ms", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"max_retries", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE},
+    {"max_concurrency", SCHEME_REMOTE_AND_REFERENCES},
+    {"timeout_ms", SCHEME_REMOTE_AND_REFERENCES},
+    {"max_retries", SCHEME_REMOTE_AND_REFERENCES},
+    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE | SCHEME_REFERENCES},
     {"create", SCHEME_S3 | SCHEME_FILE},
     {"fsync", SCHEME_FILE},
     {"follow_symlinks", SCHEME_FILE},
@@ -50,6 +56,13 @@ unsigned store_option_schemes(const char *key) {
 }
 
 unsigned store_location_scheme(const char *location) {
+    if (!strncmp(location, "reference+", 10)) {
+        unsigned inner = store_location_scheme(location + 10);
+        if (inner == SCHEME_FILE) return SCHEME_REFERENCE_FILE;
+        if (inner == SCHEME_S3) return SCHEME_REFERENCE_S3;
+        if (inner == SCHEME_HTTP) return SCHEME_REFERENCE_HTTP;
+        return 0;
+    }
     if (!strncmp(location, "s3://", 5)) return SCHEME_S3;
     if (!strncmp(location, "http://", 7) || !strncmp(location, "https://", 8)) return SCHEME_HTTP;
     if (!strncmp(location, "file://", 7)) return SCHEME_FILE;
@@ -65,6 +78,9 @@ static const char *scheme_name(unsigned scheme) {
     case SCHEME_HTTP: return "http(s):// URLs";
     case SCHEME_GCS: return "gs:// URLs";
     case SCHEME_AZURE: return "az:// and abfs:// URLs";
+    case SCHEME_REFERENCE_FILE: return "reference+file:// URLs";
+    case SCHEME_REFERENCE_S3: return "reference+s3:// URLs";
+    case SCHEME_REFERENCE_HTTP: return "reference+http(s):// URLs";
     default: return "file:// URLs";
     }
 }

@@ -176,6 +176,19 @@ fn read_file(
         key: name(),
         source,
     };
+    // A FIFO or device is refused before it is opened: opening a FIFO would wait for a
+    // writer, forever. (A file swapped for one between the two calls is the caller's own
+    // doing; the check after the open still refuses to read it.)
+    let not_regular = || StorageError::NotRegularFile {
+        key: name(),
+        kind: "directory or special file",
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => return Err(not_regular()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(e)),
+    }
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -183,10 +196,7 @@ fn read_file(
     };
     let meta = file.metadata().map_err(io)?;
     if !meta.is_file() {
-        return Err(StorageError::NotRegularFile {
-            key: name(),
-            kind: "directory or special file",
-        });
+        return Err(not_regular());
     }
     let size = meta.len();
     let mut spans = Vec::with_capacity(ranges.len());
