@@ -360,8 +360,11 @@ fn remote_targets_share_one_store_per_bucket() {
     );
 }
 
+/// A row of a record file: `path`, `offset`, `size`, `raw`.
+type Row<'a> = (Option<&'a str>, i64, i64, Option<&'a [u8]>);
+
 /// A Parquet record file with the columns fsspec writes.
-fn record_file(rows: &[(Option<&str>, i64, i64, Option<&[u8]>)]) -> Vec<u8> {
+fn record_file(rows: &[Row<'_>]) -> Vec<u8> {
     use ::parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
     use ::parquet::file::properties::WriterProperties;
     use ::parquet::file::writer::SerializedFileWriter;
@@ -613,7 +616,11 @@ fn kerchunk_made_json_and_parquet_read_the_same_values() {
     let json = ReferenceStore::from_json("refs.json", &text, open, 4).unwrap();
     assert_eq!(json.max_concurrency(), Some(4));
     check_kerchunk_values(json);
-    assert_eq!(*opens.lock().unwrap(), 1, "one store for every reference into the bucket");
+    assert_eq!(
+        *opens.lock().unwrap(),
+        1,
+        "one store for every reference into the bucket"
+    );
     for name in ["refs.parq", "inline.parq"] {
         let (dir, open, _) = kerchunk_fixture();
         let source = Arc::new(crate::storage::FilesystemStore::new(dir.join(name)).unwrap());
@@ -631,8 +638,9 @@ fn special_files_are_refused_without_opening_them() {
         .status()
         .unwrap();
     assert!(status.success());
-    let json = serde_json::json!({"k": [fifo.to_str().unwrap(), 0, 4], "d": [dir.to_str().unwrap()]})
-        .to_string();
+    let json =
+        serde_json::json!({"k": [fifo.to_str().unwrap(), 0, 4], "d": [dir.to_str().unwrap()]})
+            .to_string();
     let store = open(&json).unwrap();
     // Opening the FIFO would block this test forever.
     assert!(matches!(
