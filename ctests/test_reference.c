@@ -3,12 +3,19 @@
  * bytes between them, then a JSON reference set by hand pointing at those ranges, and
  * reads the arrays back through the C API: values, listing, read-only behaviour, and
  * the status of each kind of bad reference set. (The Python-made fixtures, h5py, netCDF-3
- * and kerchunk's own JSON and Parquet, are tested elsewhere.) */
+ * and kerchunk's own JSON and Parquet, are tested elsewhere.)
+ *
+ * The cases http_* and s3_* read reference sets and targets from the loopback servers
+ * (fixture url_servers; labels url, http or s3): the set's options reach its targets of
+ * the same kind, a Parquet reference directory on S3 (tests/data/reference/refs.parq,
+ * made by kerchunk) reads the HDF5 file it points into. */
 #define _XOPEN_SOURCE 700
 
 #include "ztest.h"
+#include "remote_fixture.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,12 +240,159 @@ ZTEST(bad_references_at_read) {
     zarr_store_free(store);
 }
 
+
+/* Options for moto at `endpoint` (as test_url.c gives them). */
+static const char *moto_options(const char *endpoint, const char *extra) {
+    return fmt("{\"endpoint\": \"%s\", \"access_key_id\": \"test\", \"secret_access_key\": "
+               "\"test\", \"region\": \"us-east-1\"%s%s}",
+               endpoint, extra[0] ? ", " : "", extra);
+}
+
+/* No AWS settings from the environment or profile files, and no instance-metadata probe. */
+static void clean_aws_environment(void) {
+    const char *names[] = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                           "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
+                           "AWS_ENDPOINT_URL_S3", "AWS_PROFILE",
+                           "AWS_EC2_METADATA_SERVICE_ENDPOINT"};
+    size_t i;
+    const char *dir = ztest_tmp_dir();
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) unsetenv(names[i]);
+    setenv("AWS_SHARED_CREDENTIALS_FILE", ztest_path(dir, "no-credentials"), 1);
+    setenv("AWS_CONFIG_FILE", ztest_path(dir, "no-config"), 1);
+    setenv("AWS_EC2_METADATA_DISABLED", "true", 1);
+}
+
+/* Upload `path` (a local file) to `store` at `key`. */
+static int upload(zarr_store *store, const char *key, const char *path) {
+    size_t len = 0;
+    void *data = ztest_read_file(path, &len);
+    zarr_status status;
+    if (data == NULL) return -1;
+    status = zarr_store_set(store, key, data, len);
+    free(data);
+    return status == ZARR_OK ? 0 : -1;
+}
+
+ZTEST(http_reference_set_and_targets) {
+    const char *dir = ztest_tmp_dir();
+    const char *local = make_data(dir), *name, *site, *data_url;
+    char json[8192], options[256];
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    int32_t values[6], be[3];
+    const int32_t expected[6] = {1, 2, 3, 4, 5, 6}, be_expected[3] = {100, 200, 300};
+    uint64_t start = 0, count = 4;
+    SERVER(http, "ZARR_TEST_HTTP");
+    SERVER(root, "ZARR_TEST_HTTP_ROOT");
+    name = unique("reference");
+    site = fmt("%s/%s", root, name);
+    ZT_CHECK(mkdir(site, 0755) == 0);
+    {   /* the data file, served over HTTP */
+        size_t len = 0;
+        void *bytes = ztest_read_file(local, &len);
+        write_file(fmt("%s/data file.bin", site), bytes, len);
+        free(bytes);
+    }
+    data_url = fmt("%s/%s/data%%20file.bin", http, name);
+    /* a/0 over HTTP, a/1 from the local file, be/0 over HTTP; gone/0 is a 404. */
+    snprintf(json, sizeof json,
+             "{\".zgroup\": {\"zarr_format\": 2}, \"a/.zarray\": %s, \"a/0\": [\"%s\", 7, 16],\n"
+             " \"a/1\": [\"%s\", 28, 16], \"be/.zarray\": %s, \"be/0\": [\"%s\", 44, 12],\n"
+             " \"gone/.zarray\": %s, \"gone/0\": [\"%s/%s/missing.bin\", 0, 16]}",
+             ZARRAY("<i4", "6", "4"), data_url, local, ZARRAY(">i4", "3", "3"), data_url,
+             ZARRAY("<i4", "4", "4"), http, name);
+    write_text(fmt("%s/refs.json", site), json);
+    snprintf(options, sizeof options, "{\"timeout_ms\": 5000, \"max_retries\": 1, \"max_concurrency\": 2}");
+    ZT_OK(zarr_store_open_url(fmt("reference+%s/%s/refs.json", http, name), options, &store));
+    read_i32(store, "/a", 6, values);
+    ZT_EQ_MEM(values, expected, sizeof values);
+    read_i32(store, "/be", 3, be);
+    ZT_EQ_MEM(be, be_expected, sizeof be);
+    ZT_OK(zarr_array_open(store, "/gone", &a));
+    ZT_STATUS(zarr_array_read(a, 1, &start, &count, values, sizeof values), ZARR_ERROR_IO);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "missing.bin does not exist");
+    zarr_array_free(a);
+    zarr_store_free(store);
+    /* Options of other kinds of store are refused; a missing set is NOT_FOUND. */
+    ZT_STATUS(zarr_store_open_url(fmt("reference+%s/%s/refs.json", http, name),
+                                  "{\"region\": \"x\"}", &store),
+              ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "'region' does not apply to reference+http(s)://");
+    ZT_STATUS(zarr_store_open_url(fmt("reference+%s/%s/none.json", http, name), NULL, &store),
+              ZARR_ERROR_NOT_FOUND);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "none.json");
+}
+
+ZTEST(s3_reference_sets_with_the_sets_options) {
+    const char *prefix = unique("reference");
+    const char *dir = ztest_tmp_dir();
+    const char *files[] = {".zmetadata", "s/refs.0.parq", "x/refs.0.parq", "x/refs.1.parq",
+                           "y/refs.0.parq"};
+    zarr_store *bucket = NULL, *fixture = NULL, *store = NULL;
+    zarr_array *a = NULL;
+    zarr_group *root = NULL;
+    char json[4096], *children = NULL;
+    int32_t x[24], values[6];
+    double y[5];
+    const double y_expected[5] = {0.0, 0.5, 1.0, 1.5, 2.0};
+    const int32_t expected[6] = {1, 2, 3, 4, 5, 6};
+    uint64_t start[2] = {0, 0}, shape[2] = {4, 6}, five = 5;
+    size_t i;
+    SERVER(moto, "ZARR_TEST_MOTO");
+    clean_aws_environment();
+    /* A JSON set on S3 pointing into an object beside it. */
+    ZT_OK(zarr_store_open_url(fmt("s3://zarr-test/%s", prefix), moto_options(moto, ""), &bucket));
+    ZT_CHECK(upload(bucket, "data.bin", make_data(dir)) == 0);
+    snprintf(json, sizeof json,
+             "{\".zgroup\": {\"zarr_format\": 2}, \"a/.zarray\": %s,\n"
+             " \"a/0\": [\"s3://zarr-test/%s/data.bin\", 7, 16],"
+             " \"a/1\": [\"s3://zarr-test/%s/data.bin\", 28, 16]}",
+             ZARRAY("<i4", "6", "4"), prefix, prefix);
+    ZT_OK(zarr_store_set(bucket, "refs.json", json, strlen(json)));
+    ZT_OK(zarr_store_open_url(fmt("reference+s3://zarr-test/%s/refs.json", prefix),
+                              moto_options(moto, ""), &store));
+    read_i32(store, "/a", 6, values);
+    ZT_EQ_MEM(values, expected, sizeof values);
+    zarr_store_free(store);
+    /* Unsigned requests cannot read the set. */
+    ZT_STATUS(zarr_store_open_url(fmt("reference+s3://zarr-test/%s/refs.json", prefix),
+                                  fmt("{\"endpoint\": \"%s\", \"anonymous\": true}", moto), &store),
+              ZARR_ERROR_ACCESS_DENIED);
+    /* Kerchunk's Parquet directory on S3; its targets are s3://fixture/data.h5. */
+    for (i = 0; i < sizeof files / sizeof files[0]; i++)
+        ZT_CHECK(upload(bucket, fmt("refs.parq/%s", files[i]),
+                        fmt("%s/refs.parq/%s", ZTEST_REFERENCE_DIR, files[i])) == 0);
+    ZT_OK(zarr_store_open_url("s3://fixture", moto_options(moto, "\"create\": true"), &fixture));
+    ZT_CHECK(upload(fixture, "data.h5", ZTEST_REFERENCE_DIR "/data.h5") == 0);
+    ZT_OK(zarr_store_open_url(fmt("reference+s3://zarr-test/%s/refs.parq", prefix),
+                              moto_options(moto, ""), &store));
+    ZT_OK(zarr_array_open(store, "/x", &a));
+    ZT_OK(zarr_array_read(a, 2, start, shape, x, sizeof x));
+    for (i = 0; i < 24; i++) ZT_EQ_U64((uint64_t)x[i], (uint64_t)i);
+    zarr_array_free(a);
+    ZT_OK(zarr_array_open(store, "/y", &a));
+    ZT_OK(zarr_array_read(a, 1, start, &five, y, sizeof y));
+    ZT_EQ_MEM(y, y_expected, sizeof y);
+    zarr_array_free(a);
+    ZT_OK(zarr_group_open(store, "/", &root));
+    ZT_OK(zarr_group_children_json(root, &children));
+    ZT_STR_CONTAINS(children, "\"x\"");
+    ZT_STR_CONTAINS(children, "\"s\"");
+    zarr_string_free(children);
+    zarr_group_free(root);
+    zarr_store_free(store);
+    zarr_store_free(fixture);
+    zarr_store_free(bucket);
+}
+
 static const ztest_case ztest_cases[] = {
     ZCASE(json_v0_reads_values_and_lists),
     ZCASE(writes_are_read_only),
     ZCASE(json_v1_templates_and_gen),
     ZCASE(bad_reference_sets_at_open),
     ZCASE(bad_references_at_read),
+    ZCASE(http_reference_set_and_targets),
+    ZCASE(s3_reference_sets_with_the_sets_options),
 };
 
 ZTEST_MAIN()

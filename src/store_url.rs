@@ -685,4 +685,146 @@ mod tests {
             );
         }
     }
+
+    // The Kerchunk reference store, end to end (here, above the array layer, which the
+    // storage layer's own tests may not use).
+    use crate::storage::reference::targets::OpenTargetStore;
+    use crate::storage::reference::ReferenceStore;
+    use crate::storage::{ReadableStorage, WritableStorage};
+    use std::sync::Arc;
+
+    /// tests/data/reference: an HDF5 file (x: 4x6 `<i4` in 2x3 chunks, shuffle and zlib;
+    /// y: 5 `>f8`, contiguous; s: a scalar `<i2`) and kerchunk 0.2.10's references to it,
+    /// as JSON (`refs.json`) and as Parquet (`refs.parq`, record_size 2; `inline.parq`,
+    /// record_size 3 with the chunks inline in `raw`). The targets say
+    /// `s3://fixture/data.h5`; the opener below serves the file from memory.
+    fn kerchunk_fixture() -> (
+        std::path::PathBuf,
+        Box<OpenTargetStore>,
+        Arc<std::sync::Mutex<u32>>,
+    ) {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+        let data = std::fs::read(dir.join("data.h5")).unwrap();
+        let opens = Arc::new(std::sync::Mutex::new(0));
+        let count = opens.clone();
+        let open: Box<OpenTargetStore> = Box::new(move |name: &str| {
+            assert_eq!(name, "s3://fixture");
+            *count.lock().unwrap() += 1;
+            let store = crate::storage::MemoryStore::new();
+            store.set("data.h5", &data).unwrap();
+            Ok(Arc::new(store) as Arc<dyn ReadableStorage>)
+        });
+        (dir, open, opens)
+    }
+
+    fn check_kerchunk_values(store: ReferenceStore) {
+        use crate::array::Array;
+        let store: Arc<dyn crate::storage::Storage> = Arc::new(store);
+        let x = Array::open(store.clone(), "/x").unwrap();
+        let mut out = vec![0u8; 24 * 4];
+        x.read_region(&[0, 0], &[4, 6], &mut out).unwrap();
+        let values: Vec<i32> = out
+            .chunks(4)
+            .map(|b| i32::from_ne_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(values, (0..24).collect::<Vec<i32>>());
+        let y = Array::open(store.clone(), "/y").unwrap();
+        let mut out = vec![0u8; 5 * 8];
+        y.read_region(&[0], &[5], &mut out).unwrap();
+        let values: Vec<f64> = out
+            .chunks(8)
+            .map(|b| f64::from_ne_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(values, vec![0.0, 0.5, 1.0, 1.5, 2.0]);
+        let s = Array::open(store.clone(), "/s").unwrap();
+        let mut out = vec![0u8; 2];
+        s.read_region(&[], &[], &mut out).unwrap();
+        assert_eq!(i16::from_ne_bytes([out[0], out[1]]), 7);
+        let root = crate::group::Group::open(store, "/").unwrap();
+        let names: Vec<String> = root
+            .children()
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(names, vec!["s", "x", "y"]);
+    }
+
+    #[test]
+    fn kerchunk_made_json_and_parquet_read_the_same_values() {
+        let (dir, open, opens) = kerchunk_fixture();
+        let text = std::fs::read(dir.join("refs.json")).unwrap();
+        let json = ReferenceStore::from_json("refs.json", &text, open, 4).unwrap();
+        assert_eq!(json.max_concurrency(), Some(4));
+        check_kerchunk_values(json);
+        assert_eq!(
+            *opens.lock().unwrap(),
+            1,
+            "one store for every reference into the bucket"
+        );
+        for name in ["refs.parq", "inline.parq"] {
+            let (dir, open, _) = kerchunk_fixture();
+            let source = Arc::new(crate::storage::FilesystemStore::new(dir.join(name)).unwrap());
+            let parquet = ReferenceStore::from_parquet(name, source, open, false, 4).unwrap();
+            check_kerchunk_values(parquet);
+        }
+    }
+
+    #[test]
+    fn reference_urls_open_and_refuse() {
+        assert_eq!(
+            strip_reference_prefix("Reference+file:///x"),
+            Some("file:///x")
+        );
+        assert_eq!(strip_reference_prefix("file:///x"), None);
+        let dir = std::env::temp_dir().join(format!("libzarr-refurl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let refs = dir.join("r.json");
+        std::fs::write(&refs, br#"{".zgroup": {"zarr_format": 2}, "k": "v"}"#).unwrap();
+        let url = format!("reference+file://{}", refs.display());
+        let store = open_url(&url, Some(r#"{"read_only": true}"#)).unwrap();
+        assert_eq!(store.get("k").unwrap().unwrap(), b"v");
+        assert!(matches!(store.set("k", b"w"), Err(StorageError::ReadOnly)));
+        // A plain absolute path works too.
+        let store = open_url(&format!("reference+{}", refs.display()), None).unwrap();
+        assert_eq!(store.get("k").unwrap().unwrap(), b"v");
+        let error = |url: &str, options: Option<&str>| open_url(url, options).unwrap_err();
+        for (options, expected) in [
+            (r#"{"read_only": false}"#, "reference sets are read-only"),
+            (
+                r#"{"create": true}"#,
+                "'create' does not apply to reference+file://",
+            ),
+            (
+                r#"{"timeout_ms": 5}"#,
+                "'timeout_ms' does not apply to reference+file://",
+            ),
+        ] {
+            match error(&url, Some(options)) {
+                Error::InvalidArgument(m) => assert!(m.contains(expected), "{m}"),
+                other => panic!("{options}: {other}"),
+            }
+        }
+        let missing = format!("reference+file://{}", dir.join("none.json").display());
+        assert!(matches!(error(&missing, None), Error::NotFound(m) if m.contains("none.json")));
+        assert!(matches!(
+            error("reference+gs://b/r.json", None),
+            Error::Storage(StorageError::Unsupported { .. })
+        ));
+        assert!(matches!(
+            error("reference+rel/r.json", None),
+            Error::InvalidArgument(m) if m.contains("reference set is named by a URL")
+        ));
+        // A local directory is a Parquet reference set: kerchunk's, from the fixtures.
+        let parq =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference/refs.parq");
+        let store = open_url(&format!("reference+file://{}", parq.display()), None).unwrap();
+        let zarray = store.get("x/.zarray").unwrap().unwrap();
+        assert!(String::from_utf8(zarray).unwrap().contains("\"shuffle\""));
+        assert_eq!(
+            store.list_dir("").unwrap().prefixes,
+            vec!["s".to_string(), "x".to_string(), "y".to_string()]
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

@@ -143,7 +143,24 @@ impl ReferenceStore {
         open_target: Box<OpenTargetStore>,
         remote_concurrency: usize,
     ) -> Result<ReferenceStore, OpenError> {
-        let parsed = json::parse(text).map_err(|e| e.at_open(url))?;
+        Self::from_json_limited(
+            url,
+            text,
+            open_target,
+            remote_concurrency,
+            json::MAX_GENERATED_KEYS,
+        )
+    }
+
+    /// [`ReferenceStore::from_json`] with at most `max_generated` keys from `gen`.
+    pub fn from_json_limited(
+        url: &str,
+        text: &[u8],
+        open_target: Box<OpenTargetStore>,
+        remote_concurrency: usize,
+        max_generated: u64,
+    ) -> Result<ReferenceStore, OpenError> {
+        let parsed = json::parse_limited(text, max_generated).map_err(|e| e.at_open(url))?;
         let mut refs = BTreeMap::new();
         let mut remote = false;
         for (key, reference) in parsed {

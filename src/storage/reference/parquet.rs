@@ -278,9 +278,8 @@ fn read_record_unguarded(bytes: Vec<u8>, record_size: u64) -> Result<Record, Par
             "{rows} rows: a record holds at most record_size ({record_size})"
         ));
     }
+    // Grown row by row: the row count in the footer is a claim, the rows are what is there.
     let mut out = Vec::new();
-    out.try_reserve(rows as usize)
-        .map_err(|_| ParseError::Invalid(format!("{rows} rows cannot be allocated")))?;
     for (index, row) in reader
         .get_row_iter(None)
         .map_err(parquet_error)?

@@ -360,8 +360,11 @@ fn remote_targets_share_one_store_per_bucket() {
     );
 }
 
+/// A row of a record file: `path`, `offset`, `size`, `raw`.
+type Row<'a> = (Option<&'a str>, i64, i64, Option<&'a [u8]>);
+
 /// A Parquet record file with the columns fsspec writes.
-fn record_file(rows: &[(Option<&str>, i64, i64, Option<&[u8]>)]) -> Vec<u8> {
+fn record_file(rows: &[Row<'_>]) -> Vec<u8> {
     use ::parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
     use ::parquet::file::properties::WriterProperties;
     use ::parquet::file::writer::SerializedFileWriter;
@@ -553,75 +556,6 @@ fn parquet_bad_input() {
     assert!(e.to_string().contains("at most record_size"), "{e}");
 }
 
-/// tests/data/reference: an HDF5 file (x: 4x6 `<i4` in 2x3 chunks, shuffle and zlib;
-/// y: 5 `>f8`, contiguous; s: a scalar `<i2`) and kerchunk 0.2.10's references to it,
-/// as JSON (`refs.json`) and as Parquet (`refs.parq`, record_size 2; `inline.parq`,
-/// record_size 3 with the chunks inline in `raw`). The targets say
-/// `s3://fixture/data.h5`; the opener below serves the file from memory.
-fn kerchunk_fixture() -> (PathBuf, Box<OpenTargetStore>, Arc<std::sync::Mutex<u32>>) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
-    let data = std::fs::read(dir.join("data.h5")).unwrap();
-    let opens = Arc::new(std::sync::Mutex::new(0));
-    let count = opens.clone();
-    let open: Box<OpenTargetStore> = Box::new(move |name: &str| {
-        assert_eq!(name, "s3://fixture");
-        *count.lock().unwrap() += 1;
-        let store = crate::storage::MemoryStore::new();
-        store.set("data.h5", &data).unwrap();
-        Ok(Arc::new(store) as Arc<dyn ReadableStorage>)
-    });
-    (dir, open, opens)
-}
-
-fn check_kerchunk_values(store: ReferenceStore) {
-    use crate::array::Array;
-    let store: Arc<dyn crate::storage::Storage> = Arc::new(store);
-    let x = Array::open(store.clone(), "/x").unwrap();
-    let mut out = vec![0u8; 24 * 4];
-    x.read_region(&[0, 0], &[4, 6], &mut out).unwrap();
-    let values: Vec<i32> = out
-        .chunks(4)
-        .map(|b| i32::from_ne_bytes(b.try_into().unwrap()))
-        .collect();
-    assert_eq!(values, (0..24).collect::<Vec<i32>>());
-    let y = Array::open(store.clone(), "/y").unwrap();
-    let mut out = vec![0u8; 5 * 8];
-    y.read_region(&[0], &[5], &mut out).unwrap();
-    let values: Vec<f64> = out
-        .chunks(8)
-        .map(|b| f64::from_ne_bytes(b.try_into().unwrap()))
-        .collect();
-    assert_eq!(values, vec![0.0, 0.5, 1.0, 1.5, 2.0]);
-    let s = Array::open(store.clone(), "/s").unwrap();
-    let mut out = vec![0u8; 2];
-    s.read_region(&[], &[], &mut out).unwrap();
-    assert_eq!(i16::from_ne_bytes([out[0], out[1]]), 7);
-    let root = crate::group::Group::open(store, "/").unwrap();
-    let names: Vec<String> = root
-        .children()
-        .unwrap()
-        .into_iter()
-        .map(|c| c.name)
-        .collect();
-    assert_eq!(names, vec!["s", "x", "y"]);
-}
-
-#[test]
-fn kerchunk_made_json_and_parquet_read_the_same_values() {
-    let (dir, open, opens) = kerchunk_fixture();
-    let text = std::fs::read(dir.join("refs.json")).unwrap();
-    let json = ReferenceStore::from_json("refs.json", &text, open, 4).unwrap();
-    assert_eq!(json.max_concurrency(), Some(4));
-    check_kerchunk_values(json);
-    assert_eq!(*opens.lock().unwrap(), 1, "one store for every reference into the bucket");
-    for name in ["refs.parq", "inline.parq"] {
-        let (dir, open, _) = kerchunk_fixture();
-        let source = Arc::new(crate::storage::FilesystemStore::new(dir.join(name)).unwrap());
-        let parquet = ReferenceStore::from_parquet(name, source, open, false, 4).unwrap();
-        check_kerchunk_values(parquet);
-    }
-}
-
 #[test]
 fn special_files_are_refused_without_opening_them() {
     let dir = scratch("fifo");
@@ -631,8 +565,9 @@ fn special_files_are_refused_without_opening_them() {
         .status()
         .unwrap();
     assert!(status.success());
-    let json = serde_json::json!({"k": [fifo.to_str().unwrap(), 0, 4], "d": [dir.to_str().unwrap()]})
-        .to_string();
+    let json =
+        serde_json::json!({"k": [fifo.to_str().unwrap(), 0, 4], "d": [dir.to_str().unwrap()]})
+            .to_string();
     let store = open(&json).unwrap();
     // Opening the FIFO would block this test forever.
     assert!(matches!(

@@ -443,4 +443,30 @@ mod tests {
             assert!(message.contains(expected), "{json}: {message}");
         }
     }
+
+    #[test]
+    fn reference_schemes_take_their_stores_options() {
+        let s3 = r#"{"endpoint": "http://127.0.0.1:9", "access_key_id": "a",
+            "secret_access_key": "b", "region": "r", "max_concurrency": 3, "read_only": true}"#;
+        let o = UrlOptions::parse(s3, Scheme::ReferenceS3).unwrap();
+        assert_eq!(o.endpoint.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(o.max_concurrency(), 3);
+        let http = r#"{"timeout_ms": 10, "max_retries": 1, "read_only": true}"#;
+        assert!(UrlOptions::parse(http, Scheme::ReferenceHttp).is_ok());
+        assert!(UrlOptions::parse(r#"{"read_only": true}"#, Scheme::ReferenceFile).is_ok());
+        for (json, scheme) in [
+            (r#"{"endpoint": "x"}"#, Scheme::ReferenceHttp),
+            (r#"{"timeout_ms": 10}"#, Scheme::ReferenceFile),
+            (r#"{"create": true}"#, Scheme::ReferenceS3),
+            (r#"{"conditional_writes": true}"#, Scheme::ReferenceS3),
+            (r#"{"fsync": true}"#, Scheme::ReferenceFile),
+            (r#"{"token": "t"}"#, Scheme::ReferenceS3),
+        ] {
+            let message = UrlOptions::parse(json, scheme).unwrap_err();
+            assert!(
+                message.contains("does not apply to reference+"),
+                "{json}: {message}"
+            );
+        }
+    }
 }
