@@ -11,7 +11,9 @@ Input formats (see src/fuzzing.rs and fuzz/src/lib.rs):
 - metadata: a container of metadata documents;
 - codec_chain: an array metadata document on one line, a newline, one stored chunk;
 - zip: a zip archive;
-- c_api: 8 control bytes, then a container of a whole store.
+- c_api: 8 control bytes, then a container of a whole store;
+- reference_json: a Kerchunk JSON reference set (version 0 or 1);
+- reference_parquet: a container of a Kerchunk Parquet reference directory's files.
 
 Usage: make_seeds.py LIBZARR_SO OUT_DIR
 """
@@ -76,8 +78,8 @@ def seed_name(data):
     return hashlib.sha1(data).hexdigest()[:16]
 
 
-def write(out, target, data):
-    if len(data) <= MAX_SEED:
+def write(out, target, data, limit=MAX_SEED):
+    if len(data) <= limit:
         d = out / target
         d.mkdir(parents=True, exist_ok=True)
         (d / seed_name(data)).write_bytes(data)
@@ -218,10 +220,43 @@ def from_libzarr(out, lib_path):
         write(out, "zip", buf.getvalue())
 
 
+REFERENCE_DIR = ROOT / "tests/data/reference"
+
+
+def from_references(out):
+    """Kerchunk's own reference sets (tests/data/reference, see its README), as JSON and as
+    Parquet directories, and version 1 sets with templates and gen."""
+    refs = json.loads((REFERENCE_DIR / "refs.json").read_text())
+    write(out, "reference_json", json.dumps(refs).encode())
+    write(out, "reference_json", json.dumps(refs["refs"]).encode())  # version 0
+    # A local target the fuzzer can read: a file in the temporary directory.
+    target = os.path.join(tempfile.gettempdir(), "libzarr-fuzz-target.bin")
+    write(out, "reference_json", json.dumps({
+        "version": 1,
+        "templates": {"t": target, "n": "x"},
+        "gen": [{"key": "{{n}}/{{ i }}.{{ j }}", "url": "{{t}}",
+                 "offset": "{{ (i * 2 + j) * 8 // 2 }}", "length": "4",
+                 "dimensions": {"i": {"stop": 2}, "j": [0, 1]}}],
+        "refs": {".zgroup": {"zarr_format": 2},
+                 "x/.zarray": refs["refs"]["x/.zarray"],
+                 "w/.zarray": '{"shape":[2],"chunks":[2],"dtype":">f8","compressor":null,'
+                              '"filters":null,"fill_value":0,"order":"C","zarr_format":2}',
+                 "w/0": "base64:AAAAAAAAAAA/8AAAAAAAAA==",
+                 "whole": ["file://" + target]},
+    }).encode())
+    for name in ("refs.parq", "inline.parq"):
+        root = REFERENCE_DIR / name
+        files = [(str(p.relative_to(root)), p.read_bytes()) for p in sorted(root.rglob("*"))
+                 if p.is_file()]
+        # Four small Parquet files: twice the usual seed size.
+        write(out, "reference_parquet", container(files), limit=2 * MAX_SEED)
+
+
 def main():
     lib_path, out = sys.argv[1], pathlib.Path(sys.argv[2])
     from_corpus(out)
     from_libzarr(out, lib_path)
+    from_references(out)
     for target in sorted(p.name for p in out.iterdir()):
         files = list((out / target).iterdir())
         print(f"{target}: {len(files)} seeds, {sum(f.stat().st_size for f in files)} bytes")

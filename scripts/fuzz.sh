@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(metadata codec_chain zip c_api)
+[ ${#targets[@]} -gt 0 ] || targets=(metadata codec_chain zip c_api reference_json reference_parquet)
 
 CARGO_FUZZ_VERSION=0.13.2
 tools=$root/build/fuzz-tools

@@ -189,6 +189,115 @@ pub fn zip(data: &[u8]) {
     visit_hierarchy(&(Arc::new(store) as Arc<dyn Storage>));
 }
 
+/// Remote targets are not opened while fuzzing: a reference to one reads as this error.
+fn no_remote_targets() -> Box<crate::storage::reference::targets::OpenTargetStore> {
+    Box::new(|name: &str| {
+        Err(crate::storage::StorageError::Unsupported {
+            key: name.to_string(),
+            reason: "no remote stores while fuzzing".into(),
+        })
+    })
+}
+
+/// Read every key a reference store lists, whole and in ranges, then open its hierarchy.
+/// Local targets are read as the references say, except paths outside the temporary
+/// directory (a fuzzer could name any file of the machine: `/dev/zero` is refused as a
+/// special file, but a large regular file would only make the run slow).
+fn visit_reference_store(store: crate::storage::reference::ReferenceStore) {
+    let mut prefixes = vec![String::new()];
+    let mut keys = Vec::new();
+    while let Some(prefix) = prefixes.pop() {
+        let Ok(listing) = store.list_dir(&prefix) else {
+            continue;
+        };
+        keys.extend(listing.keys.iter().map(|k| format!("{prefix}{k}")));
+        prefixes.extend(
+            listing
+                .prefixes
+                .into_iter()
+                .map(|p| format!("{prefix}{p}/")),
+        );
+    }
+    let temp = std::env::temp_dir();
+    for key in keys.iter().take(256) {
+        let location = store.key_location(key);
+        if location.starts_with('/') && !location.starts_with(temp.to_str().unwrap_or("/tmp")) {
+            continue;
+        }
+        let _ = store.value_size(key);
+        let _ = store.get(key);
+        let _ = store.get_range(key, ByteRange::Suffix { length: 3 });
+        let range = ByteRange::FromStart {
+            offset: 1,
+            length: 2,
+        };
+        let _ = store.read_ranges(key, &[range, range]);
+    }
+    visit_hierarchy(&(Arc::new(store) as Arc<dyn Storage>));
+}
+
+/// A Kerchunk JSON reference set (version 0 or 1, templates and `gen` included): parse
+/// it, then read what it lists.
+pub fn reference_json(data: &[u8]) {
+    // Up to 4 million generated keys take seconds and a gigabyte: a fuzzer would report
+    // that as a hang, so the fuzzed sets may generate a few thousand.
+    if let Ok(store) = crate::storage::reference::ReferenceStore::from_json_limited(
+        "fuzz.json",
+        data,
+        no_remote_targets(),
+        1,
+        4096,
+    ) {
+        visit_reference_store(store);
+    }
+}
+
+/// A Kerchunk Parquet reference directory: the input is a container (see [`entries`]) of
+/// its files, `.zmetadata` and `<variable>/refs.<i>.parq`; open it, then read every chunk
+/// of every array `.zmetadata` declares (at most 64 per array).
+pub fn reference_parquet(data: &[u8]) {
+    let source = memory_store(data);
+    let Ok(store) = crate::storage::reference::ReferenceStore::from_parquet(
+        "fuzz.parq",
+        source.clone(),
+        no_remote_targets(),
+        false,
+        1,
+    ) else {
+        return;
+    };
+    let mut chunk_keys = Vec::new();
+    if let Ok(Some(zmetadata)) = store.get(".zmetadata") {
+        if let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(&zmetadata) {
+            if let Some(Value::Object(documents)) = top.get("metadata") {
+                for (key, document) in documents {
+                    let Some(field) = key.strip_suffix("/.zarray") else {
+                        continue;
+                    };
+                    let dims = document
+                        .get("shape")
+                        .and_then(Value::as_array)
+                        .map_or(0, Vec::len);
+                    for n in 0..64u32 {
+                        let index = if dims == 0 {
+                            n.to_string()
+                        } else {
+                            let mut parts = vec!["0".to_string(); dims];
+                            parts[dims - 1] = n.to_string();
+                            parts.join(".")
+                        };
+                        chunk_keys.push(format!("{field}/{index}"));
+                    }
+                }
+            }
+        }
+    }
+    for key in chunk_keys {
+        let _ = store.get(&key);
+    }
+    visit_reference_store(store);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +313,26 @@ mod tests {
             entries(&data),
             vec![("a/b".to_string(), &b"xy"[..]), ("c".to_string(), &b""[..])]
         );
+    }
+
+    /// The reference targets run on their committed seeds, and on the seeds cut short at
+    /// a few lengths, without a panic.
+    #[test]
+    fn reference_targets_run_on_their_seeds() {
+        let seeds = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+        for (target, run) in [
+            ("reference_json", reference_json as fn(&[u8])),
+            ("reference_parquet", reference_parquet),
+        ] {
+            let mut count = 0;
+            for entry in std::fs::read_dir(seeds.join(target)).unwrap() {
+                let data = std::fs::read(entry.unwrap().path()).unwrap();
+                for cut in [data.len(), data.len() / 2, data.len() * 9 / 10, 17] {
+                    run(&data[..cut.min(data.len())]);
+                }
+                count += 1;
+            }
+            assert!(count >= 2, "{target}: {count} seeds");
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::storage::icechunk;
+use crate::storage::reference::ReferenceStore;
 use crate::storage::remote::s3::BucketCheck;
 use crate::storage::remote::{
     azure, credentials, gcs, http, HttpStore, OpenError, RemoteError, RemoteErrorKind, S3Store,
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a URL names.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Target {
     S3 {
         bucket: String,
@@ -225,11 +226,201 @@ fn bucket_and_prefix(url: &str, rest: &str, form: &str) -> Result<(String, Strin
 /// anywhere else); opening an HTTP store makes none: a wrong path there shows up, with
 /// the URL and HTTP status, on first use.
 pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage>, Error> {
+    if let Some(set) = strip_reference_prefix(url) {
+        return open_reference(url, set, options_json);
+    }
     let target = parse_target(url)?;
     let options = match options_json {
         Some(json) => UrlOptions::parse(json, target.scheme()).map_err(invalid)?,
         None => UrlOptions::default(),
     };
+    open_target(target, &options, url)
+}
+
+/// The location of a reference set when `url` is `reference+<location>`.
+fn strip_reference_prefix(url: &str) -> Option<&str> {
+    let prefix = "reference+";
+    (url.len() >= prefix.len() && url[..prefix.len()].eq_ignore_ascii_case(prefix))
+        .then(|| &url[prefix.len()..])
+}
+
+/// Open the Kerchunk reference set at `set` (`url` without its `reference+`): JSON, or a
+/// Parquet reference directory. The options apply to reading the set and to the targets
+/// on the same kind of store; other targets get default options.
+fn open_reference(
+    url: &str,
+    set: &str,
+    options_json: Option<&str>,
+) -> Result<Arc<dyn Storage>, Error> {
+    let target = parse_target(set)?;
+    let scheme = match &target {
+        Target::File(_) => Scheme::ReferenceFile,
+        Target::S3 { .. } => Scheme::ReferenceS3,
+        Target::Http(_) => Scheme::ReferenceHttp,
+        Target::Gcs { .. } | Target::Azure { .. } | Target::Icechunk(_) => {
+            return Err(unsupported(
+                url,
+                "Kerchunk reference sets are read from reference+file://, reference+s3://, \
+                 reference+http:// and reference+https:// URLs",
+            ))
+        }
+    };
+    if !set.contains("://") && !set.starts_with('/') {
+        return Err(invalid(format!(
+            "malformed URL '{url}': a reference set is named by a URL \
+             (reference+file:///absolute/path/refs.json)"
+        )));
+    }
+    let mut options = match options_json {
+        Some(json) => UrlOptions::parse(json, scheme).map_err(invalid)?,
+        None => UrlOptions::default(),
+    };
+    if options.read_only == Some(false) {
+        return Err(invalid(
+            "option 'read_only': false cannot apply: Kerchunk reference sets are read-only",
+        ));
+    }
+    options.read_only = Some(true);
+    let concurrency = options.max_concurrency();
+    let remote = !matches!(target, Target::File(_));
+    // Targets on the set's kind of store get its options, the others the defaults.
+    let same_kind = options.clone();
+    let open_target_store = Box::new(move |name: &str| -> Result<_, StorageError> {
+        let target = parse_target(name).map_err(|e| StorageError::Unsupported {
+            key: name.to_string(),
+            reason: e.to_string(),
+        })?;
+        let options = if target.scheme() == same_kind_scheme(scheme) {
+            same_kind.clone()
+        } else {
+            UrlOptions {
+                read_only: Some(true),
+                ..UrlOptions::default()
+            }
+        };
+        let store: Arc<dyn crate::storage::ReadableStorage> = open_target(target, &options, name)
+            .map_err(|e| match e {
+            Error::Storage(e) => e,
+            other => StorageError::Remote(RemoteError::new(
+                RemoteErrorKind::NotFound,
+                "open",
+                name,
+                other.to_string(),
+            )),
+        })?;
+        Ok(store)
+    });
+    let reference_error = |e: OpenError| match e {
+        OpenError::InvalidArgument(m) => Error::InvalidArgument(m),
+        OpenError::NotFound(m) => Error::NotFound(m),
+        OpenError::Storage(e) => Error::Storage(e),
+    };
+    // A local directory, or a remote location not ending in .json that holds a
+    // `.zmetadata`, is a Parquet reference directory.
+    let directory: Option<Arc<dyn Storage>> = match &target {
+        Target::File(path) if path.is_dir() => Some(open_target(
+            Target::File(path.clone()),
+            &UrlOptions {
+                read_only: Some(true),
+                ..UrlOptions::default()
+            },
+            set,
+        )?),
+        Target::File(_) => None,
+        _ if set.to_ascii_lowercase().ends_with(".json") => None,
+        other => {
+            let store = open_target(other.clone(), &options, set)?;
+            store.get(".zmetadata")?.map(|_| store)
+        }
+    };
+    let store = match directory {
+        Some(store) => {
+            ReferenceStore::from_parquet(set, store, open_target_store, remote, concurrency)
+                .map_err(reference_error)?
+        }
+        None => {
+            let text = read_reference_file(&target, &options, set)?;
+            ReferenceStore::from_json(set, &text, open_target_store, concurrency)
+                .map_err(reference_error)?
+        }
+    };
+    Ok(Arc::new(store))
+}
+
+/// The scheme of the stores that a reference set on `scheme` shares its options with.
+fn same_kind_scheme(scheme: Scheme) -> Scheme {
+    match scheme {
+        Scheme::ReferenceS3 => Scheme::S3,
+        Scheme::ReferenceHttp => Scheme::Http,
+        _ => Scheme::File,
+    }
+}
+
+/// The bytes of a JSON reference set: a local file, or an object of the store that holds
+/// it (opened with the set's options).
+fn read_reference_file(target: &Target, options: &UrlOptions, set: &str) -> Result<Vec<u8>, Error> {
+    let missing =
+        |reason: String| Error::NotFound(format!("no Kerchunk reference set at {set} ({reason})"));
+    match target {
+        Target::File(path) => std::fs::read(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                missing(format!("'{}' does not exist", path.display()))
+            } else {
+                Error::Storage(StorageError::Io {
+                    key: path.display().to_string(),
+                    source: e,
+                })
+            }
+        }),
+        Target::S3 { bucket, prefix } => {
+            let key = prefix.trim_end_matches('/');
+            if key.is_empty() {
+                return Err(invalid(format!(
+                    "malformed URL 'reference+{set}': expected s3://bucket/key of the references"
+                )));
+            }
+            let (dir, name) = key.rsplit_once('/').unwrap_or(("", key));
+            let dir = if dir.is_empty() {
+                String::new()
+            } else {
+                format!("{dir}/")
+            };
+            let store = open_target(
+                Target::S3 {
+                    bucket: bucket.clone(),
+                    prefix: dir,
+                },
+                options,
+                set,
+            )?;
+            store
+                .get(name)?
+                .ok_or_else(|| missing(format!("no object '{key}' in bucket '{bucket}'")))
+        }
+        Target::Http(url) => {
+            let (dir, name) = url.rsplit_once('/').unwrap_or((url, ""));
+            if name.is_empty() {
+                return Err(invalid(format!(
+                    "malformed URL 'reference+{set}': it names a directory, not a reference file"
+                )));
+            }
+            let name = percent_encoding::percent_decode_str(name)
+                .decode_utf8_lossy()
+                .into_owned();
+            let store = open_target(Target::Http(format!("{dir}/")), options, set)?;
+            store
+                .get(&name)?
+                .ok_or_else(|| missing(format!("GET {url} found nothing")))
+        }
+        Target::Gcs { .. } | Target::Azure { .. } | Target::Icechunk(_) => Err(unsupported(
+            set,
+            "Kerchunk reference sets are read from local files, S3 and HTTP",
+        )),
+    }
+}
+
+/// Open the store `target` names with `options`; `url` is what messages name.
+fn open_target(target: Target, options: &UrlOptions, url: &str) -> Result<Arc<dyn Storage>, Error> {
     let client_config = |tls: bool, max_redirects: u32| http::ClientConfig {
         max_concurrency: options.max_concurrency(),
         timeout: options.timeout(),
@@ -278,18 +469,16 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
             Ok(Arc::new(HttpStore::new(&base, client)))
         }
         Target::Gcs { bucket, prefix } => {
-            gcs::open(&bucket, &prefix, &options, url).map_err(open_error)
+            gcs::open(&bucket, &prefix, options, url).map_err(open_error)
         }
         Target::Azure {
             container,
             account,
             prefix,
-        } => {
-            azure::open(&container, account.as_deref(), &prefix, &options, url).map_err(open_error)
-        }
+        } => azure::open(&container, account.as_deref(), &prefix, options, url).map_err(open_error),
         Target::Icechunk(location) => {
             let read_only = options.read_only == Some(true);
-            let store = icechunk::open(location, url, &options).map_err(open_error)?;
+            let store = icechunk::open(location, url, options).map_err(open_error)?;
             let store: Arc<dyn Storage> = Arc::new(store);
             // A branch opened read-only is a read-only session already; the wrapper
             // makes the refusal come before any request.
@@ -301,7 +490,7 @@ pub fn open_url(url: &str, options_json: Option<&str>) -> Result<Arc<dyn Storage
         }
         Target::S3 { bucket, prefix } => {
             let settings =
-                credentials::resolve(&options, &credentials::process_env).map_err(invalid)?;
+                credentials::resolve(options, &credentials::process_env).map_err(invalid)?;
             let endpoint_text = settings
                 .endpoint
                 .clone()
@@ -521,5 +710,147 @@ mod tests {
                 "{unsupported}: {e}"
             );
         }
+    }
+
+    // The Kerchunk reference store, end to end (here, above the array layer, which the
+    // storage layer's own tests may not use).
+    use crate::storage::reference::targets::OpenTargetStore;
+    use crate::storage::reference::ReferenceStore;
+    use crate::storage::{ReadableStorage, WritableStorage};
+    use std::sync::Arc;
+
+    /// tests/data/reference: an HDF5 file (x: 4x6 `<i4` in 2x3 chunks, shuffle and zlib;
+    /// y: 5 `>f8`, contiguous; s: a scalar `<i2`) and kerchunk 0.2.10's references to it,
+    /// as JSON (`refs.json`) and as Parquet (`refs.parq`, record_size 2; `inline.parq`,
+    /// record_size 3 with the chunks inline in `raw`). The targets say
+    /// `s3://fixture/data.h5`; the opener below serves the file from memory.
+    fn kerchunk_fixture() -> (
+        std::path::PathBuf,
+        Box<OpenTargetStore>,
+        Arc<std::sync::Mutex<u32>>,
+    ) {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+        let data = std::fs::read(dir.join("data.h5")).unwrap();
+        let opens = Arc::new(std::sync::Mutex::new(0));
+        let count = opens.clone();
+        let open: Box<OpenTargetStore> = Box::new(move |name: &str| {
+            assert_eq!(name, "s3://fixture");
+            *count.lock().unwrap() += 1;
+            let store = crate::storage::MemoryStore::new();
+            store.set("data.h5", &data).unwrap();
+            Ok(Arc::new(store) as Arc<dyn ReadableStorage>)
+        });
+        (dir, open, opens)
+    }
+
+    fn check_kerchunk_values(store: ReferenceStore) {
+        use crate::array::Array;
+        let store: Arc<dyn crate::storage::Storage> = Arc::new(store);
+        let x = Array::open(store.clone(), "/x").unwrap();
+        let mut out = vec![0u8; 24 * 4];
+        x.read_region(&[0, 0], &[4, 6], &mut out).unwrap();
+        let values: Vec<i32> = out
+            .chunks(4)
+            .map(|b| i32::from_ne_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(values, (0..24).collect::<Vec<i32>>());
+        let y = Array::open(store.clone(), "/y").unwrap();
+        let mut out = vec![0u8; 5 * 8];
+        y.read_region(&[0], &[5], &mut out).unwrap();
+        let values: Vec<f64> = out
+            .chunks(8)
+            .map(|b| f64::from_ne_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(values, vec![0.0, 0.5, 1.0, 1.5, 2.0]);
+        let s = Array::open(store.clone(), "/s").unwrap();
+        let mut out = vec![0u8; 2];
+        s.read_region(&[], &[], &mut out).unwrap();
+        assert_eq!(i16::from_ne_bytes([out[0], out[1]]), 7);
+        let root = crate::group::Group::open(store, "/").unwrap();
+        let names: Vec<String> = root
+            .children()
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(names, vec!["s", "x", "y"]);
+    }
+
+    #[test]
+    fn kerchunk_made_json_and_parquet_read_the_same_values() {
+        let (dir, open, opens) = kerchunk_fixture();
+        let text = std::fs::read(dir.join("refs.json")).unwrap();
+        let json = ReferenceStore::from_json("refs.json", &text, open, 4).unwrap();
+        assert_eq!(json.max_concurrency(), Some(4));
+        check_kerchunk_values(json);
+        assert_eq!(
+            *opens.lock().unwrap(),
+            1,
+            "one store for every reference into the bucket"
+        );
+        for name in ["refs.parq", "inline.parq"] {
+            let (dir, open, _) = kerchunk_fixture();
+            let source = Arc::new(crate::storage::FilesystemStore::new(dir.join(name)).unwrap());
+            let parquet = ReferenceStore::from_parquet(name, source, open, false, 4).unwrap();
+            check_kerchunk_values(parquet);
+        }
+    }
+
+    #[test]
+    fn reference_urls_open_and_refuse() {
+        assert_eq!(
+            strip_reference_prefix("Reference+file:///x"),
+            Some("file:///x")
+        );
+        assert_eq!(strip_reference_prefix("file:///x"), None);
+        let dir = std::env::temp_dir().join(format!("libzarr-refurl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let refs = dir.join("r.json");
+        std::fs::write(&refs, br#"{".zgroup": {"zarr_format": 2}, "k": "v"}"#).unwrap();
+        let url = format!("reference+file://{}", refs.display());
+        let store = open_url(&url, Some(r#"{"read_only": true}"#)).unwrap();
+        assert_eq!(store.get("k").unwrap().unwrap(), b"v");
+        assert!(matches!(store.set("k", b"w"), Err(StorageError::ReadOnly)));
+        // A plain absolute path works too.
+        let store = open_url(&format!("reference+{}", refs.display()), None).unwrap();
+        assert_eq!(store.get("k").unwrap().unwrap(), b"v");
+        let error = |url: &str, options: Option<&str>| open_url(url, options).unwrap_err();
+        for (options, expected) in [
+            (r#"{"read_only": false}"#, "reference sets are read-only"),
+            (
+                r#"{"create": true}"#,
+                "'create' does not apply to reference+file://",
+            ),
+            (
+                r#"{"timeout_ms": 5}"#,
+                "'timeout_ms' does not apply to reference+file://",
+            ),
+        ] {
+            match error(&url, Some(options)) {
+                Error::InvalidArgument(m) => assert!(m.contains(expected), "{m}"),
+                other => panic!("{options}: {other}"),
+            }
+        }
+        let missing = format!("reference+file://{}", dir.join("none.json").display());
+        assert!(matches!(error(&missing, None), Error::NotFound(m) if m.contains("none.json")));
+        assert!(matches!(
+            error("reference+gs://b/r.json", None),
+            Error::Storage(StorageError::Unsupported { .. })
+        ));
+        assert!(matches!(
+            error("reference+rel/r.json", None),
+            Error::InvalidArgument(m) if m.contains("reference set is named by a URL")
+        ));
+        // A local directory is a Parquet reference set: kerchunk's, from the fixtures.
+        let parq =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference/refs.parq");
+        let store = open_url(&format!("reference+file://{}", parq.display()), None).unwrap();
+        let zarray = store.get("x/.zarray").unwrap().unwrap();
+        assert!(String::from_utf8(zarray).unwrap().contains("\"shuffle\""));
+        assert_eq!(
+            store.list_dir("").unwrap().prefixes,
+            vec!["s".to_string(), "x".to_string(), "y".to_string()]
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

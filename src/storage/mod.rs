@@ -7,6 +7,7 @@ pub mod filesystem;
 pub mod icechunk;
 pub mod memory;
 pub mod readonly;
+pub mod reference;
 pub mod remote;
 mod remove;
 pub mod source;

@@ -12,28 +12,34 @@
 #define SCHEME_OBJECT_STORES (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE)
 #define SCHEME_ICECHUNK (SCHEME_ICECHUNK_FILE | SCHEME_ICECHUNK_S3 | SCHEME_ICECHUNK_GCS | SCHEME_ICECHUNK_AZURE)
 #define SCHEME_ICECHUNK_REMOTE (SCHEME_ICECHUNK_S3 | SCHEME_ICECHUNK_GCS | SCHEME_ICECHUNK_AZURE)
+/* A reference set's options apply to reading it and to its targets of the same kind. */
+#define SCHEME_S3_AND_REFERENCES (SCHEME_S3 | SCHEME_REFERENCE_S3)
+#define SCHEME_OBJECT_STORES_AND_REFERENCES (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE | SCHEME_REFERENCE_S3)
+#define SCHEME_REMOTE_AND_REFERENCES \
+    (SCHEME_S3 | SCHEME_GCS | SCHEME_AZURE | SCHEME_HTTP | SCHEME_REFERENCE_S3 | SCHEME_REFERENCE_HTTP)
+#define SCHEME_REFERENCES (SCHEME_REFERENCE_FILE | SCHEME_REFERENCE_S3 | SCHEME_REFERENCE_HTTP)
 
 static const struct {
     const char *key;
     unsigned schemes;
 } option_table[] = {
-    {"endpoint", SCHEME_OBJECT_STORES | SCHEME_ICECHUNK_REMOTE},
-    {"region", SCHEME_S3 | SCHEME_ICECHUNK_S3},
-    {"anonymous", SCHEME_OBJECT_STORES | SCHEME_ICECHUNK_REMOTE},
-    {"access_key_id", SCHEME_S3 | SCHEME_ICECHUNK_S3},
-    {"secret_access_key", SCHEME_S3 | SCHEME_ICECHUNK_S3},
-    {"session_token", SCHEME_S3 | SCHEME_ICECHUNK_S3},
-    {"profile", SCHEME_S3 | SCHEME_ICECHUNK_S3},
-    {"force_path_style", SCHEME_S3 | SCHEME_ICECHUNK_S3},
+    {"endpoint", SCHEME_OBJECT_STORES_AND_REFERENCES | SCHEME_ICECHUNK_REMOTE},
+    {"region", SCHEME_S3_AND_REFERENCES | SCHEME_ICECHUNK_S3},
+    {"anonymous", SCHEME_OBJECT_STORES_AND_REFERENCES | SCHEME_ICECHUNK_REMOTE},
+    {"access_key_id", SCHEME_S3_AND_REFERENCES | SCHEME_ICECHUNK_S3},
+    {"secret_access_key", SCHEME_S3_AND_REFERENCES | SCHEME_ICECHUNK_S3},
+    {"session_token", SCHEME_S3_AND_REFERENCES | SCHEME_ICECHUNK_S3},
+    {"profile", SCHEME_S3_AND_REFERENCES | SCHEME_ICECHUNK_S3},
+    {"force_path_style", SCHEME_S3_AND_REFERENCES | SCHEME_ICECHUNK_S3},
     {"service_account_path", SCHEME_GCS | SCHEME_ICECHUNK_GCS},
     {"token", SCHEME_GCS | SCHEME_ICECHUNK_GCS},
     {"account_name", SCHEME_AZURE | SCHEME_ICECHUNK_AZURE},
     {"account_key", SCHEME_AZURE | SCHEME_ICECHUNK_AZURE},
     {"sas_token", SCHEME_AZURE | SCHEME_ICECHUNK_AZURE},
-    {"max_concurrency", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"timeout_ms", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_ICECHUNK_S3},
-    {"max_retries", SCHEME_OBJECT_STORES | SCHEME_HTTP},
-    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE | SCHEME_ICECHUNK},
+    {"max_concurrency", SCHEME_REMOTE_AND_REFERENCES},
+    {"timeout_ms", SCHEME_REMOTE_AND_REFERENCES | SCHEME_ICECHUNK_S3},
+    {"max_retries", SCHEME_REMOTE_AND_REFERENCES},
+    {"read_only", SCHEME_OBJECT_STORES | SCHEME_HTTP | SCHEME_FILE | SCHEME_REFERENCES | SCHEME_ICECHUNK},
     {"create", SCHEME_S3 | SCHEME_FILE | SCHEME_ICECHUNK},
     {"fsync", SCHEME_FILE},
     {"follow_symlinks", SCHEME_FILE},
@@ -66,6 +72,13 @@ unsigned store_location_scheme(const char *location) {
         default: return 0;
         }
     }
+    if (!strncmp(location, "reference+", 10)) {
+        unsigned inner = store_location_scheme(location + 10);
+        if (inner == SCHEME_FILE) return SCHEME_REFERENCE_FILE;
+        if (inner == SCHEME_S3) return SCHEME_REFERENCE_S3;
+        if (inner == SCHEME_HTTP) return SCHEME_REFERENCE_HTTP;
+        return 0;
+    }
     if (!strncmp(location, "s3://", 5)) return SCHEME_S3;
     if (!strncmp(location, "http://", 7) || !strncmp(location, "https://", 8)) return SCHEME_HTTP;
     if (!strncmp(location, "file://", 7)) return SCHEME_FILE;
@@ -85,6 +98,9 @@ static const char *scheme_name(unsigned scheme) {
     case SCHEME_ICECHUNK_S3: return "icechunk+s3:// URLs";
     case SCHEME_ICECHUNK_GCS: return "icechunk+gs:// URLs";
     case SCHEME_ICECHUNK_AZURE: return "icechunk+az:// URLs";
+    case SCHEME_REFERENCE_FILE: return "reference+file:// URLs";
+    case SCHEME_REFERENCE_S3: return "reference+s3:// URLs";
+    case SCHEME_REFERENCE_HTTP: return "reference+http(s):// URLs";
     default: return "file:// URLs";
     }
 }

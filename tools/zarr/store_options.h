@@ -21,7 +21,10 @@ enum {
     SCHEME_ICECHUNK_FILE = 32,
     SCHEME_ICECHUNK_S3 = 64,
     SCHEME_ICECHUNK_GCS = 128,
-    SCHEME_ICECHUNK_AZURE = 256
+    SCHEME_ICECHUNK_AZURE = 256,
+    SCHEME_REFERENCE_FILE = 512,  /* reference+file:// (a Kerchunk reference set) */
+    SCHEME_REFERENCE_S3 = 1024,   /* reference+s3:// */
+    SCHEME_REFERENCE_HTTP = 2048  /* reference+http:// and reference+https:// */
 };
 
 /* Which of the SCHEME_* bits the option `key` applies to; 0 for a key no scheme knows. */
@@ -29,7 +32,8 @@ unsigned store_option_schemes(const char *key);
 
 /* The SCHEME_* bit of a store location: s3:// is SCHEME_S3, http:// and https:// are
  * SCHEME_HTTP, file:// is SCHEME_FILE, gs:// and gcs:// are SCHEME_GCS, az://, abfs:// and
- * abfss:// are SCHEME_AZURE; 0 for anything else (another URL scheme, which the
+ * abfss:// are SCHEME_AZURE, reference+file://, reference+s3:// and reference+http(s)://
+ * are SCHEME_REFERENCE_FILE, _S3 and _HTTP; 0 for anything else (another URL scheme, which the
  * library refuses, a local directory or a zip file, which take no options here). */
 unsigned store_location_scheme(const char *location);
 

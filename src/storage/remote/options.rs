@@ -40,6 +40,15 @@ pub enum Scheme {
     IcechunkGcs,
     /// `icechunk+az://container/prefix`
     IcechunkAzure,
+    /// `reference+file:///abs/refs.json`: a Kerchunk reference set in a local file or
+    /// directory (read-only)
+    ReferenceFile,
+    /// `reference+s3://bucket/refs.json`: a Kerchunk reference set on S3 (its options
+    /// also apply to the S3 targets of its references)
+    ReferenceS3,
+    /// `reference+http(s)://host/refs.json`: a Kerchunk reference set on an HTTP server
+    /// (its options also apply to the HTTP targets of its references)
+    ReferenceHttp,
 }
 
 /// The remote object stores: what most remote options apply to.
@@ -51,8 +60,34 @@ const ICECHUNK: &[Scheme] = &[
     Scheme::IcechunkGcs,
     Scheme::IcechunkAzure,
 ];
-/// Every remote store, HTTP included.
-const REMOTE: &[Scheme] = &[Scheme::S3, Scheme::Gcs, Scheme::Azure, Scheme::Http];
+/// Where an object store's endpoint and anonymous access apply: the object stores, the
+/// reference sets on S3 (their S3 targets too) and the Icechunk repositories on them.
+const OBJECT_STORES_EVERYWHERE: &[Scheme] = &[
+    Scheme::S3,
+    Scheme::Gcs,
+    Scheme::Azure,
+    Scheme::ReferenceS3,
+    Scheme::IcechunkS3,
+    Scheme::IcechunkGcs,
+    Scheme::IcechunkAzure,
+];
+/// Where the S3 options apply: S3, the reference sets on S3 (and their S3 targets), the
+/// Icechunk repositories on S3.
+const S3_EVERYWHERE: &[Scheme] = &[Scheme::S3, Scheme::ReferenceS3, Scheme::IcechunkS3];
+/// Where the GCS options apply.
+const GCS_EVERYWHERE: &[Scheme] = &[Scheme::Gcs, Scheme::IcechunkGcs];
+/// Where the Azure options apply.
+const AZURE_EVERYWHERE: &[Scheme] = &[Scheme::Azure, Scheme::IcechunkAzure];
+/// Every remote store, HTTP included, and the reference sets on remote stores: a local
+/// reference set's remote targets get the default options.
+const REMOTE_AND_REFERENCES: &[Scheme] = &[
+    Scheme::S3,
+    Scheme::Gcs,
+    Scheme::Azure,
+    Scheme::Http,
+    Scheme::ReferenceS3,
+    Scheme::ReferenceHttp,
+];
 
 impl Scheme {
     fn describe(self) -> &'static str {
@@ -66,6 +101,9 @@ impl Scheme {
             Scheme::IcechunkS3 => "icechunk+s3:// URLs",
             Scheme::IcechunkGcs => "icechunk+gs:// URLs",
             Scheme::IcechunkAzure => "icechunk+az:// URLs",
+            Scheme::ReferenceFile => "reference+file:// URLs",
+            Scheme::ReferenceS3 => "reference+s3:// URLs",
+            Scheme::ReferenceHttp => "reference+http(s):// URLs",
         }
     }
 }
@@ -130,77 +168,23 @@ enum Kind {
 
 /// Every key: its JSON kind and the schemes it applies to.
 const KEYS: &[(&str, Kind, &[Scheme])] = &[
-    (
-        "endpoint",
-        Kind::String,
-        &[
-            Scheme::S3,
-            Scheme::Gcs,
-            Scheme::Azure,
-            Scheme::IcechunkS3,
-            Scheme::IcechunkGcs,
-            Scheme::IcechunkAzure,
-        ],
-    ),
-    ("region", Kind::String, &[Scheme::S3, Scheme::IcechunkS3]),
-    (
-        "anonymous",
-        Kind::Bool,
-        &[
-            Scheme::S3,
-            Scheme::Gcs,
-            Scheme::Azure,
-            Scheme::IcechunkS3,
-            Scheme::IcechunkGcs,
-            Scheme::IcechunkAzure,
-        ],
-    ),
-    (
-        "access_key_id",
-        Kind::String,
-        &[Scheme::S3, Scheme::IcechunkS3],
-    ),
-    (
-        "secret_access_key",
-        Kind::String,
-        &[Scheme::S3, Scheme::IcechunkS3],
-    ),
-    (
-        "session_token",
-        Kind::String,
-        &[Scheme::S3, Scheme::IcechunkS3],
-    ),
-    ("profile", Kind::String, &[Scheme::S3, Scheme::IcechunkS3]),
-    (
-        "force_path_style",
-        Kind::Bool,
-        &[Scheme::S3, Scheme::IcechunkS3],
-    ),
-    (
-        "service_account_path",
-        Kind::String,
-        &[Scheme::Gcs, Scheme::IcechunkGcs],
-    ),
-    ("token", Kind::String, &[Scheme::Gcs, Scheme::IcechunkGcs]),
-    (
-        "account_name",
-        Kind::String,
-        &[Scheme::Azure, Scheme::IcechunkAzure],
-    ),
-    (
-        "account_key",
-        Kind::String,
-        &[Scheme::Azure, Scheme::IcechunkAzure],
-    ),
-    (
-        "sas_token",
-        Kind::String,
-        &[Scheme::Azure, Scheme::IcechunkAzure],
-    ),
+    ("endpoint", Kind::String, OBJECT_STORES_EVERYWHERE),
+    ("region", Kind::String, S3_EVERYWHERE),
+    ("anonymous", Kind::Bool, OBJECT_STORES_EVERYWHERE),
+    ("access_key_id", Kind::String, S3_EVERYWHERE),
+    ("secret_access_key", Kind::String, S3_EVERYWHERE),
+    ("session_token", Kind::String, S3_EVERYWHERE),
+    ("profile", Kind::String, S3_EVERYWHERE),
+    ("force_path_style", Kind::Bool, S3_EVERYWHERE),
+    ("service_account_path", Kind::String, GCS_EVERYWHERE),
+    ("token", Kind::String, GCS_EVERYWHERE),
+    ("account_name", Kind::String, AZURE_EVERYWHERE),
+    ("account_key", Kind::String, AZURE_EVERYWHERE),
+    ("sas_token", Kind::String, AZURE_EVERYWHERE),
     (
         "max_concurrency",
         Kind::Integer(1, MAX_CONCURRENCY_LIMIT),
-        REMOTE,
+        REMOTE_AND_REFERENCES,
     ),
     (
         "timeout_ms",
@@ -210,10 +194,16 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
             Scheme::Gcs,
             Scheme::Azure,
             Scheme::Http,
+            Scheme::ReferenceS3,
+            Scheme::ReferenceHttp,
             Scheme::IcechunkS3,
         ],
     ),
-    ("max_retries", Kind::Integer(0, RETRIES_LIMIT), REMOTE),
+    (
+        "max_retries",
+        Kind::Integer(0, RETRIES_LIMIT),
+        REMOTE_AND_REFERENCES,
+    ),
     (
         "read_only",
         Kind::Bool,
@@ -223,6 +213,9 @@ const KEYS: &[(&str, Kind, &[Scheme])] = &[
             Scheme::Azure,
             Scheme::Http,
             Scheme::File,
+            Scheme::ReferenceFile,
+            Scheme::ReferenceS3,
+            Scheme::ReferenceHttp,
             Scheme::IcechunkFile,
             Scheme::IcechunkS3,
             Scheme::IcechunkGcs,
@@ -539,6 +532,32 @@ mod tests {
         for (json, scheme, expected) in cases {
             let message = UrlOptions::parse(json, scheme).unwrap_err();
             assert!(message.contains(expected), "{json}: {message}");
+        }
+    }
+
+    #[test]
+    fn reference_schemes_take_their_stores_options() {
+        let s3 = r#"{"endpoint": "http://127.0.0.1:9", "access_key_id": "a",
+            "secret_access_key": "b", "region": "r", "max_concurrency": 3, "read_only": true}"#;
+        let o = UrlOptions::parse(s3, Scheme::ReferenceS3).unwrap();
+        assert_eq!(o.endpoint.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(o.max_concurrency(), 3);
+        let http = r#"{"timeout_ms": 10, "max_retries": 1, "read_only": true}"#;
+        assert!(UrlOptions::parse(http, Scheme::ReferenceHttp).is_ok());
+        assert!(UrlOptions::parse(r#"{"read_only": true}"#, Scheme::ReferenceFile).is_ok());
+        for (json, scheme) in [
+            (r#"{"endpoint": "x"}"#, Scheme::ReferenceHttp),
+            (r#"{"timeout_ms": 10}"#, Scheme::ReferenceFile),
+            (r#"{"create": true}"#, Scheme::ReferenceS3),
+            (r#"{"conditional_writes": true}"#, Scheme::ReferenceS3),
+            (r#"{"fsync": true}"#, Scheme::ReferenceFile),
+            (r#"{"token": "t"}"#, Scheme::ReferenceS3),
+        ] {
+            let message = UrlOptions::parse(json, scheme).unwrap_err();
+            assert!(
+                message.contains("does not apply to reference+"),
+                "{json}: {message}"
+            );
         }
     }
 }

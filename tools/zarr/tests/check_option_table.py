@@ -12,11 +12,15 @@ import sys
 
 RUST_SCHEMES = {"S3": "s3", "Http": "http", "File": "file", "Gcs": "gcs", "Azure": "azure",
                 "IcechunkFile": "icechunk+file", "IcechunkS3": "icechunk+s3",
-                "IcechunkGcs": "icechunk+gcs", "IcechunkAzure": "icechunk+azure"}
+                "IcechunkGcs": "icechunk+gcs", "IcechunkAzure": "icechunk+azure",
+                "ReferenceFile": "reference_file", "ReferenceS3": "reference_s3",
+                "ReferenceHttp": "reference_http"}
 C_SCHEMES = {"SCHEME_S3": "s3", "SCHEME_HTTP": "http", "SCHEME_FILE": "file",
              "SCHEME_GCS": "gcs", "SCHEME_AZURE": "azure",
              "SCHEME_ICECHUNK_FILE": "icechunk+file", "SCHEME_ICECHUNK_S3": "icechunk+s3",
-             "SCHEME_ICECHUNK_GCS": "icechunk+gcs", "SCHEME_ICECHUNK_AZURE": "icechunk+azure"}
+             "SCHEME_ICECHUNK_GCS": "icechunk+gcs", "SCHEME_ICECHUNK_AZURE": "icechunk+azure",
+             "SCHEME_REFERENCE_FILE": "reference_file", "SCHEME_REFERENCE_S3": "reference_s3",
+             "SCHEME_REFERENCE_HTTP": "reference_http"}
 
 
 def rust_schemes(listed):
@@ -27,7 +31,7 @@ def rust_schemes(listed):
 def library_table(text):
     # Named lists (const OBJECT_STORES: &[Scheme] = &[...]) that KEYS may use.
     named = {name: rust_schemes(listed) for name, listed in
-             re.findall(r'const (\w+): &\[Scheme\] = &\[([^\]]*)\]', text)}
+             re.findall(r'const (\w+): &\[Scheme\] =\s*&\[([^\]]*)\]', text)}
     block = text[text.index("const KEYS"):]
     block = block[:block.index("\n];")]
     entries = re.findall(r'\(\s*"(\w+)",\s*Kind::\w+(?:\([^)]*\))?,\s*(?:&\[([^\]]*)\]|(\w+))', block)
@@ -37,7 +41,7 @@ def library_table(text):
 def tool_table(text):
     # Named combinations (#define SCHEME_OBJECT_STORES (SCHEME_S3 | ...)) the table may use.
     named = {name: {C_SCHEMES[s.strip()] for s in bits.split("|")} for name, bits in
-             re.findall(r'#define (SCHEME_\w+) \(([A-Z0-9_ |]+)\)', text)}
+             re.findall(r'#define (SCHEME_\w+)\s*(?:\\\n)?\s*\(([A-Z0-9_ |\n]+)\)', text)}
     block = text[text.index("option_table[] = {"):]
     block = block[:block.index("};")]
     entries = re.findall(r'\{"(\w+)",\s*([A-Z0-9_ |]+)\}', block)
