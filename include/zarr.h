@@ -2924,27 +2924,11 @@ void zarr_store_free(zarr_store *store);
 //   account): Azure Blob Storage: byte-range GETs, one Put Blob per value (Put Block and
 //   Put Block List in 8 MiB blocks above 16 MiB), Delete Blob, paged listing; Shared Key
 //   or SAS authorization (see below).
-// - `reference+file:///abs/refs.json`, `reference+s3://bucket/refs.json`,
-//   `reference+https://host/refs.json` (and `reference+http://`): a Kerchunk reference
-//   set, read-only: the chunks of HDF5, netCDF, GRIB or TIFF files (or of anything else)
-//   read as a Zarr hierarchy through the set's references. JSON sets of version 0 and 1
-//   (`templates` and `gen` expanded at open, at most 4,194,304 generated keys), and
-//   Parquet reference directories (`reference+file:///abs/refs.parq`, as
-//   `kerchunk.df.refs_to_dataframe` writes them; read lazily, a bounded number of record
-//   files cached). A value is inline text, `base64:` bytes, an embedded JSON object, or
-//   a target: a whole file or a byte range of it, named by an absolute path, `file://`,
-//   `s3://`, `gs://`, `az://` or `http(s)://` URL; a relative target path is
-//   `ZARR_ERROR_INVALID_ARGUMENT` naming its key (JSON at open, Parquet on read). The
-//   set's options apply to reading it and to its targets on the same kind of store
-//   (S3 options to S3 targets, HTTP options to HTTP targets); other targets get default
-//   options. `read_only` may only be true, `create` does not apply. A malformed set
-//   (JSON, a reference of the wrong shape, a negative or overflowing offset, a hostile
-//   key, a template that never closes, a `gen` too large) is `ZARR_ERROR_CORRUPT_DATA`
-//   naming the set and the key, an unsupported version or jinja feature
-//   `ZARR_ERROR_UNSUPPORTED`, a missing set `ZARR_ERROR_NOT_FOUND`. On read, a range
-//   past the end of its target is `ZARR_ERROR_CORRUPT_DATA` and a missing target file
-//   `ZARR_ERROR_IO`, both naming the key and the target. Writes are
-//   `ZARR_ERROR_READ_ONLY`. See docs/reference.md.
+// - `icechunk+file:///abs/path/repo`, `icechunk+s3://bucket/prefix`,
+//   `icechunk+gs://bucket/prefix`, `icechunk+az://container/prefix`: an Icechunk
+//   repository (versioned; writes are committed with `zarr_store_commit`), read and
+//   written through the Icechunk library; see "Icechunk repositories" below for its
+//   options.
 //
 // `options_json` is NULL or a JSON object; every key is optional:
 // - `endpoint` (string, S3, GCS and Azure): the service's URL, `http://` or `https://`:
@@ -2979,8 +2963,7 @@ void zarr_store_free(zarr_store *store);
 //   (50 ms doubling up to 2 s) and jitter. Other 4xx answers and refused connections are
 //   not retried.
 // - `read_only` (bool, every scheme): refuse writes with `ZARR_ERROR_READ_ONLY`
-//   (HTTP stores and Kerchunk reference sets are always read-only: `false` is an error
-//   there).
+//   (HTTP stores are always read-only: `false` is an error there).
 // - `create` (bool, S3 and local paths; default false; not with `read_only` true): make
 //   the directory (with its parents) or the bucket (in the store's region; one these
 //   credentials already own is fine) when it does not exist. Without it, opening a
@@ -3102,8 +3085,11 @@ void zarr_store_free(zarr_store *store);
 // `ZARR_ERROR_INVALID_ARGUMENT` for an empty or malformed URL, bad options, a profile
 // that is not in the profile files, or a malformed endpoint; `ZARR_ERROR_UNSUPPORTED` for
 // another scheme; `ZARR_ERROR_NOT_FOUND` if the local directory, the S3 or GCS bucket or
-// the Azure container does not exist (and, for the first two, `create` is not true); `ZARR_ERROR_IO` if a local path exists and is
-// not a directory, or cannot be created; `ZARR_ERROR_NETWORK`, `ZARR_ERROR_TIMEOUT` or
+// the Azure container does not exist (and, for the first two, `create` is not true), if
+// there is no Icechunk repository at an `icechunk+` URL (and `create` is not true), or
+// no branch, tag or snapshot of the name asked for; `ZARR_ERROR_IO` if a local path
+// exists and is not a directory, or cannot be created, or an Icechunk repository cannot
+// be read; `ZARR_ERROR_NETWORK`, `ZARR_ERROR_TIMEOUT` or
 // `ZARR_ERROR_REMOTE` if an object store's endpoint cannot be reached or fails the
 // request of the open; `ZARR_ERROR_ACCESS_DENIED` if a GCS token request or an Azure
 // open is refused;
