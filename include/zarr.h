@@ -2929,6 +2929,27 @@ void zarr_store_free(zarr_store *store);
 //   repository (versioned; writes are committed with `zarr_store_commit`), read and
 //   written through the Icechunk library; see "Icechunk repositories" below for its
 //   options.
+// - `reference+file:///abs/refs.json`, `reference+s3://bucket/refs.json`,
+//   `reference+https://host/refs.json` (and `reference+http://`): a Kerchunk reference
+//   set, read-only: the chunks of HDF5, netCDF, GRIB or TIFF files (or of anything else)
+//   read as a Zarr hierarchy through the set's references. JSON sets of version 0 and 1
+//   (`templates` and `gen` expanded at open, at most 4,194,304 generated keys), and
+//   Parquet reference directories (`reference+file:///abs/refs.parq`, as
+//   `kerchunk.df.refs_to_dataframe` writes them; read lazily, a bounded number of record
+//   files cached). A value is inline text, `base64:` bytes, an embedded JSON object, or
+//   a target: a whole file or a byte range of it, named by an absolute path, `file://`,
+//   `s3://`, `gs://`, `az://` or `http(s)://` URL; a relative target path is
+//   `ZARR_ERROR_INVALID_ARGUMENT` naming its key (JSON at open, Parquet on read). The
+//   set's options apply to reading it and to its targets on the same kind of store
+//   (S3 options to S3 targets, HTTP options to HTTP targets); other targets get default
+//   options. `read_only` may only be true, `create` does not apply. A malformed set
+//   (JSON, a reference of the wrong shape, a negative or overflowing offset, a hostile
+//   key, a template that never closes, a `gen` too large) is `ZARR_ERROR_CORRUPT_DATA`
+//   naming the set and the key, an unsupported version or jinja feature
+//   `ZARR_ERROR_UNSUPPORTED`, a missing set `ZARR_ERROR_NOT_FOUND`. On read, a range
+//   past the end of its target is `ZARR_ERROR_CORRUPT_DATA` and a missing target file
+//   `ZARR_ERROR_IO`, both naming the key and the target. Writes are
+//   `ZARR_ERROR_READ_ONLY`. See docs/reference.md.
 //
 // `options_json` is NULL or a JSON object; every key is optional:
 // - `endpoint` (string, S3, GCS and Azure): the service's URL, `http://` or `https://`:
@@ -2963,7 +2984,8 @@ void zarr_store_free(zarr_store *store);
 //   (50 ms doubling up to 2 s) and jitter. Other 4xx answers and refused connections are
 //   not retried.
 // - `read_only` (bool, every scheme): refuse writes with `ZARR_ERROR_READ_ONLY`
-//   (HTTP stores are always read-only: `false` is an error there).
+//   (HTTP stores and Kerchunk reference sets are always read-only: `false` is an error
+//   there).
 // - `create` (bool, S3 and local paths; default false; not with `read_only` true): make
 //   the directory (with its parents) or the bucket (in the store's region; one these
 //   credentials already own is fine) when it does not exist. Without it, opening a
