@@ -343,20 +343,22 @@ fn remote_targets_share_one_store_per_bucket() {
         log.lock().unwrap().push(name.to_string());
         let store = crate::storage::MemoryStore::new();
         store.set("dir/file.nc", b"abcdefgh").unwrap();
-        store.set("f.nc", b"ABCDEFGH").unwrap();
+        store.set("data/f.nc", b"ABCDEFGH").unwrap();
         Ok(Arc::new(store) as Arc<dyn ReadableStorage>)
     });
     let json = r#"{"a": ["s3://bkt/dir/file.nc", 1, 3], "b": ["s3://bkt/dir/file.nc", 4, 2],
-                   "c": ["https://host/data/f.nc", 0, 2], "d": ["s3://other/x"]}"#;
+                   "c": ["https://host/data/f.nc", 0, 2], "d": ["s3://other/x"],
+                   "e": ["https://host/data/%66.nc", 2, 2]}"#;
     let store = ReferenceStore::from_json("r.json", json.as_bytes(), open_target, 8).unwrap();
     assert_eq!(store.max_concurrency(), Some(8));
     assert_eq!(store.get("a").unwrap().unwrap(), b"bcd");
     assert_eq!(store.get("b").unwrap().unwrap(), b"ef");
     assert_eq!(store.get("c").unwrap().unwrap(), b"AB");
+    assert_eq!(store.get("e").unwrap().unwrap(), b"CD");
     assert!(matches!(store.get("d"), Err(StorageError::Io { .. })));
     assert_eq!(
         *opened.lock().unwrap(),
-        vec!["s3://bkt", "https://host/data/", "s3://other"]
+        vec!["s3://bkt", "https://host/", "s3://other"]
     );
 }
 
