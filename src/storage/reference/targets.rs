@@ -148,6 +148,31 @@ impl Targets {
         }
     }
 
+    /// The whole of `target`; `None` when it does not exist. One request for an object
+    /// (no size asked first).
+    pub fn get(&self, target: &Target) -> Result<Option<Vec<u8>>, StorageError> {
+        match target {
+            Target::File(path) => {
+                let size = match std::fs::metadata(path) {
+                    Ok(meta) => meta.len(),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(source) => {
+                        return Err(StorageError::Io {
+                            key: path.display().to_string(),
+                            source,
+                        })
+                    }
+                };
+                let whole = [ByteRange::FromStart {
+                    offset: 0,
+                    length: size,
+                }];
+                Ok(read_file(path, &whole)?.map(|(_, bytes)| bytes))
+            }
+            Target::Object { store, key } => self.store(store)?.get(key),
+        }
+    }
+
     /// The size of `target`; `None` when it does not exist.
     pub fn size(&self, target: &Target) -> Result<Option<u64>, StorageError> {
         match target {
