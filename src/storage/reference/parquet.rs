@@ -272,6 +272,18 @@ fn read_record_unguarded(bytes: Vec<u8>, record_size: u64) -> Result<Record, Par
         ParseError::Invalid(format!("not a readable Parquet file: {e}"))
     };
     let reader = SerializedFileReader::new(bytes::Bytes::from(bytes)).map_err(parquet_error)?;
+    // Without these columns every row would read as a missing chunk: a file that is not
+    // a record file is an error, not an empty record.
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let names: Vec<&str> = schema.columns().iter().map(|c| c.name()).collect();
+    for required in ["path", "offset", "size", "raw"] {
+        if !names.contains(&required) {
+            return invalid(format!(
+                "no column '{required}' (columns: {}; a record has path, offset, size and raw)",
+                names.join(", ")
+            ));
+        }
+    }
     let rows = reader.metadata().file_metadata().num_rows();
     if rows < 0 || rows as u64 > record_size {
         return invalid(format!(

@@ -526,11 +526,10 @@ fn parquet_bad_input() {
             "{cut}: {e}"
         );
     }
-    // Wrong column types: an integer path.
-    let schema = "message schema { REQUIRED INT64 path; }";
-    let mut out = Vec::new();
-    {
-        use ::parquet::data_type::Int64Type;
+    // Wrong column types: an integer path; and a file without the record columns.
+    let int64_columns = |schema: &str, columns: usize| {
+        use ::parquet::data_type::{ByteArrayType, Int64Type};
+        let mut out = Vec::new();
         let mut w = ::parquet::file::writer::SerializedFileWriter::new(
             &mut out,
             Arc::new(::parquet::schema::parser::parse_message_type(schema).unwrap()),
@@ -538,16 +537,31 @@ fn parquet_bad_input() {
         )
         .unwrap();
         let mut g = w.next_row_group().unwrap();
-        let mut c = g.next_column().unwrap().unwrap();
-        c.typed::<Int64Type>()
-            .write_batch(&[5], None, None)
-            .unwrap();
-        c.close().unwrap();
+        for _ in 0..columns {
+            let mut c = g.next_column().unwrap().unwrap();
+            c.typed::<Int64Type>()
+                .write_batch(&[5], None, None)
+                .unwrap();
+            c.close().unwrap();
+        }
+        if let Some(mut c) = g.next_column().unwrap() {
+            c.typed::<ByteArrayType>()
+                .write_batch(&[], Some(&[0]), None)
+                .unwrap();
+            c.close().unwrap();
+        }
         g.close().unwrap();
         w.close().unwrap();
-    }
-    let e = read_err(out);
-    assert!(e.to_string().contains("column 'path'"), "{e}");
+        out
+    };
+    let e = read_err(int64_columns(
+        "message schema { REQUIRED INT64 path; REQUIRED INT64 offset; REQUIRED INT64 size; \
+         OPTIONAL BYTE_ARRAY raw; }",
+        3,
+    ));
+    assert!(e.to_string().contains("column 'path' holds Long(5)"), "{e}");
+    let e = read_err(int64_columns("message schema { REQUIRED INT64 path; }", 1));
+    assert!(e.to_string().contains("no column 'offset'"), "{e}");
     // Negative offsets, relative paths, too many rows.
     let e = read_err(record_file(&[(Some("/x"), -1, 4, None)]));
     assert!(e.to_string().contains("non-negative"), "{e}");
