@@ -596,3 +596,35 @@ fn special_files_are_refused_without_opening_them() {
     ));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A crash the fuzz target `reference_parquet` found: a record file whose column chunk
+/// starts at a negative offset made the parquet crate assert. The input is the fuzz
+/// target's container (`[key length u8][key][value length u32 LE][value]`); every record
+/// file in it must read as a clean error or as rows, never a panic (read without the
+/// `catch_unwind` guard, so that a panic fails this test).
+#[test]
+fn fuzz_regression_negative_column_start() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/reference/bad/fuzz-negative-column-start.container"
+    );
+    let mut data = &std::fs::read(path).unwrap()[..];
+    let mut errors = Vec::new();
+    while let Some((&key_len, rest)) = data.split_first() {
+        let (key, rest) = rest.split_at(usize::from(key_len).min(rest.len()));
+        let (len, rest) = rest.split_at(4.min(rest.len()));
+        let mut len_bytes = [0u8; 4];
+        len_bytes[..len.len()].copy_from_slice(len);
+        let (value, rest) = rest.split_at((u32::from_le_bytes(len_bytes) as usize).min(rest.len()));
+        data = rest;
+        if String::from_utf8_lossy(key).ends_with(".parq") {
+            if let Err(e) = parquet::read_record_unguarded(value.to_vec(), 3) {
+                errors.push(e.to_string());
+            }
+        }
+    }
+    assert!(
+        errors.iter().any(|e| e.contains("outside the file")),
+        "{errors:?}"
+    );
+}
