@@ -2924,6 +2924,11 @@ void zarr_store_free(zarr_store *store);
 //   account): Azure Blob Storage: byte-range GETs, one Put Blob per value (Put Block and
 //   Put Block List in 8 MiB blocks above 16 MiB), Delete Blob, paged listing; Shared Key
 //   or SAS authorization (see below).
+// - `icechunk+file:///abs/path/repo`, `icechunk+s3://bucket/prefix`,
+//   `icechunk+gs://bucket/prefix`, `icechunk+az://container/prefix`: an Icechunk
+//   repository (versioned; writes are committed with `zarr_store_commit`), read and
+//   written through the Icechunk library; see "Icechunk repositories" below for its
+//   options.
 //
 // `options_json` is NULL or a JSON object; every key is optional:
 // - `endpoint` (string, S3, GCS and Azure): the service's URL, `http://` or `https://`:
@@ -3080,8 +3085,11 @@ void zarr_store_free(zarr_store *store);
 // `ZARR_ERROR_INVALID_ARGUMENT` for an empty or malformed URL, bad options, a profile
 // that is not in the profile files, or a malformed endpoint; `ZARR_ERROR_UNSUPPORTED` for
 // another scheme; `ZARR_ERROR_NOT_FOUND` if the local directory, the S3 or GCS bucket or
-// the Azure container does not exist (and, for the first two, `create` is not true); `ZARR_ERROR_IO` if a local path exists and is
-// not a directory, or cannot be created; `ZARR_ERROR_NETWORK`, `ZARR_ERROR_TIMEOUT` or
+// the Azure container does not exist (and, for the first two, `create` is not true), if
+// there is no Icechunk repository at an `icechunk+` URL (and `create` is not true), or
+// no branch, tag or snapshot of the name asked for; `ZARR_ERROR_IO` if a local path
+// exists and is not a directory, or cannot be created, or an Icechunk repository cannot
+// be read; `ZARR_ERROR_NETWORK`, `ZARR_ERROR_TIMEOUT` or
 // `ZARR_ERROR_REMOTE` if an object store's endpoint cannot be reached or fails the
 // request of the open; `ZARR_ERROR_ACCESS_DENIED` if a GCS token request or an Azure
 // open is refused;

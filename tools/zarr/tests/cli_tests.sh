@@ -1732,7 +1732,7 @@ case_env_store_options() {
     contains err "option 'endpoint' does not apply to http(s):// URLs"
     # a key that no scheme knows is a typo: an error for every kind of store
     ZARR_STORE_OPTIONS='{"region": "x", "endpont": "http://127.0.0.1:9"}' "$ZARR" info m.zarr/f32 >out 2>err && fail "typo accepted"
-    has_line err "zarr: info: \$ZARR_STORE_OPTIONS: unknown option 'endpont' (known options: endpoint, region, anonymous, access_key_id, secret_access_key, session_token, profile, force_path_style, service_account_path, token, account_name, account_key, sas_token, max_concurrency, timeout_ms, max_retries, read_only, create, fsync, follow_symlinks, locking, conditional_writes, update_attempts)"
+    has_line err "zarr: info: \$ZARR_STORE_OPTIONS: unknown option 'endpont' (known options: endpoint, region, anonymous, access_key_id, secret_access_key, session_token, profile, force_path_style, service_account_path, token, account_name, account_key, sas_token, max_concurrency, timeout_ms, max_retries, read_only, create, fsync, follow_symlinks, locking, conditional_writes, update_attempts, branch, tag, snapshot, virtual_chunk_prefixes)"
     ZARR_STORE_OPTIONS='{"bogus": 2}' "$ZARR" info http://127.0.0.1:9/x.zarr >out 2>err && fail "typo accepted for http"
     contains err "unknown option 'bogus'"
     ZARR_STORE_OPTIONS='[1]' "$ZARR" cat m.zarr/f32 >out 2>err && fail "not an object accepted"
