@@ -743,9 +743,8 @@ mod tests {
         (dir, open, opens)
     }
 
-    fn check_kerchunk_values(store: ReferenceStore) {
+    fn check_kerchunk_values(store: Arc<dyn crate::storage::Storage>) {
         use crate::array::Array;
-        let store: Arc<dyn crate::storage::Storage> = Arc::new(store);
         let x = Array::open(store.clone(), "/x").unwrap();
         let mut out = vec![0u8; 24 * 4];
         x.read_region(&[0, 0], &[4, 6], &mut out).unwrap();
@@ -782,7 +781,7 @@ mod tests {
         let text = std::fs::read(dir.join("refs.json")).unwrap();
         let json = ReferenceStore::from_json("refs.json", &text, open, 4).unwrap();
         assert_eq!(json.max_concurrency(), Some(4));
-        check_kerchunk_values(json);
+        check_kerchunk_values(Arc::new(json));
         assert_eq!(
             *opens.lock().unwrap(),
             1,
@@ -792,6 +791,11 @@ mod tests {
             let (dir, open, _) = kerchunk_fixture();
             let source = Arc::new(crate::storage::FilesystemStore::new(dir.join(name)).unwrap());
             let parquet = ReferenceStore::from_parquet(name, source, open, false, 4).unwrap();
+            // Its `.zmetadata` opens as consolidated metadata, which holds every node.
+            let parquet: Arc<dyn crate::storage::Storage> = Arc::new(parquet);
+            let view = crate::consolidated::ConsolidatedStore::open(parquet.clone()).unwrap();
+            let zarray = view.get("x/.zarray").unwrap().unwrap();
+            assert!(String::from_utf8(zarray).unwrap().contains("\"zlib\""));
             check_kerchunk_values(parquet);
         }
     }

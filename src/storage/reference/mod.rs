@@ -322,17 +322,10 @@ impl ReadableStorage for ReferenceStore {
                 url,
                 target,
                 range: None,
-            } => {
-                let size = self
-                    .targets
-                    .size(target)?
-                    .ok_or_else(|| self.target_missing(key, url))?;
-                let whole = [ByteRange::FromStart {
-                    offset: 0,
-                    length: size,
-                }];
-                Ok(Some(self.read_entry(key, &entry, &whole)?.1))
-            }
+            } => match self.targets.get(target)? {
+                Some(bytes) => Ok(Some(bytes)),
+                None => Err(self.target_missing(key, url)),
+            },
         }
     }
 

@@ -267,11 +267,50 @@ fn read_record(bytes: Vec<u8>, record_size: u64) -> Result<Record, ParseError> {
     )
 }
 
-fn read_record_unguarded(bytes: Vec<u8>, record_size: u64) -> Result<Record, ParseError> {
+pub(super) fn read_record_unguarded(
+    bytes: Vec<u8>,
+    record_size: u64,
+) -> Result<Record, ParseError> {
     let parquet_error = |e: parquet::errors::ParquetError| {
         ParseError::Invalid(format!("not a readable Parquet file: {e}"))
     };
+    let reader_len = bytes.len() as u64;
     let reader = SerializedFileReader::new(bytes::Bytes::from(bytes)).map_err(parquet_error)?;
+    // The reader asserts (panics) on a column chunk whose start or length is negative:
+    // check them, and that each chunk lies inside the file, before any row is read.
+    let file_len = reader_len;
+    for (g, group) in reader.metadata().row_groups().iter().enumerate() {
+        for column in group.columns() {
+            let start = column
+                .dictionary_page_offset()
+                .unwrap_or_else(|| column.data_page_offset());
+            let length = column.compressed_size();
+            let inside = u64::try_from(start)
+                .ok()
+                .zip(u64::try_from(length).ok())
+                .and_then(|(s, l)| s.checked_add(l))
+                .is_some_and(|end| end <= file_len);
+            if !inside {
+                return invalid(format!(
+                    "row group {g}: column '{}' claims {length} bytes at offset {start}, \
+                     outside the file ({file_len} bytes)",
+                    column.column_path()
+                ));
+            }
+        }
+    }
+    // Without these columns every row would read as a missing chunk: a file that is not
+    // a record file is an error, not an empty record.
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let names: Vec<&str> = schema.columns().iter().map(|c| c.name()).collect();
+    for required in ["path", "offset", "size", "raw"] {
+        if !names.contains(&required) {
+            return invalid(format!(
+                "no column '{required}' (columns: {}; a record has path, offset, size and raw)",
+                names.join(", ")
+            ));
+        }
+    }
     let rows = reader.metadata().file_metadata().num_rows();
     if rows < 0 || rows as u64 > record_size {
         return invalid(format!(

@@ -1,6 +1,6 @@
 //! The files that references point into: local files, read by path with positioned reads
 //! (no store per directory), and objects of S3, GCS, Azure or HTTP stores, one store per
-//! bucket (or HTTP directory) opened on first use and shared by every reference into it.
+//! bucket (or HTTP server) opened on first use and shared by every reference into it.
 
 use super::ParseError;
 use crate::storage::{ByteRange, RangesRead, ReadableStorage, StorageError};
@@ -15,7 +15,7 @@ pub enum Target {
     /// A local file (absolute path).
     File(PathBuf),
     /// The object `key` of the store `store` names: `s3://bucket`, `gs://bucket`,
-    /// `az://container`, or an HTTP directory `https://host/dir/`.
+    /// `az://container`, or an HTTP server `https://host:port/`.
     Object { store: String, key: String },
 }
 
@@ -64,17 +64,22 @@ pub fn parse_target(url: &str) -> Result<Target, ParseError> {
                     "target '{url}': URLs with a query or fragment are not supported"
                 )));
             }
-            let text = parsed.as_str();
-            let (dir, name) = text.rsplit_once('/').unwrap_or((text, ""));
-            let name = percent_encoding::percent_decode_str(name)
+            // One store per server (scheme, host and port), so that references into many
+            // files there share one connection pool; the key is the decoded path.
+            let origin = &parsed[..url::Position::BeforePath];
+            let path = percent_encoding::percent_decode_str(parsed.path())
                 .decode_utf8()
                 .map_err(|_| ParseError::Target(format!("target '{url}': not UTF-8")))?;
-            if name.is_empty() || name == "." || name == ".." {
+            let key = path.trim_start_matches('/');
+            if key.is_empty() || key.ends_with('/') {
                 return invalid("names a directory, not a file");
             }
+            if let Err(e) = crate::storage::validate_key(key) {
+                return invalid(&e.to_string());
+            }
             Ok(Target::Object {
-                store: format!("{dir}/"),
-                key: name.into_owned(),
+                store: format!("{origin}/"),
+                key: key.to_string(),
             })
         }
         other => Err(ParseError::Unsupported(format!(
@@ -140,6 +145,31 @@ impl Targets {
         match target {
             Target::File(path) => read_file(path, ranges),
             Target::Object { store, key } => self.store(store)?.read_ranges(key, ranges),
+        }
+    }
+
+    /// The whole of `target`; `None` when it does not exist. One request for an object
+    /// (no size asked first).
+    pub fn get(&self, target: &Target) -> Result<Option<Vec<u8>>, StorageError> {
+        match target {
+            Target::File(path) => {
+                let size = match std::fs::metadata(path) {
+                    Ok(meta) => meta.len(),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(source) => {
+                        return Err(StorageError::Io {
+                            key: path.display().to_string(),
+                            source,
+                        })
+                    }
+                };
+                let whole = [ByteRange::FromStart {
+                    offset: 0,
+                    length: size,
+                }];
+                Ok(read_file(path, &whole)?.map(|(_, bytes)| bytes))
+            }
+            Target::Object { store, key } => self.store(store)?.get(key),
         }
     }
 

@@ -343,20 +343,22 @@ fn remote_targets_share_one_store_per_bucket() {
         log.lock().unwrap().push(name.to_string());
         let store = crate::storage::MemoryStore::new();
         store.set("dir/file.nc", b"abcdefgh").unwrap();
-        store.set("f.nc", b"ABCDEFGH").unwrap();
+        store.set("data/f.nc", b"ABCDEFGH").unwrap();
         Ok(Arc::new(store) as Arc<dyn ReadableStorage>)
     });
     let json = r#"{"a": ["s3://bkt/dir/file.nc", 1, 3], "b": ["s3://bkt/dir/file.nc", 4, 2],
-                   "c": ["https://host/data/f.nc", 0, 2], "d": ["s3://other/x"]}"#;
+                   "c": ["https://host/data/f.nc", 0, 2], "d": ["s3://other/x"],
+                   "e": ["https://host/data/%66.nc", 2, 2]}"#;
     let store = ReferenceStore::from_json("r.json", json.as_bytes(), open_target, 8).unwrap();
     assert_eq!(store.max_concurrency(), Some(8));
     assert_eq!(store.get("a").unwrap().unwrap(), b"bcd");
     assert_eq!(store.get("b").unwrap().unwrap(), b"ef");
     assert_eq!(store.get("c").unwrap().unwrap(), b"AB");
+    assert_eq!(store.get("e").unwrap().unwrap(), b"CD");
     assert!(matches!(store.get("d"), Err(StorageError::Io { .. })));
     assert_eq!(
         *opened.lock().unwrap(),
-        vec!["s3://bkt", "https://host/data/", "s3://other"]
+        vec!["s3://bkt", "https://host/", "s3://other"]
     );
 }
 
@@ -524,11 +526,10 @@ fn parquet_bad_input() {
             "{cut}: {e}"
         );
     }
-    // Wrong column types: an integer path.
-    let schema = "message schema { REQUIRED INT64 path; }";
-    let mut out = Vec::new();
-    {
-        use ::parquet::data_type::Int64Type;
+    // Wrong column types: an integer path; and a file without the record columns.
+    let int64_columns = |schema: &str, columns: usize| {
+        use ::parquet::data_type::{ByteArrayType, Int64Type};
+        let mut out = Vec::new();
         let mut w = ::parquet::file::writer::SerializedFileWriter::new(
             &mut out,
             Arc::new(::parquet::schema::parser::parse_message_type(schema).unwrap()),
@@ -536,16 +537,31 @@ fn parquet_bad_input() {
         )
         .unwrap();
         let mut g = w.next_row_group().unwrap();
-        let mut c = g.next_column().unwrap().unwrap();
-        c.typed::<Int64Type>()
-            .write_batch(&[5], None, None)
-            .unwrap();
-        c.close().unwrap();
+        for _ in 0..columns {
+            let mut c = g.next_column().unwrap().unwrap();
+            c.typed::<Int64Type>()
+                .write_batch(&[5], None, None)
+                .unwrap();
+            c.close().unwrap();
+        }
+        if let Some(mut c) = g.next_column().unwrap() {
+            c.typed::<ByteArrayType>()
+                .write_batch(&[], Some(&[0]), None)
+                .unwrap();
+            c.close().unwrap();
+        }
         g.close().unwrap();
         w.close().unwrap();
-    }
-    let e = read_err(out);
-    assert!(e.to_string().contains("column 'path'"), "{e}");
+        out
+    };
+    let e = read_err(int64_columns(
+        "message schema { REQUIRED INT64 path; REQUIRED INT64 offset; REQUIRED INT64 size; \
+         OPTIONAL BYTE_ARRAY raw; }",
+        3,
+    ));
+    assert!(e.to_string().contains("column 'path' holds Long(5)"), "{e}");
+    let e = read_err(int64_columns("message schema { REQUIRED INT64 path; }", 1));
+    assert!(e.to_string().contains("no column 'offset'"), "{e}");
     // Negative offsets, relative paths, too many rows.
     let e = read_err(record_file(&[(Some("/x"), -1, 4, None)]));
     assert!(e.to_string().contains("non-negative"), "{e}");
@@ -579,4 +595,36 @@ fn special_files_are_refused_without_opening_them() {
         Err(StorageError::NotRegularFile { .. })
     ));
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A crash the fuzz target `reference_parquet` found: a record file whose column chunk
+/// starts at a negative offset made the parquet crate assert. The input is the fuzz
+/// target's container (`[key length u8][key][value length u32 LE][value]`); every record
+/// file in it must read as a clean error or as rows, never a panic (read without the
+/// `catch_unwind` guard, so that a panic fails this test).
+#[test]
+fn fuzz_regression_negative_column_start() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/reference/bad/fuzz-negative-column-start.container"
+    );
+    let mut data = &std::fs::read(path).unwrap()[..];
+    let mut errors = Vec::new();
+    while let Some((&key_len, rest)) = data.split_first() {
+        let (key, rest) = rest.split_at(usize::from(key_len).min(rest.len()));
+        let (len, rest) = rest.split_at(4.min(rest.len()));
+        let mut len_bytes = [0u8; 4];
+        len_bytes[..len.len()].copy_from_slice(len);
+        let (value, rest) = rest.split_at((u32::from_le_bytes(len_bytes) as usize).min(rest.len()));
+        data = rest;
+        if String::from_utf8_lossy(key).ends_with(".parq") {
+            if let Err(e) = parquet::read_record_unguarded(value.to_vec(), 3) {
+                errors.push(e.to_string());
+            }
+        }
+    }
+    assert!(
+        errors.iter().any(|e| e.contains("outside the file")),
+        "{errors:?}"
+    );
 }
