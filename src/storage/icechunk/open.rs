@@ -137,6 +137,8 @@ pub fn open(
             std::fs::create_dir_all(path).map_err(io_error)?;
         }
     }
+    // Creating a repository draws its first snapshot's id (see reseed_ids_after_fork).
+    super::store::reseed_ids_after_fork();
     let storage = storage_for(&location, url, options, &runtime)?;
 
     let repository = runtime.block_on(async {
@@ -211,7 +213,10 @@ pub fn open(
         session,
         url.to_string(),
         version,
-        !matches!(location, Location::File(_)),
+        match &location {
+            Location::File(path) => Some(path.clone()),
+            _ => None,
+        },
     ))
 }
 

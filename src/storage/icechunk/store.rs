@@ -36,6 +36,9 @@ pub struct IcechunkStore {
     pub(super) version: OpenedVersion,
     /// Whether the objects are remote (a planner then keeps several reads in flight).
     remote: bool,
+    /// The repository's directory when it is on local disk: commits lock a file in it
+    /// (see `versions::CommitLock`).
+    pub(super) local_root: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for IcechunkStore {
@@ -57,8 +60,10 @@ impl IcechunkStore {
         session: Session,
         url: String,
         version: OpenedVersion,
-        remote: bool,
+        local_root: Option<std::path::PathBuf>,
     ) -> IcechunkStore {
+        let remote = local_root.is_none();
+        reseed_ids_after_fork();
         let store = runtime.block_on(icechunk::Store::from_session(Arc::new(
             tokio::sync::RwLock::new(session),
         )));
@@ -70,7 +75,15 @@ impl IcechunkStore {
             url,
             version,
             remote,
+            local_root,
         }
+    }
+
+    /// Run one of Icechunk's futures to completion on the store's runtime, from the
+    /// calling thread (see [`reseed_ids_after_fork`]).
+    pub(super) fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        reseed_ids_after_fork();
+        self.runtime.block_on(future)
     }
 
     /// The session's store, held for the length of one operation: a commit waits for
@@ -86,12 +99,12 @@ impl IcechunkStore {
     /// Whether this handle may write (a branch opened without `read_only`).
     pub(super) fn writable(&self) -> bool {
         let store = self.current();
-        !self.runtime.block_on(store.read_only())
+        !self.block_on(store.read_only())
     }
 
     /// The size of the value at `key` in `store` (for the message of a short read).
     fn size_in(&self, store: &icechunk::Store, key: &str) -> u64 {
-        self.runtime.block_on(store.getsize(key)).unwrap_or(0)
+        self.block_on(store.getsize(key)).unwrap_or(0)
     }
 
     /// A failure of a read of `range` of `key`: a range past the end of the value is
@@ -174,7 +187,7 @@ impl IcechunkStore {
         let expected = match range {
             ByteRange::FromStart { length, .. } | ByteRange::Suffix { length } => length,
         };
-        match self.runtime.block_on(store.get(key, &range_of(range))) {
+        match self.block_on(store.get(key, &range_of(range))) {
             Ok(bytes) if bytes.len() as u64 == expected => Ok(Some(bytes.to_vec())),
             Ok(_) => {
                 let size = self.size_in(store, key);
@@ -194,7 +207,7 @@ impl ReadableStorage for IcechunkStore {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StorageError> {
         validate_key(key)?;
         let store = self.current();
-        match self.runtime.block_on(store.get(key, &IcechunkRange::ALL)) {
+        match self.block_on(store.get(key, &IcechunkRange::ALL)) {
             Ok(bytes) => Ok(Some(bytes.to_vec())),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(self.failure("read", key, &e)),
@@ -219,7 +232,6 @@ impl ReadableStorage for IcechunkStore {
             .iter()
             .map(|&range| (key.to_string(), range_of(range)));
         let results = self
-            .runtime
             .block_on(store.get_partial_values(requests))
             .map_err(|e| self.failure("read", key, &e))?;
         let mut out = Vec::new();
@@ -247,7 +259,7 @@ impl ReadableStorage for IcechunkStore {
     fn value_size(&self, key: &str) -> Result<Option<u64>, StorageError> {
         validate_key(key)?;
         let store = self.current();
-        match self.runtime.block_on(store.getsize(key)) {
+        match self.block_on(store.getsize(key)) {
             Ok(size) => Ok(Some(size)),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(self.failure("size", key, &e)),
@@ -279,15 +291,14 @@ impl WritableStorage for IcechunkStore {
     fn set(&self, key: &str, value: &[u8]) -> Result<(), StorageError> {
         validate_key(key)?;
         let store = self.current();
-        self.runtime
-            .block_on(store.set(key, Bytes::copy_from_slice(value)))
+        self.block_on(store.set(key, Bytes::copy_from_slice(value)))
             .map_err(|e| self.failure("write", key, &e))
     }
 
     fn erase(&self, key: &str) -> Result<(), StorageError> {
         validate_key(key)?;
         let store = self.current();
-        match self.runtime.block_on(store.delete(key)) {
+        match self.block_on(store.delete(key)) {
             Ok(()) => Ok(()),
             Err(e) if is_absent(&e) => Ok(()),
             Err(e) => Err(self.failure("erase", key, &e)),
@@ -297,7 +308,7 @@ impl WritableStorage for IcechunkStore {
     fn erase_prefix(&self, prefix: &str) -> Result<(), StorageError> {
         validate_prefix(prefix)?;
         let store = self.current();
-        match self.runtime.block_on(store.delete_dir(prefix)) {
+        match self.block_on(store.delete_dir(prefix)) {
             Ok(()) => Ok(()),
             Err(e) if is_absent(&e) => Ok(()),
             Err(e) => Err(self.failure("erase", prefix, &e)),
@@ -316,7 +327,6 @@ impl ListableStorage for IcechunkStore {
         validate_prefix(prefix)?;
         let store = self.current();
         let items: Vec<ListDirItem> = self
-            .runtime
             .block_on(async {
                 let stream = store.list_dir_items(prefix).await?;
                 stream.try_collect().await
@@ -342,4 +352,27 @@ impl ListableStorage for IcechunkStore {
         listing.prefixes.dedup();
         Ok(listing)
     }
+}
+
+/// Reseed the calling thread's random generator the first time the thread runs in a new
+/// process. Icechunk draws the ids of snapshots, manifests and chunks from rand's
+/// thread-local generator, which a child process inherits unchanged from `fork`: without
+/// this, the children of a process that wrote or committed would draw the same ids as
+/// each other and as their parent (the second commit fails with "snapshot id is already
+/// present", and two children's chunks could be written under one name). Every operation
+/// of the store runs through here; the runtime's own threads are created by the process
+/// that opened the store, so they seed themselves.
+pub(super) fn reseed_ids_after_fork() {
+    thread_local! {
+        static SEEDED_IN_PROCESS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    let process = std::process::id();
+    SEEDED_IN_PROCESS.with(|seeded| {
+        if seeded.get() != process {
+            // Fails only when the operating system gives no random bytes, and then the
+            // generator keeps its state: ids stay unique within one process.
+            let _ = rand::rng().reseed();
+            seeded.set(process);
+        }
+    });
 }

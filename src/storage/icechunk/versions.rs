@@ -29,6 +29,34 @@ impl IcechunkStore {
     }
 }
 
+/// The file in a local repository's directory that commits lock.
+const COMMIT_LOCK: &str = ".libzarr-commit.lock";
+
+/// An exclusive lock, across processes, on a local repository's commits. Icechunk
+/// updates a branch with a conditional write, which object stores make atomic but its
+/// local file system storage does not (it warns that local repositories are not safe
+/// for concurrent commits): two commits racing on one branch could both succeed, the
+/// second one silently dropping the first from the branch's history. Holding this lock
+/// from before the commit reads the branch until after it moved the branch makes the
+/// later commit see the earlier one and fail with a conflict, as on an object store.
+/// It serialises libzarr's commits only: other programs (icechunk-python) do not take it.
+struct CommitLock {
+    _file: std::fs::File,
+}
+
+impl CommitLock {
+    fn acquire(root: &std::path::Path) -> std::io::Result<CommitLock> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(root.join(COMMIT_LOCK))?;
+        crate::sys::file_lock::lock_exclusive(&file)?;
+        Ok(CommitLock { _file: file })
+    }
+}
+
 /// Whether a commit failure is a lost race with another writer.
 fn is_conflict(kind: &SessionErrorKind) -> bool {
     matches!(
@@ -64,7 +92,19 @@ impl VersionControl for IcechunkStore {
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let session = slot.session();
-        let id = self.runtime.block_on(async {
+        let _repository_lock = match &self.local_root {
+            Some(root) => Some(CommitLock::acquire(root).map_err(|e| {
+                self.repository_failure(
+                    &format!(
+                        "cannot lock '{}' for the commit",
+                        root.join(COMMIT_LOCK).display()
+                    ),
+                    e.to_string(),
+                )
+            })?),
+            None => None,
+        };
+        let id = self.block_on(async {
             let mut session = session.write().await;
             if !session.has_uncommitted_changes() {
                 return Err(StorageError::NothingToCommit {
@@ -84,7 +124,6 @@ impl VersionControl for IcechunkStore {
         })?;
         // Keep working on the branch: a new writable session from the new tip.
         let next = self
-            .runtime
             .block_on(async {
                 let session = self.repository.writable_session(branch).await?;
                 Ok::<_, icechunk::repository::RepositoryError>(
@@ -109,7 +148,6 @@ impl VersionControl for IcechunkStore {
             self.repository_failure("reading its versions", message(&e))
         };
         let (snapshot, branches, tags, history) = self
-            .runtime
             .block_on(async {
                 let snapshot = session.read().await.snapshot_id().clone();
                 let mut branches = Map::new();
