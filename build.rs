@@ -42,6 +42,10 @@ fn export_only_zarr_symbols() {
         "cargo:rustc-cdylib-link-arg=-Wl,--version-script={}",
         script.display()
     );
+    // rustc's own script also makes global the `#[no_mangle]` C functions of dependencies
+    // (crc-fast, which object_store brings for Icechunk, exports its C API that way); the
+    // dependencies reach the linker as archives (rlibs), whose symbols this keeps local.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--exclude-libs,ALL");
 }
 
 fn generate_header(crate_dir: &std::path::Path) {
