@@ -538,6 +538,7 @@ mod tests {
     // The Kerchunk reference store, end to end (here, above the array layer, which the
     // storage layer's own tests may not use).
     use crate::storage::reference::targets::OpenTargetStore;
+    use crate::storage::reference::ReferenceStore;
     use crate::storage::{ReadableStorage, WritableStorage};
     use std::sync::Arc;
 
