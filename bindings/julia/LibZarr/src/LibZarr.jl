@@ -40,7 +40,7 @@ export delete_node!, erase_chunk!, chunk_stored_nbytes
 export ArrayBuilder, set_chunk_size!, set_shard_size!, set_fill_value!, add_codec!, add_gzip!
 export add_zstd!, set_dimension_name!, set_attributes_json!, set_format!
 export ZarrStoreCallbacks, open_callbacks, sink_write, sink_extend, callback_set_error
-export write_protection
+export write_protection, commit!, versions_json
 export ZarrComm, ZarrCommOps, comm_create, comm_create_mpi, comm_rank, comm_size, agree
 export last_write_json, comm_callback_set_error, libzarr_mpi
 export create_array_collective, write_collective!, read_collective!, read_collective
@@ -316,6 +316,36 @@ function write_protection(store::ZarrStore)
     out = Ref{Int32}(0)
     check(@ccall libzarr().zarr_store_write_protection(store::Ptr{Cvoid}, out::Ref{Int32})::Int32)
     return out[]
+end
+
+"""
+    commit!(store, message) -> String
+
+Commit what was written through `store`, an Icechunk repository opened on a branch
+(`icechunk+file://...`, `icechunk+s3://...`), to its branch, with `message`; returns the
+new snapshot id (wraps `zarr_store_commit`). Throws `ZarrError`: CONFLICT (another writer
+committed to the branch first: nothing was committed; reopen the store and write again),
+READ_ONLY (a tag, a snapshot or `read_only`), INVALID_ARGUMENT (nothing to commit),
+UNSUPPORTED (not an Icechunk repository), IO.
+"""
+function commit!(store::ZarrStore, message::AbstractString)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_store_commit(
+        store::Ptr{Cvoid}, message::Cstring, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
+end
+
+"""
+    versions_json(store) -> String
+
+An Icechunk repository's branches, tags and the history of the opened version as JSON
+text (wraps `zarr_store_versions_json`; see docs/icechunk.md). Throws `ZarrError`:
+UNSUPPORTED (not an Icechunk repository), IO.
+"""
+function versions_json(store::ZarrStore)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    check(@ccall libzarr().zarr_store_versions_json(store::Ptr{Cvoid}, out::Ref{Ptr{UInt8}})::Int32)
+    return take_string(out[])
 end
 
 # ---- groups ----------------------------------------------------------------------------
