@@ -551,6 +551,11 @@ static const case_t cases[] = {
     {"/rectilinear/2d_edges_past", "uint16",
      DOC("[9,6]", "\"uint16\"", RECT("[[1,3,7],4]"), "7", "[" LE "]"), 2, {9, 6}, 2, {7},
      NULL, uint16_ramp, NULL, NULL, 1, {{{2, 7}, {0, 5}}}},
+    /* Shards of 4 then 8 rows, inner chunks 2 x 3; the bottom inner chunks stay fill. */
+    {"/rectilinear/sharded", "int32",
+     DOC("[12,6]", "\"int32\"", RECT("[[4,8],[6]]"), "-1", SHARD("[2,3]", "[" LE "]", "end")),
+     2, {12, 6}, 4, {0xFF, 0xFF, 0xFF, 0xFF}, NULL, int32_steps, NULL, NULL, 1,
+     {{{1, 8}, {0, 6}}}},
     {"/vlen/strings_sharded", "string",
      DOC("[7,5]", "\"string\"", GRID("[4,4]"), "\"\"",
          SHARD("[2,2]", "[{\"name\":\"vlen-utf8\"}]", "end")),

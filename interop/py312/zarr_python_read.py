@@ -16,10 +16,13 @@ each array this checks
 - byte-exactness: zarr-python creates the array from libzarr's own zarr.json in a fresh
   store, writes the same input to the same regions, and every stored key (chunks, shards,
   their indexes) must exist in both stores with the same bytes. BY_DESIGN lists the arrays
-  whose bytes differ on purpose, with the reason; there the chunks must still decode to
-  the same values.
+  whose bytes differ on purpose, with the reason: shards, whose inner chunks zarr-python
+  lays out in Morton order by default and libzarr in C order; there every index entry must
+  still point at byte-identical inner chunks, and zarr-python writing the same shards with
+  `subchunk_write_order="lexicographic"` must match libzarr's byte for byte.
 """
 
+import dataclasses
 import json
 import os
 import shutil
@@ -27,19 +30,18 @@ import struct
 import sys
 import warnings
 
-import numcodecs
 import numpy as np
 import zarr
+from zarr.core.array import AsyncArray
 
 warnings.simplefilter("ignore")
 zarr.config.set({"array.rectilinear_chunks": True})
 
 # Arrays whose stored bytes libzarr and zarr-python 3.4 write differently by design
 # (path -> why). Everything else -- chunks, zstd frames, shards -- is byte-identical.
-MORTON = ("inner-chunk order in a shard: zarr-python lays a shard's inner chunks out in "
-          "Morton order, libzarr in C order; the sharding spec leaves the order free, and "
-          "the index entries point at byte-identical inner chunks")
-BY_DESIGN = {"/vlen/strings_sharded": MORTON}
+MORTON = ("inner-chunk order: zarr-python's default subchunk_write_order is Morton, "
+          "libzarr writes C order; the sharding spec leaves the order free")
+BY_DESIGN = {"/vlen/strings_sharded": MORTON, "/rectilinear/sharded": MORTON}
 
 # zarr-python's names for registry data types (zarr-python 3.4.2 reads the registry name
 # `bytes` but writes and reports `variable_length_bytes`, as 3.0 and 3.1 did).
@@ -158,15 +160,17 @@ def stored_files(root):
     return out
 
 
-def inner_chunks(shard, doc):
-    """The inner chunks of a shard by their index entries (None: left out), or None when
-    the array has no sharding_indexed codec. The index is (offset, nbytes) u64le pairs in
-    C order, then a crc32c, at the start or the end."""
+def inner_chunks(key, shard, doc):
+    """The inner chunks of the shard stored at `key` ("c/i/j") by their index entries
+    (None: left out), or None when the array has no sharding_indexed codec. The index is
+    (offset, nbytes) u64le pairs in C order, then a crc32c, at the start or the end."""
     codec = doc["codecs"][0]
     if codec["name"] != "sharding_indexed":
         return None
     config = codec["configuration"]
-    outer = doc["chunk_grid"]["configuration"]["chunk_shape"]
+    index = [int(i) for i in key.split("/")[1:]]
+    outer = [dim if isinstance(dim, int) else dim[i]
+             for dim, i in zip(expand_grid(doc["chunk_grid"]), index)]
     n = int(np.prod([-(-o // i) for o, i in zip(outer, config["chunk_shape"])]))
     size = 16 * n + 4
     at = 0 if config.get("index_location", "end") == "start" else len(shard) - size
@@ -178,38 +182,68 @@ def inner_chunks(shard, doc):
     return out
 
 
-def check_bytes(path, doc, entry, inputs, data_dir, scratch):
-    """zarr-python writes the same input to the same regions under libzarr's zarr.json;
-    the stored keys and bytes must match."""
-    ours = os.path.join(scratch, path.strip("/"))
+def rewrite(path, doc, entry, inputs, scratch, order=None):
+    """zarr-python writes `inputs` to the regions libzarr wrote, under libzarr's zarr.json,
+    in a fresh store; `order` sets the sharding codec's subchunk_write_order (a write-time
+    setting zarr-python keeps out of the metadata). Returns the stored files."""
+    ours = os.path.join(scratch, order or "default", path.strip("/"))
     os.makedirs(ours)
     with open(os.path.join(ours, "zarr.json"), "w") as f:
         json.dump(doc, f)
     arr = zarr.open_array(ours, mode="r+")
+    if order is not None:
+        meta = arr.metadata
+        codec = dataclasses.replace(meta.codecs[0], subchunk_write_order=order)
+        meta = dataclasses.replace(meta, codecs=(codec, *meta.codecs[1:]))
+        arr = zarr.Array(AsyncArray(metadata=meta, store_path=arr.async_array.store_path,
+                                    config=arr.async_array.config))
     for region in entry["regions"]:
         sel = tuple(slice(a, b) for a, b in region)
         arr[sel] = inputs[sel]
-    theirs_dir = os.path.join(data_dir, "store", path.strip("/"))
-    theirs, mine = stored_files(theirs_dir), stored_files(ours)
+    return stored_files(ours)
+
+
+def compare(theirs, mine, who):
     problems = []
     if sorted(theirs) != sorted(mine):
-        problems.append(f"stored keys: libzarr {sorted(theirs)}, zarr-python {sorted(mine)}")
+        problems.append(f"stored keys: libzarr {sorted(theirs)}, {who} {sorted(mine)}")
     differ = sorted(k for k in theirs.keys() & mine.keys() if theirs[k] != mine[k])
+    return problems, differ
+
+
+def check_bytes(path, doc, entry, inputs, data_dir, scratch):
+    """The stored keys and bytes of libzarr's array against zarr-python's writing of the
+    same input (for shards: in zarr-python's default Morton order, where only the order of
+    the inner chunks may differ, and in lexicographic (C) order, which must be identical)."""
+    theirs = stored_files(os.path.join(data_dir, "store", path.strip("/")))
+    sharded = doc["codecs"][0]["name"] == "sharding_indexed"
+    mine = rewrite(path, doc, entry, inputs, scratch)
+    problems, differ = compare(theirs, mine, "zarr-python")
     if path in BY_DESIGN:
         # Only the layout may differ: the same inner chunks, byte for byte, at each index.
         for key in differ:
-            a, b = inner_chunks(theirs[key], doc), inner_chunks(mine[key], doc)
+            a, b = inner_chunks(key, theirs[key], doc), inner_chunks(key, mine[key], doc)
             if a is None or a != b:
                 problems.append(f"{key}: inner chunks differ, not only their order")
         if not differ:
-            problems.append(f"listed in BY_DESIGN but byte-identical now: update the list")
-        return problems, f"{len(theirs)} stored keys; {differ} differ by design: {BY_DESIGN[path]}"
-    if differ:
+            problems.append("listed in BY_DESIGN but byte-identical now: update the list")
+        note = f"{len(theirs)} stored keys; {differ} differ by design ({BY_DESIGN[path]})"
+    elif differ:
         problems.append(f"stored bytes differ in {differ}")
-        for key in differ[:2]:
-            problems.append(f"  {key}: libzarr {theirs[key][:64].hex()} ...")
-            problems.append(f"  {key}: zarr-python {mine[key][:64].hex()} ...")
-    return problems, f"{len(theirs)} stored keys byte-identical"
+        note = ""
+    else:
+        note = f"{len(theirs)} stored keys byte-identical"
+    for key in differ[:2] if path not in BY_DESIGN else []:
+        problems.append(f"  {key}: libzarr {theirs[key][:64].hex()} ...")
+        problems.append(f"  {key}: zarr-python {mine[key][:64].hex()} ...")
+    if sharded:
+        more, lex_differ = compare(theirs, rewrite(path, doc, entry, inputs, scratch,
+                                                   "lexicographic"), "zarr-python (C order)")
+        problems += more
+        if lex_differ:
+            problems.append(f"shards differ from zarr-python's lexicographic order: {lex_differ}")
+        note += "; with subchunk_write_order='lexicographic' byte-identical"
+    return problems, note
 
 
 def main(data_dir):

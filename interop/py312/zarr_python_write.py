@@ -11,7 +11,7 @@ Usage: zarr_python_write.py OUT_DIR
   NaN scalar map, and one float64 -> int8 array per rounding mode (values at .5 and
   beyond the range);
 - `rectilinear` chunk grids: 1-d with run-length pairs and a last chunk past the shape,
-  2-d varying along both axes, chunks never written;
+  2-d varying along both axes, chunks never written, and shards of a rectilinear grid;
 - `string` and `bytes` in shards (`shards=`): unicode, inner chunks of fill values only
   (left out of the shard), shards never written, the index at the start with zstd.
 
@@ -146,6 +146,11 @@ def main(out_dir):
     add("rectilinear/2d_edges_past", "uint16", values("uint16", (9, 6), 6), np.s_[2:9, 0:5],
         chunks=RectilinearChunkGridMetadata(chunk_shapes=((1, 3, 7), 4)), dtype="uint16",
         fill_value=7, compressors=None)
+
+    # Shards on a rectilinear grid (4 then 8 rows, inner chunks 2 x 3): rows 1..8 written,
+    # so the last shard's bottom inner chunks are fill values only and left out.
+    add("rectilinear/sharded", "int32", values("int32", (12, 6), 8), np.s_[1:9, :],
+        chunks=(2, 3), shards=[[4, 8], [6]], dtype="int32", fill_value=-1, compressors=None)
 
     # Variable-length elements in shards: rows 1..5, columns 0..3 written (inner chunks of
     # fill values only, and shards, left out); unicode throughout.
