@@ -4,14 +4,18 @@
  * Usage: py312_interop read DATA_DIR    (check what zarr_python_write.py wrote)
  *        py312_interop write DATA_DIR   (write arrays for zarr_python_read.py)
  *
- * read: DATA_DIR holds store/, manifest.txt (lines `<node path> <data type> <file>`) and
- * the expected values (what zarr-python reads back, C order): <n>.bin in host byte order
- * for fixed-size elements, <n>.arrow for `string`/`bytes` (u64le n, n + 1 u64le offsets,
- * the bytes). For each array: the data type's name (zarr_data_type_str), the whole array
- * and an interior sub-region byte for byte, and every chunk of the grid through
- * zarr_array_read_chunk against its region (zarr_array_chunk_region, which is how a
- * rectilinear grid's chunks are found); for variable-length elements the whole array and
- * a sub-region through zarr_array_read_vlen.
+ * read: DATA_DIR holds store/, manifest.txt (lines `<node path> <data type> <expected>
+ * <input> <regions>`), the expected values (what zarr-python reads back, C order): <n>.bin
+ * in host byte order for fixed-size elements, <n>.arrow for `string`/`bytes` (u64le n,
+ * n + 1 u64le offsets, the bytes), and the input zarr-python wrote to the regions (JSON
+ * [[[start, stop], ...per dim], ...]). For each array: the data type's name
+ * (zarr_data_type_str), the whole array and an interior sub-region byte for byte, and
+ * every chunk of the grid through zarr_array_read_chunk against its region
+ * (zarr_array_chunk_region, which is how a rectilinear grid's chunks are found); for
+ * variable-length elements the whole array and a sub-region through
+ * zarr_array_read_vlen. Then libzarr creates the array again in DATA_DIR/rewrite from
+ * zarr-python's zarr.json and writes the same input to the same regions, for
+ * zarr_python_read.py --compare-rewrite to compare the stored bytes.
  *
  * write: libzarr creates the same kinds of arrays from its own metadata documents and
  * writes one or two regions of each (the rest stays the fill value, so chunks, shards and
@@ -302,9 +306,96 @@ done:
     zarr_array_free(array);
 }
 
+/* Parse every unsigned integer of `text` into `out` (at most `cap`); the count. */
+static size_t parse_ints(const char *text, uint64_t *out, size_t cap) {
+    size_t n = 0;
+    while (*text) {
+        if (*text >= '0' && *text <= '9') {
+            uint64_t v = 0;
+            while (*text >= '0' && *text <= '9') v = v * 10 + (uint64_t)(*text++ - '0');
+            if (n < cap) out[n] = v;
+            n++;
+        } else {
+            text++;
+        }
+    }
+    return n;
+}
+
+/* libzarr writes what zarr-python wrote: the array created from zarr-python's own
+ * zarr.json in `rewrite`, the input written to the same regions; zarr_python_read.py
+ * --compare-rewrite then compares the stored bytes. */
+static void rewrite_array(zarr_store *rewrite, const char *dir, const char *path,
+                          const char *input_file, const char *regions) {
+    char name[8400];
+    size_t doc_len = 0, input_len = 0, ndim = 0, elem = 0, nints, r, k, d;
+    unsigned char *doc = NULL, *input = NULL, *sub = NULL;
+    uint64_t ints[64], shape[MAXD], *offsets = NULL;
+    zarr_array *array = NULL;
+    zarr_data_type type = 0;
+    elements in = {0};
+    snprintf(name, sizeof name, "%s/store%s/zarr.json", dir, path);
+    doc = slurp(name, &doc_len);
+    snprintf(name, sizeof name, "%s/%s", dir, input_file);
+    input = slurp(name, &input_len);
+    if (!doc || !input) FAIL("cannot read %s or its zarr.json", name);
+    doc[doc_len] = 0;
+    CALL(zarr_array_create(rewrite, path, (const char *)doc, &array));
+    CALL(zarr_array_ndim(array, &ndim));
+    CALL(zarr_array_shape(array, ndim, shape));
+    CALL(zarr_array_data_type(array, &type));
+    nints = parse_ints(regions, ints, 64);
+    if (nints == 0 || nints > 64 || nints % (2 * ndim) != 0) FAIL("bad regions %s", regions);
+    if (type == ZARR_DATA_TYPE_STRING || type == ZARR_DATA_TYPE_BYTES) {
+        if (parse_arrow(input, input_len, &in) != 0 || in.n != product(shape, ndim))
+            FAIL("malformed input %s", input_file);
+        offsets = malloc((in.n + 1) * sizeof *offsets);
+        sub = malloc(in.offsets[in.n] + 1);
+    } else {
+        CALL(zarr_array_element_size(array, &elem));
+        if (input_len != product(shape, ndim) * elem) FAIL("input %s: wrong size", input_file);
+        sub = malloc(input_len + 1);
+    }
+    if (!sub || (in.offsets && !offsets)) FAIL("out of memory");
+    for (r = 0; r < nints / (2 * ndim); r++) {
+        uint64_t start[MAXD], count[MAXD];
+        size_t n, at = 0;
+        for (d = 0; d < ndim; d++) {
+            start[d] = ints[r * 2 * ndim + 2 * d];
+            count[d] = ints[r * 2 * ndim + 2 * d + 1] - start[d];
+        }
+        n = product(count, ndim);
+        if (elem == 0) {
+            offsets[0] = 0;
+            for (k = 0; k < n; k++) {
+                size_t e = block_index(shape, ndim, start, count, k);
+                uint64_t len = in.offsets[e + 1] - in.offsets[e];
+                memcpy(sub + at, in.data + in.offsets[e], len);
+                at += len;
+                offsets[k + 1] = at;
+            }
+            CALL(zarr_array_write_vlen(array, ndim, start, count, offsets, n + 1, sub, at));
+        } else {
+            for (k = 0; k < n; k++)
+                memcpy(sub + k * elem, input + block_index(shape, ndim, start, count, k) * elem,
+                       elem);
+            CALL(zarr_array_write(array, ndim, start, count, sub, n * elem));
+        }
+    }
+    passes++;
+    printf("ok   %s (written again by libzarr from zarr-python's zarr.json)\n", path);
+done:
+    free(doc);
+    free(input);
+    free(sub);
+    free(offsets);
+    elements_free(&in);
+    zarr_array_free(array);
+}
+
 static int run_read(const char *dir) {
     char name[8400], line[8192];
-    zarr_store *store = NULL;
+    zarr_store *store = NULL, *rewrite = NULL;
     FILE *manifest;
     snprintf(name, sizeof name, "%s/store", dir);
     if (zarr_store_open_filesystem(name, &store) != ZARR_OK) {
@@ -318,13 +409,27 @@ static int run_read(const char *dir) {
         zarr_store_free(store);
         return 1;
     }
+    snprintf(name, sizeof name, "%s/rewrite", dir);
+    if (zarr_store_open_filesystem(name, &rewrite) != ZARR_OK) {
+        fprintf(stderr, "cannot open %s: %s\n", name, zarr_last_error_message());
+        fclose(manifest);
+        zarr_store_free(store);
+        return 1;
+    }
     while (fgets(line, sizeof line, manifest)) {
-        char path[4096], dtype[64], file[4096];
-        if (sscanf(line, "%4095s %63s %4095s", path, dtype, file) == 3)
+        char path[4096], dtype[64], file[4096], input[4096], regions[1024];
+        if (sscanf(line, "%4095s %63s %4095s %4095s %1023s", path, dtype, file, input,
+                   regions) == 5) {
             check_array(store, dir, path, dtype, file);
+            rewrite_array(rewrite, dir, path, input, regions);
+        } else if (line[0] != '\n') {
+            fprintf(stderr, "FAIL: manifest line %s", line);
+            failures++;
+        }
     }
     fclose(manifest);
     zarr_store_free(store);
+    zarr_store_free(rewrite);
     printf("%d passed, %d failed\n", passes, failures);
     return failures == 0 && passes > 0 ? 0 : 1;
 }

@@ -17,10 +17,15 @@ Usage: zarr_python_write.py OUT_DIR
 
 Every array has chunks (or inner chunks) never written. OUT_DIR gets store/, expected/<n>
 (what zarr-python reads back, C order: .bin with host byte order for fixed-size elements,
-.arrow for variable-length ones: u64le n, n + 1 u64le offsets, the bytes) and manifest.txt
-(`<node path> <libzarr data type name> <expected file>`), read by py312_interop.c.
+.arrow for variable-length ones: u64le n, n + 1 u64le offsets, the bytes), input/<n> (the
+values written, whole array, same formats) and manifest.txt (`<node path> <libzarr data
+type name> <expected file> <input file> <regions written>`, the regions as JSON
+[[[start, stop], ...per dimension], ...]), read by py312_interop.c, which checks the
+values and writes the same input under the same zarr.json into rewrite/ for
+zarr_python_read.py --compare-rewrite to compare the stored bytes.
 """
 
+import json
 import os
 import shutil
 import struct
@@ -69,22 +74,32 @@ def main(out_dir):
     shutil.rmtree(out_dir, ignore_errors=True)
     store_dir = os.path.join(out_dir, "store")
     os.makedirs(os.path.join(out_dir, "expected"))
+    os.makedirs(os.path.join(out_dir, "input"))
     manifest = []
 
     def add(path, kind, data, written, **kwargs):
-        """Create `path`, write `data[written]`, record what zarr-python reads back."""
+        """Create `path`, write `data[region]` for each region of `written` (a tuple of
+        slices, or a list of them), record what zarr-python reads back and the input."""
         arr = zarr.create_array(store=store_dir, name=path, shape=data.shape, **kwargs)
-        arr[written] = data[written]
+        regions = [r if isinstance(r, tuple) else (r,)
+                   for r in (written if isinstance(written, list) else [written])]
+        for region in regions:
+            arr[region] = data[region]
         got = arr[...]
+        n = len(manifest)
         if kind in ("string", "bytes"):
-            name = f"expected/{len(manifest)}.arrow"
-            blob = arrow(list(np.asarray(got).reshape(-1)))
+            name, source = f"expected/{n}.arrow", f"input/{n}.arrow"
+            blobs = [arrow(list(np.asarray(a).reshape(-1))) for a in (got, data)]
         else:
-            name = f"expected/{len(manifest)}.bin"
-            blob = np.ascontiguousarray(got, dtype=got.dtype.newbyteorder("=")).tobytes()
-        with open(os.path.join(out_dir, name), "wb") as f:
-            f.write(blob)
-        manifest.append(f"/{path} {kind} {name}")
+            name, source = f"expected/{n}.bin", f"input/{n}.bin"
+            blobs = [np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("=")).tobytes()
+                     for a in (got, data)]
+        for file, blob in zip((name, source), blobs):
+            with open(os.path.join(out_dir, file), "wb") as f:
+                f.write(blob)
+        spans = [[[r.indices(s)[0], r.indices(s)[1]] for r, s in zip(region, data.shape)]
+                 for region in regions]
+        manifest.append(f"/{path} {kind} {name} {source} {json.dumps(spans, separators=(',', ':'))}")
 
     # struct: nested, big-endian bytes codec, dict fill value; chunk 2 never written.
     nested = np.dtype([("a", "<u2"), ("b", [("x", "i1"), ("y", "<f8")]), ("c", "<f4")])
@@ -137,7 +152,8 @@ def main(out_dir):
 
     # rectilinear: chunk lengths 3,3,3 (a run-length pair) then 5 reaching past the end
     # (shape 10 covers 9 + 1 of it); chunk 1 never written.
-    add("rectilinear/1d_pairs", "int16", np.arange(10, dtype="int16") * 11, np.r_[0:3, 6:10],
+    add("rectilinear/1d_pairs", "int16", np.arange(10, dtype="int16") * 11,
+        [np.s_[0:3], np.s_[6:10]],
         chunks=RectilinearChunkGridMetadata(chunk_shapes=((3, 3, 3, 5),)), dtype="int16",
         fill_value=-1, compressors=None)
     add("rectilinear/2d", "float32", values("float32", (10, 7), 5), np.s_[0:5, :],
