@@ -132,10 +132,11 @@ def main(out_dir):
         dtype="float32", fill_value=0.0,
         filters=[CastValue(data_type="uint8", rounding="nearest-even", out_of_range="clamp")],
         compressors=None)
-    # float64 -> int16, NaN stored as -32768 and read back as NaN.
+    # float64 -> int16, NaN stored as -32768 and read back as NaN; column 3 and the row
+    # past the shape are the NaN fill value inside written chunks, so mapped too.
     f64 = np.array([[np.nan, 1.0, -2.0, 3.0], [1000.0, np.nan, -32767.0, 32767.0],
                     [0.0, -0.0, 7.0, np.nan]], dtype="float64")
-    add("cast_value/float64_int16_nan", "float64", f64, np.s_[0:2, :], chunks=(2, 2),
+    add("cast_value/float64_int16_nan", "float64", f64, np.s_[:, 0:3], chunks=(2, 2),
         dtype="float64", fill_value=float("nan"),
         filters=[CastValue(data_type="int16",
                            scalar_map={"encode": [("NaN", -32768)],
