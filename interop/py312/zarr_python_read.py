@@ -10,8 +10,10 @@ byte order, or .arrow: u64le n, n + 1 u64le offsets, the bytes) and manifest.jso
 each array this checks
 
 - the metadata as zarr-python parses it: the data type's JSON, the fill value (against the
-  host bytes or text libzarr meant), the codec names, and the chunk grid (a rectilinear
-  grid's chunk lengths, run-length pairs expanded; edges past the shape kept);
+  host bytes or text libzarr meant), the codec names, the scale_offset and cast_value
+  parameters (offset, scale, target type, rounding, out_of_range, scalar_map), and the
+  chunk grid (a rectilinear grid's chunk lengths, run-length pairs expanded; edges past
+  the shape kept);
 - the whole array and an interior sub-region, value for value (bit for bit: NaN payloads
   and -0 included);
 - byte-exactness: zarr-python creates the array from libzarr's own zarr.json in a fresh
@@ -98,6 +100,26 @@ def check_metadata(arr, doc, entry):
         problems.append(f"data type {seen['data_type']!r}, libzarr wrote {doc['data_type']!r}")
     if [c["name"] for c in seen["codecs"]] != [c["name"] for c in doc["codecs"]]:
         problems.append(f"codecs {[c['name'] for c in seen['codecs']]}")
+    for codec, written in zip(arr.metadata.codecs, doc["codecs"]):
+        config = written.get("configuration", {})
+        if written["name"] == "scale_offset":
+            got = {"offset": codec.offset, "scale": codec.scale}
+            want = {"offset": config.get("offset", 0), "scale": config.get("scale", 1)}
+        elif written["name"] == "cast_value":
+            # Absent keys are the registry's defaults; scalar_map is zarr-python's.
+            got = {"data_type": codec.dtype.to_json(zarr_format=3), "rounding": codec.rounding,
+                   "out_of_range": codec.out_of_range or "error",
+                   "scalar_map": {k: {str(a): str(b) for a, b in v.items()}
+                                  for k, v in (codec.scalar_map or {}).items()}}
+            want = {"data_type": config["data_type"],
+                    "rounding": config.get("rounding", "nearest-even"),
+                    "out_of_range": config.get("out_of_range", "error"),
+                    "scalar_map": {k: {str(a): str(b) for a, b in v}
+                                   for k, v in config.get("scalar_map", {}).items()}}
+        else:
+            continue
+        if got != want:
+            problems.append(f"{written['name']} seen as {got}, libzarr wrote {want}")
     if seen_grid(arr) != expand_grid(doc["chunk_grid"]):
         problems.append(f"chunk grid {seen_grid(arr)}, libzarr wrote {doc['chunk_grid']}")
     if list(arr.shape) != doc["shape"]:
