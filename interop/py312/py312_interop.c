@@ -518,6 +518,28 @@ static void with_nan(size_t i, unsigned char *out) {
     double v = i % 5 == 0 ? NAN : (double)((int)(i * 4099 % 65535) - 32767);
     memcpy(out, &v, 8);
 }
+static const double wraps[8] = {300.0, -1.0, 256.5, 255.5, -129.0, 1000.25, 0.0, 511.0};
+static void wraps_in(size_t i, unsigned char *out) { memcpy(out, &wraps[i], 8); }
+/* float64 -> uint8, nearest-even, wrap: modulo 256 of the rounded value. */
+static void uint8_wrapped(const unsigned char *in, unsigned char *out) {
+    double x, q;
+    memcpy(&x, in, 8);
+    q = fmod(rint(x), 256.0);
+    q = q < 0.0 ? q + 256.0 : q + 0.0;
+    memcpy(out, &q, 8);
+}
+static void int32_spaced(size_t i, unsigned char *out) {
+    int32_t v = -300 + 37 * (int32_t)i;
+    memcpy(out, &v, 4);
+}
+/* int32 -> int8, wrap: the low 8 bits as two's complement. */
+static void int8_wrapped(const unsigned char *in, unsigned char *out) {
+    int32_t v;
+    memcpy(&v, in, 4);
+    v = (int32_t)(uint32_t)v & 0xFF;
+    v = v >= 128 ? v - 256 : v;
+    memcpy(out, &v, 4);
+}
 static const double halves[12] = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.25, 1.75, 126.9, -127.9,
                                   300.0, -300.0};
 static void halves_in(size_t i, unsigned char *out) { memcpy(out, &halves[i], 8); }
@@ -635,6 +657,16 @@ static const case_t cases[] = {
          "{\"encode\":[[\"NaN\",-32768]],\"decode\":[[-32768,\"NaN\"]]}}}," LE "]"),
      2, {3, 4}, 8, {0, 0, 0, 0, 0, 0, 0xF8, 0x7F}, NULL, with_nan, NULL, NULL, 1,
      {{{0, 3}, {0, 3}}}}, /* column 3 and the row past the shape: NaN fill, mapped too */
+    {"/cast_value/float64_uint8_wrap", "float64",
+     DOC("[8]", "\"float64\"", GRID("[3]"), "0.0",
+         "[{\"name\":\"cast_value\",\"configuration\":{\"data_type\":\"uint8\","
+         "\"out_of_range\":\"wrap\"}}," LE "]"),
+     1, {8}, 8, {0}, NULL, wraps_in, NULL, uint8_wrapped, 1, {{{0, 7}}}},
+    {"/cast_value/int32_int8_wrap", "int32",
+     DOC("[17]", "\"int32\"", GRID("[4]"), "0",
+         "[{\"name\":\"cast_value\",\"configuration\":{\"data_type\":\"int8\","
+         "\"out_of_range\":\"wrap\"}}," LE "]"),
+     1, {17}, 4, {0}, NULL, int32_spaced, NULL, int8_wrapped, 1, {{{2, 13}}}},
     {"/cast_value/round_nearest-even", "float64", CAST_INT8("nearest-even"), 1, {12}, 8, {0},
      NULL, halves_in, NULL, nearest_even, 1, {{{0, 10}}}},
     {"/cast_value/round_towards-zero", "float64", CAST_INT8("towards-zero"), 1, {12}, 8, {0},

@@ -8,8 +8,8 @@ Usage: zarr_python_write.py OUT_DIR
 - `scale_offset`: integer (exact) and float, and float64 -> scale_offset -> cast_value
   int16 (the packing the codec pair exists for);
 - `cast_value` (through cast-value-rs): float32 -> uint8 clamped, float64 -> int16 with a
-  NaN scalar map, and one float64 -> int8 array per rounding mode (values at .5 and
-  beyond the range);
+  NaN scalar map, float64 -> uint8 and int32 -> int8 wrapping, and one float64 -> int8
+  array per rounding mode (values at .5 and beyond the range);
 - `rectilinear` chunk grids: 1-d with run-length pairs and a last chunk past the shape,
   2-d varying along both axes, chunks never written, and shards of a rectilinear grid;
 - `string` and `bytes` in shards (`shards=`): unicode, inner chunks of fill values only
@@ -142,6 +142,14 @@ def main(out_dir):
                            scalar_map={"encode": [("NaN", -32768)],
                                        "decode": [(-32768, "NaN")]})],
         compressors=None)
+    # out_of_range "wrap": modulo 256 after rounding, from floats and from integers.
+    wraps = np.array([300.0, -1.0, 256.5, 255.5, -129.0, 1000.25, 0.0, 511.0], dtype="float64")
+    add("cast_value/float64_uint8_wrap", "float64", wraps, np.s_[0:7], chunks=(3,),
+        dtype="float64", fill_value=0.0,
+        filters=[CastValue(data_type="uint8", out_of_range="wrap")], compressors=None)
+    add("cast_value/int32_int8_wrap", "int32", np.arange(-300, 300, 37, dtype="int32"),
+        np.s_[2:15], chunks=(4,), dtype="int32", fill_value=0,
+        filters=[CastValue(data_type="int8", out_of_range="wrap")], compressors=None)
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.25, 1.75, 126.9, -127.9, 3.0,
                        -3.0], dtype="float64")
     for mode in ["nearest-even", "towards-zero", "towards-positive", "towards-negative",

@@ -275,11 +275,12 @@ impl CastValueCodec {
                 )))
             }
         };
-        if out_of_range == OutOfRange::Wrap
-            && (!matches!(to, Kind::Int { .. }) || !matches!(from, Kind::Int { .. }))
-        {
+        // The registry defines "wrap" by the modulus of the output type, so the target must
+        // be an integer type; the source may be a float (rounded first), which zarr-python
+        // 3.4 writes (float64 -> uint8 with "wrap").
+        if out_of_range == OutOfRange::Wrap && !matches!(to, Kind::Int { .. }) {
             return Err(config_error(
-                "out_of_range \"wrap\" needs integer data types on both sides",
+                "out_of_range \"wrap\" needs an integer data_type",
             ));
         }
         let (mut encode_map, mut decode_map) = (Vec::new(), Vec::new());
@@ -394,6 +395,9 @@ impl CastValueCodec {
                             match self.out_of_range {
                                 OutOfRange::Clamp if r > 0.0 => max,
                                 OutOfRange::Clamp => min,
+                                // The remainder by 2^bits is exact in f64 (r is an integer,
+                                // fmod is exact) and fits i128; the wrap below finishes it.
+                                OutOfRange::Wrap => (r % f64::from(bits).exp2()) as i128,
                                 _ => return Err(out_of_range(&f.to_string())),
                             }
                         } else {
@@ -639,6 +643,28 @@ mod tests {
             got.iter().map(|b| *b as i8).collect::<Vec<_>>(),
             [127, -128, 127, 44]
         );
+        // From floats: rounded (nearest-even), then modulo 2^bits, huge values included;
+        // infinities and NaN have no remainder.
+        let dt = DataType::Float64;
+        let c = codec(json!({"data_type": "uint8", "out_of_range": "wrap"}), &dt).unwrap();
+        let values = [
+            300.0, -1.0, 256.5, 255.5, -129.0, 1000.25, 1e300, -1e300, -3.0e38,
+        ];
+        assert_eq!(
+            c.encode(f64s(&values), &repr(9, &dt)).unwrap(),
+            [44, 255, 0, 0, 127, 232, 0, 0, 0]
+        );
+        let c = codec(json!({"data_type": "int8", "out_of_range": "wrap"}), &dt).unwrap();
+        let got = c
+            .encode(f64s(&[200.0, -129.4, 1e300]), &repr(3, &dt))
+            .unwrap();
+        assert_eq!(
+            got.iter().map(|b| *b as i8).collect::<Vec<_>>(),
+            [-56, 127, 0]
+        );
+        for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            assert!(c.encode(f64s(&[bad]), &repr(1, &dt)).is_err(), "{bad}");
+        }
         let dt = DataType::Float32;
         let c = codec(
             json!({"data_type": "uint8", "scalar_map": {"encode": [["NaN", 255]], "decode": [[255, "NaN"]]}}),
