@@ -1057,7 +1057,7 @@ contains
     type(zarr_store) :: st
     type(zarr_array) :: q, c8, c32
     integer(c_int8_t) :: vals(4, 2), codes(4, 2), back(4, 2), ints(4, 2), fill, bad(2)
-    integer(c_int8_t) :: pairs(2, 3), pairs2(2, 5), small(3)
+    integer(c_int8_t) :: pairs(2, 3), pairs2(2, 5), small(3), fill2(2)
     complex(c_float_complex) :: cz(3), cz2(3)
     integer(c_int32_t) :: code
     integer(c_size_t) :: esize
@@ -1121,6 +1121,11 @@ contains
                               fill_value='[1.0, -2.0]'), 'zarr_array_create complex_float8_e4m3')
     call ok(zarr_array_element_size(c8, esize), 'zarr_array_element_size complex_float8')
     call check(esize == 2, 'complex_float8_e4m3 element size 2')
+    fill2 = 0
+    call ok(zarr_array_fill_value(c8, fill2), 'zarr_array_fill_value complex_float8_e4m3')
+    call check(all(fill2 == int([56, -64], c_int8_t)), 'complex_float8_e4m3 fill value bits')
+    call expect(zarr_array_fill_value(c8, fill), ZARR_ERROR_BUFFER_TOO_SMALL, &
+                'zarr_array_fill_value of a 2-byte element into one byte')
     pairs = reshape(int([64, 0, 127, -2, -128, 1], c_int8_t), [2, 3])
     call ok(zarr_write(c8, pairs, start=[2], count=[3]), 'zarr_write complex_float8_e4m3')
     pairs2 = 0

@@ -1561,7 +1561,7 @@ module zarr
   !> array's type (as for zarr_read).
   interface zarr_array_fill_value
     module procedure fill_value_i1, fill_value_i2, fill_value_i4, fill_value_i8, &
-      fill_value_r4, fill_value_r8
+      fill_value_r4, fill_value_r8, fill_value_i1_parts, fill_value_i2_parts
   end interface zarr_array_fill_value
 
   !> status = zarr_get_att(array_or_group, key, value): value is character(len=:),
@@ -4659,6 +4659,30 @@ contains
     integer(c_int32_t) :: status
     status = fill_value_io(array, FK_I1, c_loc(value), c_sizeof(value))
   end function fill_value_i1
+
+  ! The fill value of an element wider than one integer: value(2) for the complex types
+  ! whose parts are held as bits (real part, imaginary part), or the bytes of a struct.
+  function fill_value_i1_parts(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), target, contiguous, intent(inout) :: value(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(value) > 0) p = c_loc(value)
+    status = fill_value_io(array, FK_I1, p, &
+                           int(size(value), c_size_t) * int(storage_size(value) / 8, c_size_t))
+  end function fill_value_i1_parts
+
+  function fill_value_i2_parts(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), target, contiguous, intent(inout) :: value(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(value) > 0) p = c_loc(value)
+    status = fill_value_io(array, FK_I2, p, &
+                           int(size(value), c_size_t) * int(storage_size(value) / 8, c_size_t))
+  end function fill_value_i2_parts
 
   function fill_value_i2(array, value) result(status)
     type(zarr_array), intent(in) :: array
