@@ -1726,9 +1726,9 @@ inline std::string data_type_str(zarr_data_type data_type) {
 
 // The int8 values of int2, int4, uint2 or uint4 codes as an array of that type reads them
 // (one byte per element, the code in the low bits): int2/int4 sign-extended, uint2/uint4
-// zero-extended (wraps `zarr_sub_byte_to_int8`). Throws zarr::Error: INVALID_ARGUMENT
-// (another data type, or a byte with bits set above the type's width: the message names
-// its index).
+// zero-extended; bits above the code are ignored, as the registry says a reader ignores
+// them (wraps `zarr_sub_byte_to_int8`). Throws zarr::Error: INVALID_ARGUMENT (another
+// data type).
 inline std::vector<int8_t> sub_byte_to_int8(zarr_data_type data_type,
                                             const std::vector<uint8_t> &codes) {
     std::vector<int8_t> values(codes.size());
@@ -1738,7 +1738,8 @@ inline std::vector<int8_t> sub_byte_to_int8(zarr_data_type data_type,
 
 // The codes of int8 values in int2, int4, uint2 or uint4, as an array of that type takes
 // them in writes (wraps `zarr_int8_to_sub_byte`). Throws zarr::Error: INVALID_ARGUMENT
-// (another data type, or a value out of the type's range: the message names its index).
+// (another data type, or a value out of the type's range: the message names the first
+// such index, "values[i]").
 inline std::vector<uint8_t> int8_to_sub_byte(zarr_data_type data_type,
                                              const std::vector<int8_t> &values) {
     std::vector<uint8_t> codes(values.size());

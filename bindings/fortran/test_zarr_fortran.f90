@@ -1097,7 +1097,7 @@ contains
                                       reshape(int([0, 7, 8, 0, 0, 0, 0, 0], c_int8_t), [4, 2]), &
                                       codes), ZARR_ERROR_INVALID_ARGUMENT, &
                 'zarr_int8_to_sub_byte 8 into int4')
-    call check(index(zarr_last_error_message(), '2') > 0 .and. all(codes == 0), &
+    call check(index(zarr_last_error_message(), 'values[2]') > 0 .and. all(codes == 0), &
                'the message names index 2 and codes is unchanged: ' // zarr_last_error_message())
     call expect(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_FLOAT32, codes, ints), &
                 ZARR_ERROR_INVALID_ARGUMENT, 'zarr_sub_byte_to_int8 of float32')
@@ -1108,6 +1108,8 @@ contains
     bad = int([1, 31], c_int8_t)
     call expect(zarr_write(q, bad, count=[2, 1]), ZARR_ERROR_INVALID_ARGUMENT, &
                 'zarr_write of an int4 byte 0x1f')
+    call check(index(zarr_last_error_message(), '0x1f') > 0, &
+               'the message shows the byte: ' // zarr_last_error_message())
     back = -1
     call ok(zarr_read(q, back), 'zarr_read int4 after the refused write')
     call check(all(back == reshape(int([8, 9, 14, 15, 0, 1, 6, 7], c_int8_t), [4, 2])), &

@@ -1932,7 +1932,8 @@ contains
 
   !> int8 values of int2, int4, uint2 or uint4 codes (`data_type`), as an array of that type
   !> reads them (one byte per element, the code in the low bits): int2/int4 sign-extended,
-  !> uint2/uint4 zero-extended. `codes` and `values` are integer(c_int8_t) arrays of any
+  !> uint2/uint4 zero-extended, bits above the code ignored (as the registry says a reader
+  !> ignores them). `codes` and `values` are integer(c_int8_t) arrays of any
   !> rank with the same number of elements (ZARR_ERROR_BUFFER_SIZE_MISMATCH otherwise);
   !> statuses of zarr_sub_byte_to_int8 in zarr.h. `values` is written only on success.
   function zarr_sub_byte_to_int8(data_type, codes, values) result(status)
@@ -1959,8 +1960,9 @@ contains
   !> The int2, int4, uint2 or uint4 codes (`data_type`) of int8 `values`, as an array of that
   !> type takes them in zarr_write: `values` and `codes` are integer(c_int8_t) arrays of any
   !> rank with the same number of elements (ZARR_ERROR_BUFFER_SIZE_MISMATCH otherwise); a
-  !> value out of the type's range is ZARR_ERROR_INVALID_ARGUMENT naming its (0-based,
-  !> element order) index; statuses of zarr_int8_to_sub_byte in zarr.h. `codes` is written
+  !> value out of the type's range is ZARR_ERROR_INVALID_ARGUMENT naming the first such
+  !> (0-based, element order) index, "values[i]"; statuses of zarr_int8_to_sub_byte in
+  !> zarr.h. `codes` is written
   !> only on success.
   function zarr_int8_to_sub_byte(data_type, values, codes) result(status)
     integer(c_int32_t), intent(in) :: data_type

@@ -988,9 +988,10 @@ data_type_name(code::Integer) =
 
 The Int8 values of int2, int4, uint2 or uint4 codes (`code` is the array's
 `ZARR_DATA_TYPE_*`), as `read_array` returns them for such an array (one byte per element,
-the code in the low bits): int2/int4 sign-extended, uint2/uint4 zero-extended (wraps
+the code in the low bits): int2/int4 sign-extended, uint2/uint4 zero-extended, bits above
+the code ignored as the registry says a reader ignores them (wraps
 `zarr_sub_byte_to_int8`). The result has the size of `codes`. Throws `ZarrError`:
-INVALID_ARGUMENT (another data type, or a byte with bits set above the type's width).
+INVALID_ARGUMENT (another data type).
 """
 function sub_byte_to_int8(code::Integer, codes::AbstractArray{UInt8})
     src = codes isa Array ? codes : Array{UInt8}(codes)
@@ -1006,7 +1007,8 @@ end
 The int2, int4, uint2 or uint4 codes of Int8 `values`, as `write_array!` takes them for an
 array of that data type (wraps `zarr_int8_to_sub_byte`). The result has the size of
 `values`. Throws `ZarrError`: INVALID_ARGUMENT (another data type, or a value out of the
-type's range: the message names its 0-based index in memory order).
+type's range: the message names the first such 0-based index in memory order,
+"values[i]").
 """
 function int8_to_sub_byte(code::Integer, values::AbstractArray{Int8})
     src = values isa Array ? values : Array{Int8}(values)
