@@ -238,9 +238,7 @@ static void check_read(const char *dir, zarr_store *store, const entry_t *e) {
         want_ints = (int8_t *)slurp_expected(dir, e->name, ".int8.bin", n, "int8 values");
         ints = malloc(n);
         if (!want_ints || !ints) goto done;
-#ifdef ZARR_DATA_TYPE_INT4 /* TEMPORARY until the types branch is merged */
         CALL(zarr_sub_byte_to_int8(code, got, ints, n), goto done);
-#endif
         same_bytes(e->name, "zarr_sub_byte_to_int8", (const unsigned char *)want_ints,
                    (const unsigned char *)ints, n, 1);
     }
@@ -285,9 +283,7 @@ static void write_one(const char *ts_dir, zarr_store *out, const entry_t *e) {
         if (!ints_all || !ints || !codes) goto done;
         copy_region((const unsigned char *)ints_all, e->shape[1], e->start, e->count, 1,
                     (unsigned char *)ints);
-#ifdef ZARR_DATA_TYPE_INT4 /* TEMPORARY until the types branch is merged */
         CALL(zarr_int8_to_sub_byte(code, ints, codes, n_region), goto done);
-#endif
         if (!same_bytes(e->name, "zarr_int8_to_sub_byte", region, codes, n_region, 1)) goto done;
         data = codes;
     }
