@@ -447,6 +447,82 @@ typedef int32_t zarr_write_protection;
 // variable-length byte strings, as `ZARR_DATA_TYPE_STRING` without the UTF-8 rule.
 #define ZARR_DATA_TYPE_BYTES 32
 
+// `int2`: a signed integer from -2 to 1. One byte per element holding the 2-bit two's
+// complement code in its low bits, upper bits zero (numpy/ml_dtypes' layout: -2 is 0x02,
+// -1 is 0x03). Writing a byte with bits set above the code is
+// `ZARR_ERROR_INVALID_ARGUMENT`; `zarr_sub_byte_to_int8` and `zarr_int8_to_sub_byte`
+// convert to and from sign-extended `int8_t`.
+#define ZARR_DATA_TYPE_INT2 33
+
+// `int4`: a signed integer from -8 to 7, one byte per element holding the 4-bit code in
+// its low bits (-1 is 0x0f); otherwise as `ZARR_DATA_TYPE_INT2`.
+#define ZARR_DATA_TYPE_INT4 34
+
+// `uint2`: an unsigned integer from 0 to 3, one byte per element, upper 6 bits zero.
+#define ZARR_DATA_TYPE_UINT2 35
+
+// `uint4`: an unsigned integer from 0 to 15, one byte per element, upper 4 bits zero.
+#define ZARR_DATA_TYPE_UINT4 36
+
+// `float4_e2m1fn`: sign, 2 exponent bits (bias 1), 1 mantissa bit; no infinities, no NaN
+// (largest 6.0). One byte per element holding the 4-bit code in its low bits, upper bits
+// zero; writing a byte with bits set above the code is `ZARR_ERROR_INVALID_ARGUMENT`.
+#define ZARR_DATA_TYPE_FLOAT4_E2M1FN 37
+
+// `float6_e2m3fn`: sign, 2 exponent bits (bias 1), 3 mantissa bits; no infinities, no NaN
+// (largest 7.5). One byte per element holding the 6-bit code in its low bits, upper bits
+// zero.
+#define ZARR_DATA_TYPE_FLOAT6_E2M3FN 38
+
+// `float6_e3m2fn`: sign, 3 exponent bits (bias 3), 2 mantissa bits; no infinities, no NaN
+// (largest 28.0). One byte per element holding the 6-bit code in its low bits, upper bits
+// zero.
+#define ZARR_DATA_TYPE_FLOAT6_E3M2FN 39
+
+// `complex_bfloat16`: a (real, imaginary) pair of bfloat16, 4 bytes.
+#define ZARR_DATA_TYPE_COMPLEX_BFLOAT16 40
+
+// `complex_float16`: a (real, imaginary) pair of float16, 4 bytes.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT16 41
+
+// `complex_float32`: a (real, imaginary) pair of float32, 8 bytes (laid out as complex64).
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT32 42
+
+// `complex_float64`: a (real, imaginary) pair of float64, 16 bytes (laid out as
+// complex128).
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT64 43
+
+// `complex_float4_e2m1fn`: two bytes, real then imaginary, each a float4_e2m1fn code in
+// its low 4 bits (upper bits zero, as `ZARR_DATA_TYPE_FLOAT4_E2M1FN`).
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN 44
+
+// `complex_float6_e2m3fn`: two bytes, each a float6_e2m3fn code in its low 6 bits.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT6_E2M3FN 45
+
+// `complex_float6_e3m2fn`: two bytes, each a float6_e3m2fn code in its low 6 bits.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT6_E3M2FN 46
+
+// `complex_float8_e3m4`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E3M4 47
+
+// `complex_float8_e4m3`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3 48
+
+// `complex_float8_e4m3b11fnuz`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3B11FNUZ 49
+
+// `complex_float8_e4m3fnuz`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3FNUZ 50
+
+// `complex_float8_e5m2`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2 51
+
+// `complex_float8_e5m2fnuz`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2FNUZ 52
+
+// `complex_float8_e8m0fnu`: two bytes, real then imaginary.
+#define ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU 53
+
 #define ZARR_REDUCE_MIN 1
 
 #define ZARR_REDUCE_MAX 2
@@ -3308,6 +3384,56 @@ zarr_status zarr_store_node_metadata_json(const zarr_store *store,
 // # Safety
 // `s` is NULL or a string returned by a libzarr function and not yet freed.
 void zarr_string_free(char *s);
+
+// Convert `count` elements of an int2, int4, uint2 or uint4 array, as `zarr_array_read`
+// gives them (one byte each, the code in the low bits), to `int8_t` values: int2 and int4
+// sign-extended (int4 0x0f is -1, int2 0x02 is -2), uint2 and uint4 as they are. Bits
+// above the code are ignored, as the registry says a reader ignores them (int4 0x1f is -1
+// too).
+//
+// - `data_type`: `ZARR_DATA_TYPE_INT2`, `_INT4`, `_UINT2` or `_UINT4`.
+// - `codes`: `count` bytes.
+// - `values`: receives `count` values. May be the same memory as `codes` (converted in
+//   place); otherwise the two must not overlap.
+// - `count`: elements; 0 with NULL pointers does nothing.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`codes` or `values` NULL with `count` >
+// 0); `ZARR_ERROR_INVALID_ARGUMENT` (`data_type` is not one of the four). Nothing is
+// written on failure. Thread safety: any thread; no shared state.
+//
+// # Safety
+// When `count > 0`, `codes` points to `count` readable bytes and `values` to `count`
+// writable bytes (the same bytes, or not overlapping).
+ZARR_NODISCARD
+zarr_status zarr_sub_byte_to_int8(zarr_data_type data_type,
+                                  const uint8_t *codes,
+                                  int8_t *values,
+                                  size_t count);
+
+// Convert `count` `int8_t` values to the bytes an int2, int4, uint2 or uint4 array holds
+// (what `zarr_array_write` takes): the value's two's complement code in the low 2 or 4
+// bits, upper bits zero (int4 -1 becomes 0x0f, int2 -2 becomes 0x02).
+//
+// - `data_type`: `ZARR_DATA_TYPE_INT2`, `_INT4`, `_UINT2` or `_UINT4`.
+// - `values`: `count` values, each within the type's range (int2 -2..1, int4 -8..7,
+//   uint2 0..3, uint4 0..15).
+// - `codes`: receives `count` bytes. May be the same memory as `values` (converted in
+//   place); otherwise the two must not overlap.
+// - `count`: elements; 0 with NULL pointers does nothing.
+//
+// Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`values` or `codes` NULL with `count` >
+// 0); `ZARR_ERROR_INVALID_ARGUMENT` (`data_type` is not one of the four, or a value is out
+// of the type's range: the message names the first such index and value). Nothing is
+// written on failure. Thread safety: any thread; no shared state.
+//
+// # Safety
+// When `count > 0`, `values` points to `count` readable bytes and `codes` to `count`
+// writable bytes (the same bytes, or not overlapping).
+ZARR_NODISCARD
+zarr_status zarr_int8_to_sub_byte(zarr_data_type data_type,
+                                  const int8_t *values,
+                                  uint8_t *codes,
+                                  size_t count);
 
 // Set the number of worker threads libzarr uses to decode and encode chunks in parallel.
 //

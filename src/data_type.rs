@@ -13,13 +13,17 @@
 //! `numpy.datetime64`, `numpy.timedelta64`, `struct`) and what zarr-python 3 writes
 //! (`null_terminated_bytes`, `raw_bytes`, the legacy `structured`).
 
+mod complex;
 mod minifloat;
 pub mod real;
 mod structure;
+mod sub_byte;
 mod time;
 
+pub use complex::ComplexPart;
 pub use minifloat::Float8Format;
 pub use structure::{StructField, StructForm, StructType};
+pub use sub_byte::{SubByteFloat, SubByteInt};
 pub use time::{TimeUnit, TimeUnitName};
 
 use crate::metadata_error::MetadataError;
@@ -74,6 +78,14 @@ pub enum DataType {
     /// `bytes` (zarr-python 3.1 also spells it `variable_length_bytes`): variable-length
     /// byte strings (codec `vlen-bytes`; Zarr v2 `|O`).
     Bytes,
+    /// `int2`, `int4`, `uint2`, `uint4`: one byte per element holding the 2- or 4-bit two's
+    /// complement (or unsigned) code in its low bits, upper bits zero (ml_dtypes' layout).
+    SubByteInt(SubByteInt),
+    /// `float4_e2m1fn`, `float6_e2m3fn`, `float6_e3m2fn`: one byte per element holding the
+    /// 4- or 6-bit code in its low bits, upper bits zero.
+    SubByteFloat(SubByteFloat),
+    /// `complex_<float type>`: the real component, then the imaginary one.
+    Complex(ComplexPart),
 }
 
 /// Build the error for a data type document.
@@ -177,7 +189,15 @@ impl DataType {
             "string" => Some(DataType::String),
             // The registry's name, zarr-python 3.1's, and zarrs' alias.
             "bytes" | "variable_length_bytes" | "binary" => Some(DataType::Bytes),
-            _ => Float8Format::from_name(name).map(DataType::Float8),
+            _ => Float8Format::from_name(name)
+                .map(DataType::Float8)
+                .or_else(|| SubByteInt::from_name(name).map(DataType::SubByteInt))
+                .or_else(|| SubByteFloat::from_name(name).map(DataType::SubByteFloat))
+                .or_else(|| {
+                    name.strip_prefix("complex_")
+                        .and_then(ComplexPart::from_component_name)
+                        .map(DataType::Complex)
+                }),
         };
         let simple = match simple {
             Some(data_type) => Some(data_type),
@@ -243,6 +263,9 @@ impl DataType {
             },
             DataType::String => "string".into(),
             DataType::Bytes => "bytes".into(),
+            DataType::SubByteInt(t) => t.name().into(),
+            DataType::SubByteFloat(t) => t.name().into(),
+            DataType::Complex(part) => part.complex_name(),
         }
     }
 
@@ -283,7 +306,12 @@ impl DataType {
     pub fn size(&self) -> usize {
         match self {
             DataType::String | DataType::Bytes => 0,
-            DataType::Bool | DataType::Int8 | DataType::UInt8 | DataType::Float8(_) => 1,
+            DataType::Bool
+            | DataType::Int8
+            | DataType::UInt8
+            | DataType::Float8(_)
+            | DataType::SubByteInt(_)
+            | DataType::SubByteFloat(_) => 1,
             DataType::Int16 | DataType::UInt16 | DataType::Float16 | DataType::BFloat16 => 2,
             DataType::Int32 | DataType::UInt32 | DataType::Float32 => 4,
             DataType::Int64
@@ -298,6 +326,7 @@ impl DataType {
             | DataType::NullTerminatedBytes(bytes)
             | DataType::RawBytes(bytes) => *bytes,
             DataType::Struct(s) => s.size(),
+            DataType::Complex(part) => 2 * part.size(),
         }
     }
 
@@ -309,6 +338,7 @@ impl DataType {
         match self {
             DataType::Complex64 => 4,
             DataType::Complex128 => 8,
+            DataType::Complex(part) => part.size(),
             DataType::FixedLengthUtf32(_) => 4,
             DataType::RawBits(_)
             | DataType::NullTerminatedBytes(_)
@@ -336,6 +366,39 @@ impl DataType {
                 }
             }
         }
+    }
+
+    /// The width in bits of the codes of a type whose elements (or components) are bytes
+    /// holding a code in their low bits: 2 for int2/uint2, 4 for int4/uint4/float4, 6 for
+    /// float6, and their complex types' components. `None` for every other type.
+    pub fn code_bits(&self) -> Option<u32> {
+        match self {
+            DataType::SubByteInt(t) => Some(t.bits()),
+            DataType::SubByteFloat(t) => Some(t.bits()),
+            DataType::Complex(ComplexPart::SubByte(t)) => Some(t.bits()),
+            _ => None,
+        }
+    }
+
+    /// Clear the bits above the code of every byte of `data` (whole elements) for the types
+    /// of [`DataType::code_bits`]: the registry says the upper bits of a stored byte are
+    /// ignored, and host buffers hold them zero. Nothing to do for other types.
+    pub fn clear_upper_bits(&self, data: &mut [u8]) {
+        if let Some(bits) = self.code_bits() {
+            let mask = sub_byte::mask(bits);
+            data.iter_mut().for_each(|b| *b &= mask);
+        }
+    }
+
+    /// For the types of [`DataType::code_bits`], the first byte of `data` with a bit set
+    /// above the code (its offset in `data`, and the byte); `None` when there is none or the
+    /// type has no such rule. Host buffers must hold such bytes zero above the code, so a
+    /// write with one is refused rather than truncated.
+    pub fn first_byte_above_code(&self, data: &[u8]) -> Option<(usize, u8)> {
+        let mask = !sub_byte::mask(self.code_bits()?);
+        data.iter()
+            .position(|b| b & mask != 0)
+            .map(|i| (i, data[i]))
     }
 
     /// Whether elements of this type need [`DataType::swap_stored`] for `stored` order.
@@ -400,6 +463,28 @@ impl DataType {
             DataType::Float8(format) => vec![parse_float8(value, *format).ok_or_else(|| {
                 bad("expected a number, \"NaN\", an infinity the format has, or \"0x\" + 2 hex digits")
             })?],
+            DataType::SubByteInt(t) => {
+                let (min, max) = t.range();
+                let v = int_in_range(value, min.into(), max.into()).ok_or_else(|| {
+                    bad(&format!("expected an integer from {min} to {max}"))
+                })?;
+                vec![t.from_i8(v as i8).expect("checked range")]
+            }
+            DataType::SubByteFloat(t) => vec![parse_sub_byte_float(value, *t).map_err(|why| bad(&why))?],
+            DataType::Complex(part) => match value {
+                Value::Array(parts) if parts.len() == 2 => {
+                    let component = part.data_type();
+                    let mut bytes = Vec::with_capacity(self.size());
+                    for (which, v) in ["real", "imaginary"].iter().zip(parts) {
+                        let one = component.parse_fill_value(v).map_err(|e| {
+                            bad(&format!("invalid {which} part ({})", component_reason(&e)))
+                        })?;
+                        bytes.extend_from_slice(one.as_bytes());
+                    }
+                    bytes
+                }
+                _ => return Err(bad("expected [real, imaginary]")),
+            },
             DataType::Complex64 | DataType::Complex128 => {
                 let width = if *self == DataType::Complex64 {
                     FloatWidth::F32
@@ -521,6 +606,19 @@ impl DataType {
             DataType::Float64 => float_to_json(b, FloatWidth::F64),
             DataType::BFloat16 => float_to_json(b, FloatWidth::BF16),
             DataType::Float8(format) => float8_to_json(b[0], *format),
+            DataType::SubByteInt(t) => Value::from(t.to_i8(b[0])),
+            // Every code is a finite number (no NaN, no infinity): from_f64 cannot fail.
+            DataType::SubByteFloat(t) => {
+                Number::from_f64(t.to_f64(b[0])).map_or(Value::Null, Value::Number)
+            }
+            DataType::Complex(part) => {
+                let component = part.data_type();
+                let n = part.size();
+                Value::Array(vec![
+                    component.fill_value_to_json(&FillValue(b[..n].to_vec())),
+                    component.fill_value_to_json(&FillValue(b[n..2 * n].to_vec())),
+                ])
+            }
             DataType::Complex64 => Value::Array(vec![
                 float_to_json(&b[..4], FloatWidth::F32),
                 float_to_json(&b[4..8], FloatWidth::F32),
@@ -747,7 +845,12 @@ pub fn numpy_dtype_str(data_type: &DataType, order: Option<ByteOrder>) -> Option
         DataType::DateTime64(unit) => format!("M8{}", unit.numpy_suffix()),
         DataType::TimeDelta64(unit) => format!("m8{}", unit.numpy_suffix()),
         DataType::String | DataType::Bytes => "O".into(),
-        DataType::BFloat16 | DataType::Float8(_) | DataType::Struct(_) => return None,
+        DataType::BFloat16
+        | DataType::Float8(_)
+        | DataType::Struct(_)
+        | DataType::SubByteInt(_)
+        | DataType::SubByteFloat(_)
+        | DataType::Complex(_) => return None,
     };
     Some(format!("{prefix}{code}"))
 }
@@ -940,6 +1043,50 @@ fn parse_float8(value: &Value, format: Float8Format) -> Option<u8> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// A sub-byte float fill value: a number (rounded to the nearest code, ties to even,
+/// saturating beyond the largest magnitude as ml_dtypes does) or `"0x"` and at most two hex
+/// digits of a code that fits the width. The formats have neither NaN nor infinities, so
+/// `"NaN"`, `"Infinity"` and `"-Infinity"` are refused (the registry says so) rather than
+/// saturated.
+fn parse_sub_byte_float(value: &Value, format: SubByteFloat) -> Result<u8, String> {
+    let expected = || {
+        format!(
+            "expected a number or \"0x\" + hex digits of a code below 0x{:02x}",
+            1u16 << format.bits()
+        )
+    };
+    match value {
+        Value::Number(n) => n
+            .as_f64()
+            .and_then(|f| format.from_f64(f))
+            .ok_or_else(expected),
+        Value::String(s) => match s.as_str() {
+            "NaN" | "Infinity" | "-Infinity" | "+Infinity" => {
+                Err(format!("{} has no NaN and no infinities", format.name()))
+            }
+            hex if hex.starts_with("0x") || hex.starts_with("0X") => parse_hex(&hex[2..], 1)
+                .filter(|code| *code >> format.bits() == 0)
+                .map(|code| code as u8)
+                .ok_or_else(expected),
+            _ => Err(expected()),
+        },
+        _ => Err(expected()),
+    }
+}
+
+/// The cause of a component's fill-value error, without the component's own preamble
+/// ("fill_value ... is not valid for data type ...: ") which would repeat the value.
+fn component_reason(error: &MetadataError) -> String {
+    let text = match error {
+        MetadataError::Invalid(text) | MetadataError::Unsupported(text) => text.clone(),
+        other => other.to_string(),
+    };
+    match text.split_once(": ") {
+        Some((_, why)) => why.to_string(),
+        None => text,
     }
 }
 

@@ -499,6 +499,45 @@ impl<'a> InBlock<'a> {
         );
     }
 
+    /// The coordinates in the block of the first element in C order whose bytes satisfy
+    /// `found`, or `None`.
+    pub fn find_element(&self, mut found: impl FnMut(&[u8]) -> bool) -> Option<Vec<u64>> {
+        let element_size = self.layout.element_size;
+        let dense = Layout {
+            shape: self.extent.clone(),
+            strides: dense_strides(&self.extent, element_size),
+            element_size,
+        };
+        let zero = vec![0; self.extent.len()];
+        // Runs come in the dense destination's order, so the first hit is the first in C
+        // order; its place in the dense block gives its coordinates.
+        let mut hit: Option<usize> = None;
+        for_each_run(
+            self.layout,
+            &self.offset,
+            &dense,
+            &zero,
+            &self.extent,
+            |s, t, n| {
+                if hit.is_some() {
+                    return;
+                }
+                let run = &self.data[s..s + n];
+                if let Some(k) = run.chunks_exact(element_size).position(&mut found) {
+                    hit = Some(t / element_size + k);
+                }
+            },
+        );
+        let mut index = hit? as u64;
+        let mut coords = vec![0u64; self.extent.len()];
+        for d in (0..self.extent.len()).rev() {
+            let n = self.extent[d].max(1);
+            coords[d] = index % n;
+            index /= n;
+        }
+        Some(coords)
+    }
+
     /// Copy the block into `dst` at `dst_offset` of `dst_layout` (the block fits there).
     pub fn copy_to(&self, dst: &mut [u8], dst_layout: &Layout, dst_offset: &[u64]) {
         copy_block(

@@ -227,6 +227,72 @@ void scalar_and_complex() {
     CHECK(c.read<std::complex<float>>({0}, {3}) == z);
 }
 
+// The codecs of a 1-byte data type (no `endian`) and zstd.
+const char *const ONE_BYTE_ZSTD =
+    "[{\"name\": \"bytes\"}, {\"name\": \"zstd\", \"configuration\": {\"level\": 1, "
+    "\"checksum\": false}}]";
+
+// int4: codes in, codes out (ml_dtypes' layout: -1 is 0x0f), the conversions to and from
+// int8, and a byte with bits above the 4 refused without writing.
+void sub_byte_int4() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array a = zarr::Array::create(store, "/q", meta("[2, 8]", "[2, 3]", "int4", "-3",
+                                                          ONE_BYTE_ZSTD));
+    CHECK(a.data_type() == ZARR_DATA_TYPE_INT4);
+    CHECK(a.element_size() == 1);
+    CHECK(zarr::data_type_str(a.data_type()) == "int4");
+    CHECK(a.fill_value<uint8_t>() == 0x0d); // -3
+    std::vector<int8_t> values = {-8, -7, -2, -1, 0, 1, 6, 7, 3, -3, 5, -5, 2, -4, 4, 0};
+    std::vector<uint8_t> codes;
+    NO_THROW(codes = zarr::int8_to_sub_byte(ZARR_DATA_TYPE_INT4, values));
+    CHECK(codes.size() == 16 && codes[0] == 0x08 && codes[3] == 0x0f && codes[7] == 0x07);
+    NO_THROW(a.write({0, 0}, {2, 8}, codes));
+    std::vector<uint8_t> back;
+    NO_THROW(back = a.read<uint8_t>({0, 0}, {2, 8}));
+    CHECK(back == codes);
+    CHECK(zarr::sub_byte_to_int8(ZARR_DATA_TYPE_INT4, back) == values);
+    // A part of a chunk never written reads as the fill value's code.
+    zarr::Array b = zarr::Array::create(store, "/b", meta("[4]", "[2]", "int4", "-3", ONE_BYTE_ZSTD));
+    NO_THROW(b.write({0}, {1}, std::vector<uint8_t>{0x0f}));
+    CHECK((b.read<uint8_t>({0}, {4}) == std::vector<uint8_t>{0x0f, 0x0d, 0x0d, 0x0d}));
+
+    THROWS(zarr::int8_to_sub_byte(ZARR_DATA_TYPE_INT4, std::vector<int8_t>{0, 7, 8}),
+           ZARR_ERROR_INVALID_ARGUMENT, "values[2]");
+    THROWS(zarr::sub_byte_to_int8(ZARR_DATA_TYPE_FLOAT32, std::vector<uint8_t>{0}),
+           ZARR_ERROR_INVALID_ARGUMENT, "float32");
+    THROWS(a.write({0, 0}, {1, 2}, std::vector<uint8_t>{0x01, 0x1f}),
+           ZARR_ERROR_INVALID_ARGUMENT, "[0, 1]");
+    CHECK(a.read<uint8_t>({0, 0}, {2, 8}) == codes);
+    // int2 and the unsigned types convert as their ranges say.
+    CHECK((zarr::sub_byte_to_int8(ZARR_DATA_TYPE_INT2, {0x00, 0x01, 0x02, 0x03}) ==
+           std::vector<int8_t>{0, 1, -2, -1}));
+    CHECK((zarr::sub_byte_to_int8(ZARR_DATA_TYPE_UINT4, {0x0f, 0x08}) ==
+           std::vector<int8_t>{15, 8}));
+    // Bits above the code are ignored when reading codes (the registry's rule for readers).
+    CHECK((zarr::sub_byte_to_int8(ZARR_DATA_TYPE_INT4, {0x1f, 0xf8}) ==
+           std::vector<int8_t>{-1, -8}));
+}
+
+// complex_bfloat16: pairs of bfloat16 bits, fill value [re, im].
+void complex_bfloat16_bits() {
+    zarr::Store store = zarr::Store::memory();
+    zarr::Array c = zarr::Array::create(
+        store, "/c", meta("[5]", "[2]", "complex_bfloat16", "[1.0, -2.0]"));
+    CHECK(c.data_type() == ZARR_DATA_TYPE_COMPLEX_BFLOAT16);
+    CHECK(c.element_size() == 4);
+    using CB = zarr::ComplexBits<uint16_t>;
+    CHECK((c.fill_value<CB>() == CB{0x3f80, 0xc000}));
+    std::vector<CB> z = {{0x4040, 0x0000}, {0x7fc0, 0xff80}, {0x8000, 0x3f00}};
+    NO_THROW(c.write({1}, {3}, z));
+    std::vector<CB> back;
+    NO_THROW(back = c.read<CB>({0}, {5}));
+    CHECK(back.size() == 5);
+    CHECK((back[0] == CB{0x3f80, 0xc000}) && (back[4] == CB{0x3f80, 0xc000}));
+    CHECK(back[1] == z[0] && back[2] == z[1] && back[3] == z[2]);
+    // The element type must have the element's 4 bytes.
+    THROWS(c.read<std::complex<float>>({0}, {1}), ZARR_ERROR_INVALID_ARGUMENT, "4");
+}
+
 void groups_and_attributes() {
     TempDir dir;
     zarr::Store store = zarr::Store::filesystem(dir.path());
@@ -1414,6 +1480,8 @@ const Case cases[] = {
     TCASE(round_trip_filesystem),
     TCASE(round_trip_memory),
     TCASE(scalar_and_complex),
+    TCASE(sub_byte_int4),
+    TCASE(complex_bfloat16_bits),
     TCASE(groups_and_attributes),
     TCASE(children_listing),
     TCASE(v2_consolidated_descendants),

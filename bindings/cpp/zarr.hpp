@@ -23,6 +23,15 @@
 //   Typed overloads check that `sizeof(T)` equals the array's element size; use
 //   `uint8_t` for bool arrays (`std::vector<bool>` is packed and cannot be used),
 //   `std::complex<float>` for complex64, `uint16_t` for float16 bits.
+// - The data types held as bits (see docs/data-types.md): `uint8_t` for the float8 formats
+//   and for int2, int4, uint2, uint4, float4_e2m1fn and float6_* (one byte per element, the
+//   2-, 4- or 6-bit code in the low bits, the upper bits zero: ml_dtypes' and
+//   tensorstore's layout); `zarr::sub_byte_to_int8` and `zarr::int8_to_sub_byte` convert
+//   int2/int4/uint2/uint4 codes from and to `int8_t` values. `uint16_t` for bfloat16;
+//   `std::complex<float>` / `std::complex<double>` for complex_float32 / complex_float64;
+//   `zarr::ComplexBits<uint16_t>` for complex_bfloat16 and complex_float16, and
+//   `zarr::ComplexBits<uint8_t>` for the complex float4/float6/float8 types (the real
+//   part's bits, then the imaginary part's). `zarr::data_type_str` names a code.
 // - Thread safety is that of the C API (see zarr.h): the objects add no state of their
 //   own beyond the handle pointer.
 //
@@ -1692,6 +1701,51 @@ class ArrayBuilder : public detail::Handle<zarr_array_builder> {
         return Array(raw);
     }
 };
+
+// One element of a complex data type whose parts are held as bits: the real part, then
+// the imaginary part (`uint16_t` parts for complex_bfloat16 and complex_float16, `uint8_t`
+// for the complex float4/float6/float8 types; their 4- and 6-bit codes in the low bits).
+// The layout of the C buffers, usable as the element type of the typed members.
+template <typename T> struct ComplexBits {
+    static_assert(std::is_same<T, uint8_t>::value || std::is_same<T, uint16_t>::value,
+                  "zarr::ComplexBits: the parts are uint8_t or uint16_t");
+    T re;
+    T im;
+    bool operator==(const ComplexBits &o) const { return re == o.re && im == o.im; }
+    bool operator!=(const ComplexBits &o) const { return !(*this == o); }
+};
+static_assert(sizeof(ComplexBits<uint8_t>) == 2 && sizeof(ComplexBits<uint16_t>) == 4,
+              "zarr::ComplexBits has no padding");
+
+// The Zarr name of a `ZARR_DATA_TYPE_*` code ("int4", "complex_bfloat16", ...; "unknown
+// data type" for other values) (wraps `zarr_data_type_str`). Never throws but
+// std::bad_alloc.
+inline std::string data_type_str(zarr_data_type data_type) {
+    return zarr_data_type_str(data_type);
+}
+
+// The int8 values of int2, int4, uint2 or uint4 codes as an array of that type reads them
+// (one byte per element, the code in the low bits): int2/int4 sign-extended, uint2/uint4
+// zero-extended; bits above the code are ignored, as the registry says a reader ignores
+// them (wraps `zarr_sub_byte_to_int8`). Throws zarr::Error: INVALID_ARGUMENT (another
+// data type).
+inline std::vector<int8_t> sub_byte_to_int8(zarr_data_type data_type,
+                                            const std::vector<uint8_t> &codes) {
+    std::vector<int8_t> values(codes.size());
+    detail::check(zarr_sub_byte_to_int8(data_type, codes.data(), values.data(), codes.size()));
+    return values;
+}
+
+// The codes of int8 values in int2, int4, uint2 or uint4, as an array of that type takes
+// them in writes (wraps `zarr_int8_to_sub_byte`). Throws zarr::Error: INVALID_ARGUMENT
+// (another data type, or a value out of the type's range: the message names the first
+// such index, "values[i]").
+inline std::vector<uint8_t> int8_to_sub_byte(zarr_data_type data_type,
+                                             const std::vector<int8_t> &values) {
+    std::vector<uint8_t> codes(values.size());
+    detail::check(zarr_int8_to_sub_byte(data_type, values.data(), codes.data(), values.size()));
+    return codes;
+}
 
 // The calling thread's message for its most recent failed libzarr call, "" if none (wraps
 // `zarr_last_error_message`). Throws std::bad_alloc only.

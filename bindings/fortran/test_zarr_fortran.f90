@@ -498,6 +498,7 @@ program test_zarr_fortran
   call accessors_attributes_builder(mem)
   call sections_resize_strings(mem)
   call read_double_checks(mem)
+  call sub_byte_and_complex_checks()
   call collectives_one_rank()
 
   ! Handles may be freed in any order.
@@ -1047,6 +1048,112 @@ contains
                'zarr_free(comm) frees the communicator (and its user_data once)')
     call zarr_free(comm) ! not open: nothing happens
   end subroutine collectives_one_rank
+
+  ! int4 through integer(c_int8_t) buffers (codes in the low bits, ml_dtypes' layout: -1 is
+  ! 15), converted from and to int8 values with zarr_int8_to_sub_byte / zarr_sub_byte_to_int8;
+  ! a byte with bits above the 4 refused; complex_float8_e4m3 as values(2, n) of bytes
+  ! (real part, imaginary part) and complex_float32 as complex(c_float_complex).
+  subroutine sub_byte_and_complex_checks()
+    type(zarr_store) :: st
+    type(zarr_array) :: q, c8, c32
+    integer(c_int8_t) :: vals(4, 2), codes(4, 2), back(4, 2), ints(4, 2), fill, bad(2)
+    integer(c_int8_t) :: pairs(2, 3), pairs2(2, 5), small(3), fill2(2)
+    complex(c_float_complex) :: cz(3), cz2(3)
+    integer(c_int32_t) :: code
+    integer(c_size_t) :: esize
+    integer :: n
+    call ok(zarr_store_open_memory(st), 'zarr_store_open_memory for int4')
+    ! Fortran q(4, 2): Zarr shape (2, 4); fill value -3 (code 13).
+    call ok(zarr_array_create(st, '/q', [4, 2], [2, 2], ZARR_DATA_TYPE_INT4, q, &
+                              fill_value='-3'), 'zarr_array_create int4')
+    call ok(zarr_array_data_type(q, code), 'zarr_array_data_type int4')
+    call check(code == ZARR_DATA_TYPE_INT4 .and. zarr_data_type_name(code) == 'int4', &
+               'int4 data type code and name')
+    call ok(zarr_array_element_size(q, esize), 'zarr_array_element_size int4')
+    call check(esize == 1, 'int4 element size 1')
+    call ok(zarr_array_fill_value(q, fill), 'zarr_array_fill_value int4')
+    call check(fill == 13_c_int8_t, 'int4 fill value -3 is the code 13')
+    vals = reshape(int([-8, -7, -2, -1, 0, 1, 6, 7], c_int8_t), [4, 2])
+    codes = -1
+    call ok(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, vals, codes), 'zarr_int8_to_sub_byte')
+    call check(all(codes == reshape(int([8, 9, 14, 15, 0, 1, 6, 7], c_int8_t), [4, 2])), &
+               'int4 codes of -8 -7 -2 -1 0 1 6 7')
+    call ok(zarr_write(q, codes(:, 1:1), count=[4, 1]), 'zarr_write int4 first row')
+    back = -1
+    call ok(zarr_read(q, back), 'zarr_read int4')
+    call check(all(back(:, 1) == codes(:, 1)) .and. all(back(:, 2) == 13_c_int8_t), &
+               'int4 read back: the row written, then the fill value''s code')
+    call ok(zarr_write(q, codes), 'zarr_write int4 whole')
+    back = -1
+    call ok(zarr_read(q, back), 'zarr_read int4 whole')
+    call check(all(back == codes), 'int4 round trip of the codes')
+    ints = 0
+    call ok(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, back, ints), 'zarr_sub_byte_to_int8')
+    call check(all(ints == vals), 'int4 codes back to int8 values')
+    ! Errors: a value out of range, another data type, mismatched sizes, a byte with bits
+    ! above the type's width; nothing is written.
+    codes = 0
+    call expect(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, &
+                                      reshape(int([0, 7, 8, 0, 0, 0, 0, 0], c_int8_t), [4, 2]), &
+                                      codes), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_int8_to_sub_byte 8 into int4')
+    call check(index(zarr_last_error_message(), 'values[2]') > 0 .and. all(codes == 0), &
+               'the message names index 2 and codes is unchanged: ' // zarr_last_error_message())
+    call expect(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_FLOAT32, codes, ints), &
+                ZARR_ERROR_INVALID_ARGUMENT, 'zarr_sub_byte_to_int8 of float32')
+    call expect(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, codes, small), &
+                ZARR_ERROR_BUFFER_SIZE_MISMATCH, 'zarr_sub_byte_to_int8 8 codes into 3 values')
+    call check(index(zarr_last_error_message(), 'zarr_sub_byte_to_int8') > 0, &
+               'the message names zarr_sub_byte_to_int8: ' // zarr_last_error_message())
+    bad = int([1, 31], c_int8_t)
+    call expect(zarr_write(q, bad, count=[2, 1]), ZARR_ERROR_INVALID_ARGUMENT, &
+                'zarr_write of an int4 byte 0x1f')
+    call check(index(zarr_last_error_message(), '0x1f') > 0, &
+               'the message shows the byte: ' // zarr_last_error_message())
+    back = -1
+    call ok(zarr_read(q, back), 'zarr_read int4 after the refused write')
+    call check(all(back == reshape(int([8, 9, 14, 15, 0, 1, 6, 7], c_int8_t), [4, 2])), &
+               'a refused write leaves the int4 array unchanged')
+    ! A buffer of another Fortran type is refused.
+    call expect(zarr_read(q, cz), ZARR_ERROR_INVALID_ARGUMENT, 'complex buffer for int4')
+
+    ! complex_float8_e4m3: Fortran pairs(2, n), count [n]; fill [1.0, -2.0] is the bits
+    ! 0x38 (1.0) and 0xc0 (-2.0).
+    call ok(zarr_array_create(st, '/c8', [5], [2], ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3, c8, &
+                              fill_value='[1.0, -2.0]'), 'zarr_array_create complex_float8_e4m3')
+    call ok(zarr_array_element_size(c8, esize), 'zarr_array_element_size complex_float8')
+    call check(esize == 2, 'complex_float8_e4m3 element size 2')
+    fill2 = 0
+    call ok(zarr_array_fill_value(c8, fill2), 'zarr_array_fill_value complex_float8_e4m3')
+    call check(all(fill2 == int([56, -64], c_int8_t)), 'complex_float8_e4m3 fill value bits')
+    call expect(zarr_array_fill_value(c8, fill), ZARR_ERROR_BUFFER_TOO_SMALL, &
+                'zarr_array_fill_value of a 2-byte element into one byte')
+    pairs = reshape(int([64, 0, 127, -2, -128, 1], c_int8_t), [2, 3])
+    call ok(zarr_write(c8, pairs, start=[2], count=[3]), 'zarr_write complex_float8_e4m3')
+    pairs2 = 0
+    call ok(zarr_read(c8, pairs2, count=[5]), 'zarr_read complex_float8_e4m3')
+    call check(all(pairs2(:, 2:4) == pairs) .and. all(pairs2(:, 1) == int([56, -64], c_int8_t)) &
+               .and. all(pairs2(:, 5) == int([56, -64], c_int8_t)), &
+               'complex_float8_e4m3: the pairs written, and the fill value at both ends')
+    n = 0
+    do code = ZARR_DATA_TYPE_INT2, ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU
+      if (len(zarr_data_type_name(code)) > 0) n = n + 1
+    end do
+    call check(n == 21, 'zarr_data_type_name names codes 33 to 53')
+
+    ! complex_float32 as complex(c_float_complex).
+    call ok(zarr_array_create(st, '/c32', [3], [2], ZARR_DATA_TYPE_COMPLEX_FLOAT32, c32), &
+            'zarr_array_create complex_float32')
+    cz = [(cmplx(1.5 * n, -0.25 * n, c_float_complex), n = 1, 3)]
+    call ok(zarr_write(c32, cz), 'zarr_write complex_float32')
+    cz2 = 0
+    call ok(zarr_read(c32, cz2), 'zarr_read complex_float32')
+    call check(all(cz2 == cz), 'complex_float32 round trip')
+    call zarr_free(q)
+    call zarr_free(c8)
+    call zarr_free(c32)
+    call zarr_free(st)
+  end subroutine sub_byte_and_complex_checks
 
   subroutine check(condition, what)
     logical, intent(in) :: condition

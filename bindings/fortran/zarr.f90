@@ -47,7 +47,14 @@
 !     integer(c_int64_t)  int64, uint64                   complex(c_double_complex)  complex128
 !     logical(c_bool)     bool
 !   and the other fixed-size types as their bits: integer(c_int8_t) for float8, byte strings,
-!   raw bytes and structs (bytes of the packed record), integer(c_int16_t) for bfloat16,
+!   raw bytes and structs (bytes of the packed record), for int2, int4, uint2, uint4,
+!   float4_e2m1fn and float6_* (one byte per element holding the code in its low bits, the
+!   upper bits zero; zarr_sub_byte_to_int8 / zarr_int8_to_sub_byte convert int2/int4/uint2/
+!   uint4 codes from and to integer(c_int8_t) values) and, two per element (real part,
+!   imaginary part: values(2, n) with count [n]), for the complex float4/float6/float8
+!   types; integer(c_int16_t) for bfloat16 and, two per element, complex_bfloat16 and
+!   complex_float16; complex(c_float_complex) and complex(c_double_complex) also for
+!   complex_float32 and complex_float64,
 !   integer(c_int32_t) for fixed_length_utf32 code units, integer(c_int64_t) for
 !   datetime64/timedelta64 (NaT is -huge-1).
 ! - Numbers of any real type as real(c_double): zarr_read_double(array, values [, start,
@@ -186,6 +193,27 @@ module zarr
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_STRUCT = 30
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_STRING = 31
   integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_BYTES = 32
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_INT2 = 33
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_INT4 = 34
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_UINT2 = 35
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_UINT4 = 36
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT4_E2M1FN = 37
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT6_E2M3FN = 38
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_FLOAT6_E3M2FN = 39
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_BFLOAT16 = 40
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT16 = 41
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT32 = 42
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT64 = 43
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN = 44
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT6_E2M3FN = 45
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT6_E3M2FN = 46
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E3M4 = 47
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3 = 48
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3B11FNUZ = 49
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3FNUZ = 50
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2 = 51
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2FNUZ = 52
+  integer(c_int32_t), parameter, public :: ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU = 53
 
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_ARRAY = 1
   integer(c_int32_t), parameter, public :: ZARR_NODE_TYPE_GROUP = 2
@@ -264,6 +292,7 @@ module zarr
   public :: c_zarr_array_element_size, c_zarr_array_chunk_nbytes
   public :: c_zarr_array_selection_nbytes, c_zarr_array_read, c_zarr_array_write
   public :: c_zarr_array_read_double, c_zarr_array_fill_value_double, c_zarr_data_type_str
+  public :: c_zarr_sub_byte_to_int8, c_zarr_int8_to_sub_byte
   public :: c_zarr_array_read_chunk, c_zarr_array_write_chunk, c_zarr_array_metadata_json
   public :: c_zarr_array_attributes_json, c_zarr_array_set_attributes_json
   public :: c_zarr_array_inner_chunk_shape, c_zarr_array_read_inner_chunk
@@ -496,6 +525,24 @@ module zarr
       integer(c_int32_t), value :: data_type
       type(c_ptr) :: text
     end function c_zarr_data_type_str
+
+    function c_zarr_sub_byte_to_int8(data_type, codes, values, count) result(status) &
+        bind(C, name="zarr_sub_byte_to_int8")
+      import :: c_ptr, c_size_t, c_int32_t
+      integer(c_int32_t), value :: data_type
+      type(c_ptr), value :: codes, values
+      integer(c_size_t), value :: count
+      integer(c_int32_t) :: status
+    end function c_zarr_sub_byte_to_int8
+
+    function c_zarr_int8_to_sub_byte(data_type, values, codes, count) result(status) &
+        bind(C, name="zarr_int8_to_sub_byte")
+      import :: c_ptr, c_size_t, c_int32_t
+      integer(c_int32_t), value :: data_type
+      type(c_ptr), value :: values, codes
+      integer(c_size_t), value :: count
+      integer(c_int32_t) :: status
+    end function c_zarr_int8_to_sub_byte
 
     function c_zarr_array_write(array, ndim, start, count, buf, buf_len) result(status) &
         bind(C, name="zarr_array_write")
@@ -1481,6 +1528,7 @@ module zarr
   public :: zarr_free, zarr_last_error_message, zarr_status_str
   public :: zarr_version_string, zarr_version_number, zarr_set_num_threads, zarr_num_threads
   public :: zarr_data_type_name
+  public :: zarr_sub_byte_to_int8, zarr_int8_to_sub_byte
 
   !> zarr_array_create(store, path, metadata_json, array): from a v3 metadata document, or
   !> zarr_array_create(store, path, shape, chunk_shape, data_type, array [, codec, level,
@@ -1513,7 +1561,7 @@ module zarr
   !> array's type (as for zarr_read).
   interface zarr_array_fill_value
     module procedure fill_value_i1, fill_value_i2, fill_value_i4, fill_value_i8, &
-      fill_value_r4, fill_value_r8
+      fill_value_r4, fill_value_r8, fill_value_i1_parts, fill_value_i2_parts
   end interface zarr_array_fill_value
 
   !> status = zarr_get_att(array_or_group, key, value): value is character(len=:),
@@ -1857,9 +1905,85 @@ contains
     case (ZARR_DATA_TYPE_STRUCT); name = 'struct'
     case (ZARR_DATA_TYPE_STRING); name = 'string'
     case (ZARR_DATA_TYPE_BYTES); name = 'bytes'
+    case (ZARR_DATA_TYPE_INT2); name = 'int2'
+    case (ZARR_DATA_TYPE_INT4); name = 'int4'
+    case (ZARR_DATA_TYPE_UINT2); name = 'uint2'
+    case (ZARR_DATA_TYPE_UINT4); name = 'uint4'
+    case (ZARR_DATA_TYPE_FLOAT4_E2M1FN); name = 'float4_e2m1fn'
+    case (ZARR_DATA_TYPE_FLOAT6_E2M3FN); name = 'float6_e2m3fn'
+    case (ZARR_DATA_TYPE_FLOAT6_E3M2FN); name = 'float6_e3m2fn'
+    case (ZARR_DATA_TYPE_COMPLEX_BFLOAT16); name = 'complex_bfloat16'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT16); name = 'complex_float16'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT32); name = 'complex_float32'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT64); name = 'complex_float64'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN); name = 'complex_float4_e2m1fn'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT6_E2M3FN); name = 'complex_float6_e2m3fn'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT6_E3M2FN); name = 'complex_float6_e3m2fn'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E3M4); name = 'complex_float8_e3m4'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3); name = 'complex_float8_e4m3'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3B11FNUZ); name = 'complex_float8_e4m3b11fnuz'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3FNUZ); name = 'complex_float8_e4m3fnuz'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2); name = 'complex_float8_e5m2'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2FNUZ); name = 'complex_float8_e5m2fnuz'
+    case (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU); name = 'complex_float8_e8m0fnu'
     case default; name = ''
     end select
   end function zarr_data_type_name
+
+  !> int8 values of int2, int4, uint2 or uint4 codes (`data_type`), as an array of that type
+  !> reads them (one byte per element, the code in the low bits): int2/int4 sign-extended,
+  !> uint2/uint4 zero-extended, bits above the code ignored (as the registry says a reader
+  !> ignores them). `codes` and `values` are integer(c_int8_t) arrays of any
+  !> rank with the same number of elements (ZARR_ERROR_BUFFER_SIZE_MISMATCH otherwise);
+  !> statuses of zarr_sub_byte_to_int8 in zarr.h. `values` is written only on success.
+  function zarr_sub_byte_to_int8(data_type, codes, values) result(status)
+    integer(c_int32_t), intent(in) :: data_type
+    integer(c_int8_t), dimension(..), intent(in), target, contiguous :: codes
+    integer(c_int8_t), dimension(..), intent(inout), target, contiguous :: values
+    integer(c_int32_t) :: status
+    type(c_ptr) :: pc, pv
+    if (size(codes) /= size(values)) then
+      status = fail(ZARR_ERROR_BUFFER_SIZE_MISMATCH, 'zarr_sub_byte_to_int8: codes has ' &
+                    // itoa(int(size(codes), c_int64_t)) // ' elements but values has ' &
+                    // itoa(int(size(values), c_int64_t)))
+      return
+    end if
+    pc = c_null_ptr
+    pv = c_null_ptr
+    if (size(codes) > 0) then
+      pc = c_loc(codes)
+      pv = c_loc(values)
+    end if
+    status = track(c_zarr_sub_byte_to_int8(data_type, pc, pv, int(size(codes), c_size_t)))
+  end function zarr_sub_byte_to_int8
+
+  !> The int2, int4, uint2 or uint4 codes (`data_type`) of int8 `values`, as an array of that
+  !> type takes them in zarr_write: `values` and `codes` are integer(c_int8_t) arrays of any
+  !> rank with the same number of elements (ZARR_ERROR_BUFFER_SIZE_MISMATCH otherwise); a
+  !> value out of the type's range is ZARR_ERROR_INVALID_ARGUMENT naming the first such
+  !> (0-based, element order) index, "values[i]"; statuses of zarr_int8_to_sub_byte in
+  !> zarr.h. `codes` is written
+  !> only on success.
+  function zarr_int8_to_sub_byte(data_type, values, codes) result(status)
+    integer(c_int32_t), intent(in) :: data_type
+    integer(c_int8_t), dimension(..), intent(in), target, contiguous :: values
+    integer(c_int8_t), dimension(..), intent(inout), target, contiguous :: codes
+    integer(c_int32_t) :: status
+    type(c_ptr) :: pc, pv
+    if (size(codes) /= size(values)) then
+      status = fail(ZARR_ERROR_BUFFER_SIZE_MISMATCH, 'zarr_int8_to_sub_byte: values has ' &
+                    // itoa(int(size(values), c_int64_t)) // ' elements but codes has ' &
+                    // itoa(int(size(codes), c_int64_t)))
+      return
+    end if
+    pc = c_null_ptr
+    pv = c_null_ptr
+    if (size(codes) > 0) then
+      pc = c_loc(codes)
+      pv = c_loc(values)
+    end if
+    status = track(c_zarr_int8_to_sub_byte(data_type, pv, pc, int(size(codes), c_size_t)))
+  end function zarr_int8_to_sub_byte
 
   pure function fortran_type_name(fk) result(name)
     integer, intent(in) :: fk
@@ -1887,10 +2011,20 @@ contains
                                      ZARR_DATA_TYPE_NULL_TERMINATED_BYTES, ZARR_DATA_TYPE_RAW_BYTES, &
                                      ZARR_DATA_TYPE_STRUCT]) &
                    .or. (data_type >= ZARR_DATA_TYPE_FLOAT8_E4M3 &
-                         .and. data_type <= ZARR_DATA_TYPE_FLOAT8_E8M0FNU)
+                         .and. data_type <= ZARR_DATA_TYPE_FLOAT8_E8M0FNU) &
+                   ! int2 .. float6_e3m2fn: one byte per element, the code in the low bits
+                   .or. (data_type >= ZARR_DATA_TYPE_INT2 &
+                         .and. data_type <= ZARR_DATA_TYPE_FLOAT6_E3M2FN) &
+                   ! complex float4/float6/float8: two bytes per element (re, im), so a
+                   ! buffer values(2, ...) with an explicit count
+                   .or. (data_type >= ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN &
+                         .and. data_type <= ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU)
     case (FK_I2)
+      ! complex_bfloat16 and complex_float16 as the bits of their parts: values(2, ...)
       compatible = any(data_type == [ZARR_DATA_TYPE_INT16, ZARR_DATA_TYPE_UINT16, &
-                                     ZARR_DATA_TYPE_FLOAT16, ZARR_DATA_TYPE_BFLOAT16])
+                                     ZARR_DATA_TYPE_FLOAT16, ZARR_DATA_TYPE_BFLOAT16, &
+                                     ZARR_DATA_TYPE_COMPLEX_BFLOAT16, &
+                                     ZARR_DATA_TYPE_COMPLEX_FLOAT16])
     case (FK_I4)
       compatible = any(data_type == [ZARR_DATA_TYPE_INT32, ZARR_DATA_TYPE_UINT32, &
                                      ZARR_DATA_TYPE_FIXED_LENGTH_UTF32])
@@ -1899,8 +2033,10 @@ contains
                                      ZARR_DATA_TYPE_DATETIME64, ZARR_DATA_TYPE_TIMEDELTA64])
     case (FK_R4); compatible = data_type == ZARR_DATA_TYPE_FLOAT32
     case (FK_R8); compatible = data_type == ZARR_DATA_TYPE_FLOAT64
-    case (FK_C4); compatible = data_type == ZARR_DATA_TYPE_COMPLEX64
-    case (FK_C8); compatible = data_type == ZARR_DATA_TYPE_COMPLEX128
+    case (FK_C4)
+      compatible = any(data_type == [ZARR_DATA_TYPE_COMPLEX64, ZARR_DATA_TYPE_COMPLEX_FLOAT32])
+    case (FK_C8)
+      compatible = any(data_type == [ZARR_DATA_TYPE_COMPLEX128, ZARR_DATA_TYPE_COMPLEX_FLOAT64])
     case default; compatible = data_type == ZARR_DATA_TYPE_BOOL
     end select
   end function compatible
@@ -2789,7 +2925,9 @@ contains
       if (.not. json_literal(fill)) fill = json_quote(fill)
     else if (data_type == ZARR_DATA_TYPE_BOOL) then
       fill = 'false'
-    else if (data_type == ZARR_DATA_TYPE_COMPLEX64 .or. data_type == ZARR_DATA_TYPE_COMPLEX128) then
+    else if (data_type == ZARR_DATA_TYPE_COMPLEX64 .or. data_type == ZARR_DATA_TYPE_COMPLEX128 &
+             .or. (data_type >= ZARR_DATA_TYPE_COMPLEX_BFLOAT16 &
+                   .and. data_type <= ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU)) then
       fill = '[0.0, 0.0]'
     else
       fill = '0'
@@ -4523,6 +4661,30 @@ contains
     integer(c_int32_t) :: status
     status = fill_value_io(array, FK_I1, c_loc(value), c_sizeof(value))
   end function fill_value_i1
+
+  ! The fill value of an element wider than one integer: value(2) for the complex types
+  ! whose parts are held as bits (real part, imaginary part), or the bytes of a struct.
+  function fill_value_i1_parts(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int8_t), target, contiguous, intent(inout) :: value(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(value) > 0) p = c_loc(value)
+    status = fill_value_io(array, FK_I1, p, &
+                           int(size(value), c_size_t) * int(storage_size(value) / 8, c_size_t))
+  end function fill_value_i1_parts
+
+  function fill_value_i2_parts(array, value) result(status)
+    type(zarr_array), intent(in) :: array
+    integer(c_int16_t), target, contiguous, intent(inout) :: value(:)
+    integer(c_int32_t) :: status
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(value) > 0) p = c_loc(value)
+    status = fill_value_io(array, FK_I2, p, &
+                           int(size(value), c_size_t) * int(storage_size(value) / 8, c_size_t))
+  end function fill_value_i2_parts
 
   function fill_value_i2(array, value) result(status)
     type(zarr_array), intent(in) :: array

@@ -68,6 +68,11 @@ impl Chains {
         &self.base
     }
 
+    /// The array's data type.
+    pub(super) fn data_type(&self) -> &DataType {
+        &self.data_type
+    }
+
     /// The chain for chunks of `shape`.
     pub(super) fn for_shape(&self, shape: &[u64]) -> Result<Arc<CodecChain>, CodecError> {
         if self.base_shape == shape {

@@ -35,6 +35,7 @@ use crate::selection::{checked_product, Selection};
 use crate::storage::Storage;
 use crate::sys::shared_out::OutBuffer;
 use chains::Chains;
+pub(crate) use planner::check_codes;
 use planner::ChunkIo;
 use serde_json::{Map, Value};
 pub use shard_stream::ShardStream;

@@ -342,6 +342,7 @@ pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), 
     if extent.contains(&0) {
         return Ok(());
     }
+    check_codes(io.chains.data_type(), start, input)?;
     let cuts = io.grid.cuts(start, &extent);
     let units = CellWalk::new(&cuts, &extent).len();
     let pool = pool_for(io)?;
@@ -369,6 +370,43 @@ pub(super) fn write(io: &ChunkIo, start: &[u64], input: &InBlock) -> Result<(), 
     });
     release_scratch(&pool);
     result
+}
+
+/// Refuse a write whose buffer has a byte with bits set above the code of a sub-byte type
+/// (an int4 byte 0x1f): storing it would silently drop the bits, and host buffers hold such
+/// bytes with the upper bits zero (ml_dtypes' layout). Every fixed-size write passes here
+/// before any chunk is touched, so nothing is stored; the error names the element by its
+/// coordinates in the array.
+pub(crate) fn check_codes(
+    data_type: &crate::data_type::DataType,
+    start: &[u64],
+    input: &InBlock,
+) -> Result<(), Error> {
+    let Some(bits) = data_type.code_bits() else {
+        return Ok(());
+    };
+    let Some(coords) = input.find_element(|e| data_type.first_byte_above_code(e).is_some()) else {
+        return Ok(());
+    };
+    let at: Vec<u64> = coords.iter().zip(start).map(|(c, s)| c + s).collect();
+    Err(Error::InvalidArgument(format!(
+        "the element at {at:?} has bits set above the {bits}-bit code of {}: {} (host \
+         buffers hold the code in the low bits, upper bits zero)",
+        data_type.name(),
+        describe_element(input, &coords)
+    )))
+}
+
+/// The bytes of the element of `input` at `coords`, in hex.
+fn describe_element(input: &InBlock, coords: &[u64]) -> String {
+    let ones = vec![1u64; coords.len()];
+    let mut bytes = Vec::new();
+    input.sub(coords, &ones).gather_into(&mut bytes);
+    bytes
+        .iter()
+        .map(|b| format!("0x{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Encode and store one chunk from `part`, written at `offset` of it.

@@ -56,7 +56,20 @@ pub fn write(
     count: &[u64],
     data: &[u8],
 ) -> Result<WriteReport, Error> {
-    let mine = ctx.agree(check_box(array, start, count, data.len()))?;
+    let mine = ctx.agree(
+        check_box(array, start, count, data.len()).and_then(|region| {
+            // The same refusal as every other write (see `check_codes`), agreed by all ranks
+            // before any of them stores a chunk.
+            if let Some(region) = &region {
+                let layout = Layout::c_order(&region.count, array.data_type().size())
+                    .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+                let input = InBlock::whole(data, &layout)
+                    .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+                crate::array::check_codes(&array.data_type(), &region.start, &input)?;
+            }
+            Ok(region)
+        }),
+    )?;
     let boxes = gather_boxes(ctx, array, &mine)?;
     let element_size = array.data_type().size() as u64;
     let grid = array.chunk_grid();

@@ -2,9 +2,10 @@
 //! (`Array::read_region_f64`, `zarr_array_read_double`).
 //!
 //! Every data type whose elements are one real number converts: `bool` (0 or 1), the
-//! integers (exactly up to 2^53 in magnitude, rounded to the nearest double beyond), and the
-//! floating-point types (exactly: float16, bfloat16, the float8 formats and float32 are
-//! subsets of float64; NaN and infinities stay what they are). The others do not: complex
+//! integers (exactly up to 2^53 in magnitude, rounded to the nearest double beyond; int2,
+//! int4, uint2 and uint4 from their codes), and the floating-point types (exactly: float16,
+//! bfloat16, the float8, float6 and float4 formats and float32 are subsets of float64; NaN
+//! and infinities stay what they are). The others do not: complex
 //! numbers, raw bits and bytes, strings, structs, and datetimes and timedeltas (counts of a
 //! unit with NaT, whose meaning a plain number would lose: read them as int64).
 
@@ -31,6 +32,7 @@ fn bytes<const N: usize>(element: &[u8]) -> [u8; N] {
 /// The converter for `data_type`, or why there is none.
 fn converter(data_type: &DataType) -> Result<Convert, NotReal> {
     use super::Float8Format as F8;
+    use super::{SubByteFloat, SubByteInt};
     let not_real = |reason| NotReal {
         name: data_type.name(),
         reason,
@@ -57,7 +59,14 @@ fn converter(data_type: &DataType) -> Result<Convert, NotReal> {
         DataType::Float8(F8::E5M2FNUZ) => |e| F8::E5M2FNUZ.to_f64(e[0]),
         DataType::Float8(F8::E3M4) => |e| F8::E3M4.to_f64(e[0]),
         DataType::Float8(F8::E8M0FNU) => |e| F8::E8M0FNU.to_f64(e[0]),
-        DataType::Complex64 | DataType::Complex128 => {
+        DataType::SubByteInt(SubByteInt::Int2) => |e| SubByteInt::Int2.to_i8(e[0]) as f64,
+        DataType::SubByteInt(SubByteInt::Int4) => |e| SubByteInt::Int4.to_i8(e[0]) as f64,
+        DataType::SubByteInt(SubByteInt::UInt2) => |e| SubByteInt::UInt2.to_i8(e[0]) as f64,
+        DataType::SubByteInt(SubByteInt::UInt4) => |e| SubByteInt::UInt4.to_i8(e[0]) as f64,
+        DataType::SubByteFloat(SubByteFloat::E2M1FN) => |e| SubByteFloat::E2M1FN.to_f64(e[0]),
+        DataType::SubByteFloat(SubByteFloat::E2M3FN) => |e| SubByteFloat::E2M3FN.to_f64(e[0]),
+        DataType::SubByteFloat(SubByteFloat::E3M2FN) => |e| SubByteFloat::E3M2FN.to_f64(e[0]),
+        DataType::Complex64 | DataType::Complex128 | DataType::Complex(_) => {
             return Err(not_real("its elements are complex numbers, two reals each"))
         }
         DataType::RawBits(_) | DataType::RawBytes(_) => {

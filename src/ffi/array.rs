@@ -91,6 +91,108 @@ pub const ZARR_DATA_TYPE_STRING: zarr_data_type = 31;
 /// `bytes` (zarr-python 3.1's `variable_length_bytes`; Zarr v2 `|O` with `vlen-bytes`):
 /// variable-length byte strings, as `ZARR_DATA_TYPE_STRING` without the UTF-8 rule.
 pub const ZARR_DATA_TYPE_BYTES: zarr_data_type = 32;
+/// `int2`: a signed integer from -2 to 1. One byte per element holding the 2-bit two's
+/// complement code in its low bits, upper bits zero (numpy/ml_dtypes' layout: -2 is 0x02,
+/// -1 is 0x03). Writing a byte with bits set above the code is
+/// `ZARR_ERROR_INVALID_ARGUMENT`; `zarr_sub_byte_to_int8` and `zarr_int8_to_sub_byte`
+/// convert to and from sign-extended `int8_t`.
+pub const ZARR_DATA_TYPE_INT2: zarr_data_type = 33;
+/// `int4`: a signed integer from -8 to 7, one byte per element holding the 4-bit code in
+/// its low bits (-1 is 0x0f); otherwise as `ZARR_DATA_TYPE_INT2`.
+pub const ZARR_DATA_TYPE_INT4: zarr_data_type = 34;
+/// `uint2`: an unsigned integer from 0 to 3, one byte per element, upper 6 bits zero.
+pub const ZARR_DATA_TYPE_UINT2: zarr_data_type = 35;
+/// `uint4`: an unsigned integer from 0 to 15, one byte per element, upper 4 bits zero.
+pub const ZARR_DATA_TYPE_UINT4: zarr_data_type = 36;
+/// `float4_e2m1fn`: sign, 2 exponent bits (bias 1), 1 mantissa bit; no infinities, no NaN
+/// (largest 6.0). One byte per element holding the 4-bit code in its low bits, upper bits
+/// zero; writing a byte with bits set above the code is `ZARR_ERROR_INVALID_ARGUMENT`.
+pub const ZARR_DATA_TYPE_FLOAT4_E2M1FN: zarr_data_type = 37;
+/// `float6_e2m3fn`: sign, 2 exponent bits (bias 1), 3 mantissa bits; no infinities, no NaN
+/// (largest 7.5). One byte per element holding the 6-bit code in its low bits, upper bits
+/// zero.
+pub const ZARR_DATA_TYPE_FLOAT6_E2M3FN: zarr_data_type = 38;
+/// `float6_e3m2fn`: sign, 3 exponent bits (bias 3), 2 mantissa bits; no infinities, no NaN
+/// (largest 28.0). One byte per element holding the 6-bit code in its low bits, upper bits
+/// zero.
+pub const ZARR_DATA_TYPE_FLOAT6_E3M2FN: zarr_data_type = 39;
+/// `complex_bfloat16`: a (real, imaginary) pair of bfloat16, 4 bytes.
+pub const ZARR_DATA_TYPE_COMPLEX_BFLOAT16: zarr_data_type = 40;
+/// `complex_float16`: a (real, imaginary) pair of float16, 4 bytes.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT16: zarr_data_type = 41;
+/// `complex_float32`: a (real, imaginary) pair of float32, 8 bytes (laid out as complex64).
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT32: zarr_data_type = 42;
+/// `complex_float64`: a (real, imaginary) pair of float64, 16 bytes (laid out as
+/// complex128).
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT64: zarr_data_type = 43;
+/// `complex_float4_e2m1fn`: two bytes, real then imaginary, each a float4_e2m1fn code in
+/// its low 4 bits (upper bits zero, as `ZARR_DATA_TYPE_FLOAT4_E2M1FN`).
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN: zarr_data_type = 44;
+/// `complex_float6_e2m3fn`: two bytes, each a float6_e2m3fn code in its low 6 bits.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT6_E2M3FN: zarr_data_type = 45;
+/// `complex_float6_e3m2fn`: two bytes, each a float6_e3m2fn code in its low 6 bits.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT6_E3M2FN: zarr_data_type = 46;
+/// `complex_float8_e3m4`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E3M4: zarr_data_type = 47;
+/// `complex_float8_e4m3`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3: zarr_data_type = 48;
+/// `complex_float8_e4m3b11fnuz`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3B11FNUZ: zarr_data_type = 49;
+/// `complex_float8_e4m3fnuz`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3FNUZ: zarr_data_type = 50;
+/// `complex_float8_e5m2`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2: zarr_data_type = 51;
+/// `complex_float8_e5m2fnuz`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2FNUZ: zarr_data_type = 52;
+/// `complex_float8_e8m0fnu`: two bytes, real then imaginary.
+pub const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU: zarr_data_type = 53;
+
+/// The codes of the registry's sub-byte and complex types with their names, which are
+/// also the names `DataType::name` gives (so `data_type_code` finds a code by name).
+const SUB_BYTE_AND_COMPLEX: [(zarr_data_type, &std::ffi::CStr); 21] = [
+    (ZARR_DATA_TYPE_INT2, c"int2"),
+    (ZARR_DATA_TYPE_INT4, c"int4"),
+    (ZARR_DATA_TYPE_UINT2, c"uint2"),
+    (ZARR_DATA_TYPE_UINT4, c"uint4"),
+    (ZARR_DATA_TYPE_FLOAT4_E2M1FN, c"float4_e2m1fn"),
+    (ZARR_DATA_TYPE_FLOAT6_E2M3FN, c"float6_e2m3fn"),
+    (ZARR_DATA_TYPE_FLOAT6_E3M2FN, c"float6_e3m2fn"),
+    (ZARR_DATA_TYPE_COMPLEX_BFLOAT16, c"complex_bfloat16"),
+    (ZARR_DATA_TYPE_COMPLEX_FLOAT16, c"complex_float16"),
+    (ZARR_DATA_TYPE_COMPLEX_FLOAT32, c"complex_float32"),
+    (ZARR_DATA_TYPE_COMPLEX_FLOAT64, c"complex_float64"),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN,
+        c"complex_float4_e2m1fn",
+    ),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT6_E2M3FN,
+        c"complex_float6_e2m3fn",
+    ),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT6_E3M2FN,
+        c"complex_float6_e3m2fn",
+    ),
+    (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E3M4, c"complex_float8_e3m4"),
+    (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3, c"complex_float8_e4m3"),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3B11FNUZ,
+        c"complex_float8_e4m3b11fnuz",
+    ),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3FNUZ,
+        c"complex_float8_e4m3fnuz",
+    ),
+    (ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2, c"complex_float8_e5m2"),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2FNUZ,
+        c"complex_float8_e5m2fnuz",
+    ),
+    (
+        ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU,
+        c"complex_float8_e8m0fnu",
+    ),
+];
 
 fn data_type_code(data_type: &DataType) -> zarr_data_type {
     use crate::data_type::Float8Format as F8;
@@ -127,6 +229,15 @@ fn data_type_code(data_type: &DataType) -> zarr_data_type {
         DataType::Struct(_) => ZARR_DATA_TYPE_STRUCT,
         DataType::String => ZARR_DATA_TYPE_STRING,
         DataType::Bytes => ZARR_DATA_TYPE_BYTES,
+        // The registry's names are unique, so the table of names gives the code.
+        DataType::SubByteInt(_) | DataType::SubByteFloat(_) | DataType::Complex(_) => {
+            let name = data_type.name();
+            SUB_BYTE_AND_COMPLEX
+                .iter()
+                .find(|(_, n)| n.to_bytes() == name.as_bytes())
+                .map(|(code, _)| *code)
+                .expect("every sub-byte and complex type has a code")
+        }
     }
 }
 
@@ -171,7 +282,10 @@ pub extern "C" fn zarr_data_type_str(data_type: zarr_data_type) -> *const c_char
         ZARR_DATA_TYPE_STRUCT => c"struct",
         ZARR_DATA_TYPE_STRING => c"string",
         ZARR_DATA_TYPE_BYTES => c"bytes",
-        _ => c"unknown data type",
+        code => SUB_BYTE_AND_COMPLEX
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(c"unknown data type", |(_, name)| name),
     };
     name.as_ptr()
 }

@@ -21,6 +21,7 @@ pub mod status;
 pub mod store;
 pub mod store_keys;
 pub mod strings;
+pub mod sub_byte;
 pub mod thread_pool;
 pub mod threads;
 pub mod version;

@@ -34,7 +34,8 @@ impl BytesCodec {
     }
 
     /// `{"endian": "little" | "big"}`; `endian` may be omitted only when the data type's
-    /// elements are single bytes (bool, int8, uint8, raw bits).
+    /// units are single bytes (bool, int8, uint8, raw bits, float8, int4, float6, complex of
+    /// one-byte components), where it has no effect.
     pub fn from_configuration(
         configuration: Option<&Map<String, Value>>,
         data_type: &DataType,
@@ -74,10 +75,20 @@ impl BytesCodec {
 
     /// Convert between host order and the stored order in place (its own inverse): each
     /// unit of the data type, struct fields field by field (see [`DataType::swap_stored`]).
+    /// For the types whose bytes hold a code in their low bits (int4, float6, ...) the bits
+    /// above the code are cleared both ways: on read because the registry says they are
+    /// ignored (another writer may sign-extend int4 -1 to 0xff, and host buffers hold
+    /// 0x0f), on write so that what is stored is the code alone, as tensorstore stores it.
     fn swap(&self, data: &mut [u8], data_type: &DataType) {
         if data_type.needs_swap(self.stored_order()) {
             data_type.swap_stored(data, self.stored_order());
         }
+        data_type.clear_upper_bits(data);
+    }
+
+    /// Whether [`BytesCodec::swap`] changes anything for this type.
+    fn changes(&self, data_type: &DataType) -> bool {
+        data_type.needs_swap(self.stored_order()) || data_type.code_bits().is_some()
     }
 }
 
@@ -169,7 +180,7 @@ impl ArrayToBytesCodec for BytesCodec {
         // Bytes already in memory (decompressed by an outer codec, or an inner chunk of a
         // shard batch) in the host's byte order are copied into place from where they are.
         if let Some(bytes) = source.in_memory() {
-            if !repr.data_type.needs_swap(self.stored_order()) {
+            if !self.changes(&repr.data_type) {
                 self.check_size(bytes.len() as u64, expected, repr)?;
                 match out.contiguous() {
                     Some(dst) if whole => dst.copy_from_slice(bytes),

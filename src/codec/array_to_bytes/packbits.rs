@@ -4,13 +4,16 @@
 //!
 //! * Components: bool 1 bit; int8/uint8/float8 8; int16/uint16/float16/bfloat16 16;
 //!   int32/uint32/float32 32; int64/uint64/float64/datetime64/timedelta64 64; complex64 two
-//!   of 32, complex128 two of 64. Bits are numbered from the least significant bit of the
-//!   component's little-endian value.
+//!   of 32, complex128 two of 64; int2/uint2 2 bits, int4/uint4/float4_e2m1fn 4, float6_*
+//!   6 (the code in the low bits of the host byte); `complex_<type>` two of the component's
+//!   width. Bits are numbered from the least significant bit of the component's
+//!   little-endian value.
 //! * Configuration (all optional): `padding_encoding` "none" (default), "first_byte" or
 //!   "last_byte" (one extra byte holding the number of padding bits of the last byte),
 //!   `first_bit` (0) and `last_bit` (the component's last bit), null meaning the default.
 //! * Decoding sets the bits outside the range to zero, except that signed integers are
-//!   sign-extended from `last_bit`.
+//!   sign-extended from `last_bit` (not int2 and int4, whose host bytes hold the code with
+//!   the upper bits zero).
 
 use super::ArrayToBytesCodec;
 use crate::codec::{ChunkRepresentation, CodecError};
@@ -53,6 +56,16 @@ fn components(dt: &DataType) -> Option<(u32, usize, bool)> {
         DataType::UInt64 | DataType::Float64 => (64, 1, false),
         DataType::Complex64 => (32, 2, false),
         DataType::Complex128 => (64, 2, false),
+        // The sub-byte types are their codes; decoding leaves a signed code (int2, int4)
+        // as it is, not sign-extended, since that is their host layout.
+        DataType::SubByteInt(_) | DataType::SubByteFloat(_) => (dt.code_bits()?, 1, false),
+        DataType::Complex(part) => {
+            let bits = match part.data_type().code_bits() {
+                Some(bits) => bits,
+                None => u32::try_from(part.size() * 8).ok()?,
+            };
+            (bits, 2, false)
+        }
         _ => return None,
     })
 }

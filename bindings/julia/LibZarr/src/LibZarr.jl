@@ -26,7 +26,7 @@ export create_group_with_format
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
-export read_double, fill_value_double, data_type_name
+export read_double, fill_value_double, data_type_name, sub_byte_to_int8, int8_to_sub_byte
 export chunk_aligned, chunk_key, decode_chunk
 export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
 export zarr_shape, chunk_size, chunk_grid_size, chunk_region, inner_chunk_size, element_size, data_type
@@ -596,6 +596,77 @@ const ZARR_DATA_TYPES = Dict{Int32,DataType}(
     Int32(9) => UInt64, Int32(10) => Float16, Int32(11) => Float32, Int32(12) => Float64,
     Int32(13) => ComplexF32, Int32(14) => ComplexF64)
 
+# The data type codes of zarr.h (stable forever), as `LibZarr.ZARR_DATA_TYPE_*`.
+const ZARR_DATA_TYPE_BOOL = Int32(1)
+const ZARR_DATA_TYPE_INT8 = Int32(2)
+const ZARR_DATA_TYPE_INT16 = Int32(3)
+const ZARR_DATA_TYPE_INT32 = Int32(4)
+const ZARR_DATA_TYPE_INT64 = Int32(5)
+const ZARR_DATA_TYPE_UINT8 = Int32(6)
+const ZARR_DATA_TYPE_UINT16 = Int32(7)
+const ZARR_DATA_TYPE_UINT32 = Int32(8)
+const ZARR_DATA_TYPE_UINT64 = Int32(9)
+const ZARR_DATA_TYPE_FLOAT16 = Int32(10)
+const ZARR_DATA_TYPE_FLOAT32 = Int32(11)
+const ZARR_DATA_TYPE_FLOAT64 = Int32(12)
+const ZARR_DATA_TYPE_COMPLEX64 = Int32(13)
+const ZARR_DATA_TYPE_COMPLEX128 = Int32(14)
+const ZARR_DATA_TYPE_RAW = Int32(15)
+const ZARR_DATA_TYPE_BFLOAT16 = Int32(16)
+const ZARR_DATA_TYPE_FLOAT8_E4M3 = Int32(17)
+const ZARR_DATA_TYPE_FLOAT8_E4M3FN = Int32(18)
+const ZARR_DATA_TYPE_FLOAT8_E4M3FNUZ = Int32(19)
+const ZARR_DATA_TYPE_FLOAT8_E4M3B11FNUZ = Int32(20)
+const ZARR_DATA_TYPE_FLOAT8_E5M2 = Int32(21)
+const ZARR_DATA_TYPE_FLOAT8_E5M2FNUZ = Int32(22)
+const ZARR_DATA_TYPE_FLOAT8_E3M4 = Int32(23)
+const ZARR_DATA_TYPE_FLOAT8_E8M0FNU = Int32(24)
+const ZARR_DATA_TYPE_FIXED_LENGTH_UTF32 = Int32(25)
+const ZARR_DATA_TYPE_NULL_TERMINATED_BYTES = Int32(26)
+const ZARR_DATA_TYPE_RAW_BYTES = Int32(27)
+const ZARR_DATA_TYPE_DATETIME64 = Int32(28)
+const ZARR_DATA_TYPE_TIMEDELTA64 = Int32(29)
+const ZARR_DATA_TYPE_STRUCT = Int32(30)
+const ZARR_DATA_TYPE_STRING = Int32(31)
+const ZARR_DATA_TYPE_BYTES = Int32(32)
+const ZARR_DATA_TYPE_INT2 = Int32(33)
+const ZARR_DATA_TYPE_INT4 = Int32(34)
+const ZARR_DATA_TYPE_UINT2 = Int32(35)
+const ZARR_DATA_TYPE_UINT4 = Int32(36)
+const ZARR_DATA_TYPE_FLOAT4_E2M1FN = Int32(37)
+const ZARR_DATA_TYPE_FLOAT6_E2M3FN = Int32(38)
+const ZARR_DATA_TYPE_FLOAT6_E3M2FN = Int32(39)
+const ZARR_DATA_TYPE_COMPLEX_BFLOAT16 = Int32(40)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT16 = Int32(41)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT32 = Int32(42)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT64 = Int32(43)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN = Int32(44)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT6_E2M3FN = Int32(45)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT6_E3M2FN = Int32(46)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E3M4 = Int32(47)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3 = Int32(48)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3B11FNUZ = Int32(49)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E4M3FNUZ = Int32(50)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2 = Int32(51)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E5M2FNUZ = Int32(52)
+const ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU = Int32(53)
+
+# The element types of the data types Julia has no number type for, held as their bits
+# (a separate table: ZARR_TYPE_CODES maps ZARR_DATA_TYPES back, and UInt8 must stay uint8).
+# One byte per element for float8 and for int2 .. float6_e3m2fn (the 2-, 4- or 6-bit code
+# in the low bits, upper bits zero, as ml_dtypes and tensorstore hold them; `sub_byte_to_int8`
+# and `int8_to_sub_byte` convert int2/int4/uint2/uint4); complex types as (re, im) pairs.
+const ZARR_BITS_TYPES = Dict{Int32,DataType}(
+    ZARR_DATA_TYPE_BFLOAT16 => UInt16,
+    (code => UInt8 for code in ZARR_DATA_TYPE_FLOAT8_E4M3:ZARR_DATA_TYPE_FLOAT8_E8M0FNU)...,
+    (code => UInt8 for code in ZARR_DATA_TYPE_INT2:ZARR_DATA_TYPE_FLOAT6_E3M2FN)...,
+    ZARR_DATA_TYPE_COMPLEX_BFLOAT16 => NTuple{2,UInt16},
+    ZARR_DATA_TYPE_COMPLEX_FLOAT16 => ComplexF16,
+    ZARR_DATA_TYPE_COMPLEX_FLOAT32 => ComplexF32,
+    ZARR_DATA_TYPE_COMPLEX_FLOAT64 => ComplexF64,
+    (code => NTuple{2,UInt8}
+     for code in ZARR_DATA_TYPE_COMPLEX_FLOAT4_E2M1FN:ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU)...)
+
 const ZARR_TYPE_NAMES = Dict{DataType,String}(
     Bool => "bool", Int8 => "int8", Int16 => "int16", Int32 => "int32", Int64 => "int64",
     UInt8 => "uint8", UInt16 => "uint16", UInt32 => "uint32", UInt64 => "uint64",
@@ -767,13 +838,23 @@ end
 """
     eltype(a::ZarrArray) -> Type
 
-The Julia element type: Bool, Int8-64, UInt8-64, Float16/32/64, ComplexF32/64, or
-`NTuple{N,UInt8}` for raw `r<N*8>` data.
+The Julia element type: Bool, Int8-64, UInt8-64, Float16/32/64, ComplexF32/64
+(complex64/complex128 and complex_float32/complex_float64), ComplexF16 (complex_float16),
+`NTuple{N,UInt8}` for raw `r<N*8>` data; the bits of the types Julia has no number type
+for: UInt16 for bfloat16, UInt8 for float8 and for int2, int4, uint2, uint4, float4_e2m1fn
+and float6_* (the code in the low bits: int4 -1 is 0x0f; see `sub_byte_to_int8`),
+`NTuple{2,UInt16}` for complex_bfloat16 and `NTuple{2,UInt8}` for the complex
+float4/float6/float8 types (real part, imaginary part). Throws `ZarrError`
+(UNSUPPORTED) for the other data types (strings, structs, datetimes...): read them with
+a bits type of their element size through `read_array!`.
 """
 function Base.eltype(a::ZarrArray)
     code = data_type(a)
-    code == Int32(15) && return NTuple{element_size(a),UInt8}
-    return ZARR_DATA_TYPES[code]
+    code == ZARR_DATA_TYPE_RAW && return NTuple{element_size(a),UInt8}
+    haskey(ZARR_DATA_TYPES, code) && return ZARR_DATA_TYPES[code]
+    haskey(ZARR_BITS_TYPES, code) && return ZARR_BITS_TYPES[code]
+    throw(ZarrError(ZARR_ERROR_UNSUPPORTED,
+                    "eltype: no Julia element type for data type $(data_type_name(code))"))
 end
 
 """
@@ -901,6 +982,41 @@ The Zarr name of a `ZARR_DATA_TYPE_*` code, e.g. `data_type_name(data_type(a))` 
 """
 data_type_name(code::Integer) =
     unsafe_string(@ccall libzarr().zarr_data_type_str(code::Int32)::Cstring)
+
+"""
+    sub_byte_to_int8(code, codes::AbstractArray{UInt8}) -> Array{Int8}
+
+The Int8 values of int2, int4, uint2 or uint4 codes (`code` is the array's
+`ZARR_DATA_TYPE_*`), as `read_array` returns them for such an array (one byte per element,
+the code in the low bits): int2/int4 sign-extended, uint2/uint4 zero-extended, bits above
+the code ignored as the registry says a reader ignores them (wraps
+`zarr_sub_byte_to_int8`). The result has the size of `codes`. Throws `ZarrError`:
+INVALID_ARGUMENT (another data type).
+"""
+function sub_byte_to_int8(code::Integer, codes::AbstractArray{UInt8})
+    src = codes isa Array ? codes : Array{UInt8}(codes)
+    values = Array{Int8}(undef, size(src))
+    n = length(src)
+    check(@ccall libzarr().zarr_sub_byte_to_int8(code::Int32, src::Ptr{UInt8}, values::Ptr{Int8}, n::Csize_t)::Int32)
+    return values
+end
+
+"""
+    int8_to_sub_byte(code, values::AbstractArray{Int8}) -> Array{UInt8}
+
+The int2, int4, uint2 or uint4 codes of Int8 `values`, as `write_array!` takes them for an
+array of that data type (wraps `zarr_int8_to_sub_byte`). The result has the size of
+`values`. Throws `ZarrError`: INVALID_ARGUMENT (another data type, or a value out of the
+type's range: the message names the first such 0-based index in memory order,
+"values[i]").
+"""
+function int8_to_sub_byte(code::Integer, values::AbstractArray{Int8})
+    src = values isa Array ? values : Array{Int8}(values)
+    codes = Array{UInt8}(undef, size(src))
+    n = length(src)
+    check(@ccall libzarr().zarr_int8_to_sub_byte(code::Int32, src::Ptr{Int8}, codes::Ptr{UInt8}, n::Csize_t)::Int32)
+    return codes
+end
 
 """
     write_array!(a, data::AbstractArray, firsts::Integer...) -> a

@@ -92,6 +92,50 @@ one_rank_ops() = ZarrCommOps(
         @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT && occursin("region", e.message)
     end
 
+    @testset "int4 and complex types" begin
+        store = open_memory()
+        # int4 codes in UInt8, the 4 bits low (ml_dtypes' layout: -1 is 0x0f); Julia size
+        # (4, 2) is the Zarr shape (2, 4).
+        meta(dtype, shape, chunks, fill, codecs) = string(
+            "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": ", shape,
+            ", \"data_type\": \"", dtype, "\", \"chunk_grid\": {\"name\": \"regular\", ",
+            "\"configuration\": {\"chunk_shape\": ", chunks, "}}, \"chunk_key_encoding\": ",
+            "{\"name\": \"default\"}, \"fill_value\": ", fill, ", \"codecs\": ", codecs, "}")
+        q = create_array(store, "/q", meta("int4", "[2, 4]", "[2, 2]", "-3", "[{\"name\": \"bytes\"}]"))
+        @test data_type(q) == LibZarr.ZARR_DATA_TYPE_INT4
+        @test data_type_name(data_type(q)) == "int4"
+        @test eltype(q) == UInt8 && element_size(q) == 1
+        @test fill_value(q) == 0x0d                      # -3
+        vals = Int8[-8 0; -7 1; -2 6; -1 7]
+        codes = int8_to_sub_byte(LibZarr.ZARR_DATA_TYPE_INT4, vals)
+        @test codes == UInt8[0x08 0x00; 0x09 0x01; 0x0e 0x06; 0x0f 0x07]
+        write_array!(q, codes[:, 1:1])
+        @test read_array(q) == hcat(codes[:, 1], fill(0x0d, 4))
+        write_array!(q, codes)
+        back = read_array(q)
+        @test back == codes
+        @test sub_byte_to_int8(LibZarr.ZARR_DATA_TYPE_INT4, back) == vals
+        e = try int8_to_sub_byte(LibZarr.ZARR_DATA_TYPE_INT4, Int8[0, 7, 8]); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT && occursin("values[2]", e.message)
+        e = try write_array!(q, reshape(UInt8[0x01, 0x1f], 2, 1)); nothing catch err; err end
+        @test e.status == LibZarr.ZARR_ERROR_INVALID_ARGUMENT && occursin("0x1f", e.message)
+        @test read_array(q) == codes                     # nothing was written
+        @test sub_byte_to_int8(LibZarr.ZARR_DATA_TYPE_INT2, UInt8[0, 1, 2, 3]) == Int8[0, 1, -2, -1]
+
+        # complex_float16 is Julia's ComplexF16; complex_bfloat16 pairs of bits.
+        c = create_array(store, "/c", meta("complex_float16", "[3]", "[2]", "[1.0, -2.0]",
+            "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]"))
+        @test data_type(c) == LibZarr.ZARR_DATA_TYPE_COMPLEX_FLOAT16
+        @test eltype(c) == ComplexF16 && fill_value(c) == ComplexF16(1, -2)
+        write_array!(c, ComplexF16[0.5 - 1.5im], 2)
+        @test read_array(c) == ComplexF16[1 - 2im, 0.5 - 1.5im, 1 - 2im]
+        b = create_array(store, "/b", meta("complex_bfloat16", "[2]", "[2]", "[1.0, -2.0]",
+            "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"big\"}}]"))
+        @test eltype(b) == NTuple{2,UInt16} && fill_value(b) == (0x3f80, 0xc000)
+        write_array!(b, [(0x4040, 0x7fc0)], 2)
+        @test read_array(b) == [(0x3f80, 0xc000), (0x4040, 0x7fc0)]
+    end
+
     @testset "errors" begin
         store = open_memory()
         e = try open_array(store, "/missing"); nothing catch err; err end
