@@ -1,6 +1,6 @@
-//! Array -> array codecs: they change the layout of a chunk's elements (transpose) or the
-//! elements themselves (the numcodecs filters: delta, fixedscaleoffset, quantize, bitround,
-//! astype), possibly into another data type.
+//! Array -> array codecs: they change the layout of a chunk's elements (transpose), its
+//! shape (reshape), or the elements themselves (the numcodecs filters: delta,
+//! fixedscaleoffset, quantize, bitround, astype), possibly into another data type.
 
 pub mod astype;
 pub mod bitround;
@@ -10,6 +10,7 @@ pub mod delta;
 pub mod fixedscaleoffset;
 mod numeric;
 pub mod quantize;
+pub mod reshape;
 pub mod scale_offset;
 pub mod transpose;
 
@@ -45,6 +46,9 @@ pub fn from_metadata(
         "transpose" => Some(Box::new(transpose::TransposeCodec::from_configuration(
             configuration,
             decoded.shape.len(),
+        )?)),
+        "reshape" => Some(Box::new(reshape::ReshapeCodec::from_configuration(
+            configuration,
         )?)),
         _ => {
             let empty = Map::new();
