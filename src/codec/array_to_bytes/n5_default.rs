@@ -198,15 +198,21 @@ impl N5DefaultCodec {
         let mode = u16::from_be_bytes([encoded[0], encoded[1]]);
         match mode {
             MODE_DEFAULT => {}
+            // The spec's decoding step 2 validates the mode: a varlength or object block is
+            // valid N5 but not a block of this codec, so the chunk is not what the
+            // metadata says it is.
             MODE_VARLENGTH | MODE_OBJECT => {
-                return Err(CodecError::Unsupported(format!(
-                    "N5 block mode {mode} ({}): {NAME} decodes only default-mode (0) blocks",
-                    if mode == MODE_VARLENGTH {
-                        "varlength"
-                    } else {
-                        "object"
-                    }
-                )))
+                return Err(CodecError::corrupt(
+                    NAME,
+                    format!(
+                        "N5 block mode {mode} ({}): {NAME} decodes only default-mode (0) blocks",
+                        if mode == MODE_VARLENGTH {
+                            "varlength"
+                        } else {
+                            "object"
+                        }
+                    ),
+                ))
             }
             _ => {
                 return Err(CodecError::corrupt(
@@ -456,10 +462,8 @@ mod tests {
         corrupt("0000 0002 00000003 00000003", "larger than the chunk");
         corrupt("0000 0002 00000002 00000003 0000", "bytes");
         corrupt("0000 0002 00000001 00000002 0000", "bytes");
-        assert!(matches!(
-            c.decode(hex("0001 0002 00000002 00000003 00000006"), &r),
-            Err(CodecError::Unsupported(_))
-        ));
+        corrupt("0001 0002 00000002 00000003 00000006", "varlength");
+        corrupt("0002 0002 00000002 00000003", "object");
     }
 
     #[test]
@@ -499,5 +503,32 @@ mod tests {
             N5DefaultCodec::from_configuration(Some(plain_2d().as_object().unwrap()), &rb),
             Err(CodecError::Unsupported(_))
         ));
+    }
+
+    #[test]
+    fn every_prefix_and_bit_flip_of_a_block_is_an_error_or_a_chunk() {
+        // Untrusted bytes: any cut or damage gives an error or a chunk of the right size,
+        // never a panic (the header is parsed before any length is trusted).
+        let r = repr(&[3, 5], DataType::Int32);
+        let config = json!({"codecs": [
+            {"name": "transpose", "configuration": {"order": [1, 0]}},
+            {"name": "bytes", "configuration": {"endian": "big"}},
+            {"name": "gzip", "configuration": {"level": 1}}
+        ]});
+        let c = codec(config, &r).unwrap();
+        let data: Vec<u8> = (0..15i32).flat_map(|v| (v * 1000 - 7).to_ne_bytes()).collect();
+        let block = c.encode(data, &r).unwrap();
+        for cut in 0..block.len() {
+            assert!(c.decode(block[..cut].to_vec(), &r).is_err(), "prefix {cut}");
+        }
+        for i in 0..block.len() {
+            for bit in 0..8 {
+                let mut damaged = block.clone();
+                damaged[i] ^= 1 << bit;
+                if let Ok(chunk) = c.decode(damaged, &r) {
+                    assert_eq!(chunk.len(), 60);
+                }
+            }
+        }
     }
 }
