@@ -418,6 +418,50 @@ mod tests {
             .map(|b| u16::from_ne_bytes([b[0], b[1]]))
             .collect();
         assert_eq!(values, vec![7, 8, 0, 0, 0, 0]);
+        // Several rows: a 2x2 block [[1, 2], [3, 4]] (F order 1, 3, 2, 4) in a 3x3 chunk.
+        let r = repr(&[3, 3], DataType::UInt16);
+        let c = codec(plain_2d(), &r).unwrap();
+        let block = hex("0000 0002 00000002 00000002  0001 0003 0002 0004");
+        let values: Vec<u16> = c
+            .decode(block, &r)
+            .unwrap()
+            .chunks(2)
+            .map(|b| u16::from_ne_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(values, vec![1, 2, 0, 3, 4, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn truncated_blocks_in_three_dimensions() {
+        // A 2x2x3 block written by an N5 writer for the edge of a 3x4x3 chunk.
+        let config = json!({"codecs": [
+            {"name": "transpose", "configuration": {"order": [2, 1, 0]}},
+            {"name": "bytes", "configuration": {"endian": "big"}}
+        ]});
+        let (block, chunk) = ([2u64, 2, 3], [3u64, 4, 3]);
+        let block_repr = repr(&block, DataType::Int32);
+        let chunk_repr = repr(&chunk, DataType::Int32);
+        let values: Vec<i32> = (0..12).map(|v| v * 10 + 1).collect();
+        let data: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+        let encoded = codec(config.clone(), &block_repr)
+            .unwrap()
+            .encode(data, &block_repr)
+            .unwrap();
+        let decoded: Vec<i32> = codec(config, &chunk_repr)
+            .unwrap()
+            .decode(encoded, &chunk_repr)
+            .unwrap()
+            .chunks(4)
+            .map(|b| i32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        for i in 0..3 {
+            for j in 0..4 {
+                for k in 0..3 {
+                    let want = if i < 2 && j < 2 { values[(i * 2 + j) * 3 + k] } else { 0 };
+                    assert_eq!(decoded[(i * 4 + j) * 3 + k], want, "({i}, {j}, {k})");
+                }
+            }
+        }
     }
 
     #[test]
