@@ -168,9 +168,7 @@ impl ReshapeCodec {
         } else if known != total {
             return Err(CodecError::config(
                 NAME,
-                format!(
-                    "shape {out:?} has {known} elements but the chunk {input:?} has {total}"
-                ),
+                format!("shape {out:?} has {known} elements but the chunk {input:?} has {total}"),
             ));
         }
         // Merged dimensions must be the raveled index: everything before them in the output
@@ -293,11 +291,17 @@ mod tests {
         );
         assert_eq!(shape_of(json!([-1]), &[4, 5, 6]).unwrap(), vec![120]);
         assert_eq!(shape_of(json!([2, -1, 3]), &[4, 6]).unwrap(), vec![2, 4, 3]);
-        assert_eq!(shape_of(json!([[0, 1], 10, [3, 4]]), &[2, 3, 10, 4, 5]).unwrap(), vec![6, 10, 20]);
+        assert_eq!(
+            shape_of(json!([[0, 1], 10, [3, 4]]), &[2, 3, 10, 4, 5]).unwrap(),
+            vec![6, 10, 20]
+        );
         // An empty list is a dimension of size 1.
         assert_eq!(shape_of(json!([[], [0]]), &[7]).unwrap(), vec![1, 7]);
         // Splitting one dimension into several.
-        assert_eq!(shape_of(json!([2, 3, [1]]), &[6, 4]).unwrap(), vec![2, 3, 4]);
+        assert_eq!(
+            shape_of(json!([2, 3, [1]]), &[6, 4]).unwrap(),
+            vec![2, 3, 4]
+        );
         let c = codec(json!([[0, 1], -1, 3])).unwrap();
         assert_eq!(
             Value::Object(c.configuration().unwrap()),
@@ -325,11 +329,20 @@ mod tests {
         bad(json!({"shape": ["4"]}), "expected an integer or a list");
         bad(json!({"shape": [-1, -1]}), "more than once");
         bad(json!({"shape": [[1], [0]]}), "strictly increasing");
-        bad(json!({"shape": [[1, 0], 10, [3, 4]]}), "strictly increasing");
-        bad(json!({"shape": [[3, 4], 10, [0, 1]]}), "strictly increasing");
+        bad(
+            json!({"shape": [[1, 0], 10, [3, 4]]}),
+            "strictly increasing",
+        );
+        bad(
+            json!({"shape": [[3, 4], 10, [0, 1]]}),
+            "strictly increasing",
+        );
         bad(json!({"shape": [[0, 0]]}), "strictly increasing");
         bad(json!({"shape": [[-1]]}), "integers >= 0");
-        bad(json!({"shape": [4], "order": 1}), "unknown configuration key");
+        bad(
+            json!({"shape": [4], "order": 1}),
+            "unknown configuration key",
+        );
         assert!(ReshapeCodec::from_configuration(None).is_err());
     }
 
@@ -337,13 +350,22 @@ mod tests {
     fn shape_rules_against_the_chunk() {
         assert!(is_config(shape_of(json!([5]), &[2, 3]), "has 5 elements"));
         assert!(is_config(shape_of(json!([4, -1]), &[2, 3]), "-1"));
-        assert!(is_config(shape_of(json!([[0, 2]]), &[2, 3]), "input dimension 2"));
+        assert!(is_config(
+            shape_of(json!([[0, 2]]), &[2, 3]),
+            "input dimension 2"
+        ));
         // [0] then [2] leaves input dimension 1 unaccounted: counts cannot line up.
-        assert!(is_config(shape_of(json!([[0], [2]]), &[2, 3, 4]), "elements"));
+        assert!(is_config(
+            shape_of(json!([[0], [2]]), &[2, 3, 4]),
+            "elements"
+        ));
         // The count matches but the merged dimension is not the raveled index.
         assert!(is_config(shape_of(json!([4, [0]]), &[3, 4]), "merges"));
         assert!(is_config(shape_of(json!([[1], 3]), &[3, 4]), "merges"));
-        assert!(is_config(shape_of(json!([-1]), &[u64::MAX, 2]), "overflows"));
+        assert!(is_config(
+            shape_of(json!([-1]), &[u64::MAX, 2]),
+            "overflows"
+        ));
     }
 
     fn repr(shape: &[u64], data_type: DataType) -> ChunkRepresentation {
@@ -396,6 +418,9 @@ mod tests {
             c.decode(vec![0; 3], &r),
             Err(CodecError::Corrupt { .. })
         ));
-        assert!(matches!(c.encode(vec![0; 3], &r), Err(CodecError::Corrupt { .. })));
+        assert!(matches!(
+            c.encode(vec![0; 3], &r),
+            Err(CodecError::Corrupt { .. })
+        ));
     }
 }

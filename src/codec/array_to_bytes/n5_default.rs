@@ -189,10 +189,7 @@ impl N5DefaultCodec {
         if encoded.len() < 4 {
             return Err(CodecError::corrupt(
                 NAME,
-                format!(
-                    "{} bytes is shorter than an N5 block header",
-                    encoded.len()
-                ),
+                format!("{} bytes is shorter than an N5 block header", encoded.len()),
             ));
         }
         let mode = u16::from_be_bytes([encoded[0], encoded[1]]);
@@ -299,7 +296,12 @@ impl ArrayToBytesCodec for N5DefaultCodec {
     }
 
     fn configuration(&self) -> Option<Map<String, Value>> {
-        let codecs: Vec<Value> = self.chain.to_metadata().iter().map(|c| c.to_json()).collect();
+        let codecs: Vec<Value> = self
+            .chain
+            .to_metadata()
+            .iter()
+            .map(|c| c.to_json())
+            .collect();
         let mut map = Map::new();
         map.insert("codecs".into(), Value::Array(codecs));
         Some(map)
@@ -339,9 +341,8 @@ impl ArrayToBytesCodec for N5DefaultCodec {
             shape: block.clone(),
             ..repr.clone()
         };
-        let chain = CodecChain::from_metadata(&self.codecs, &block_repr).map_err(|e| {
-            CodecError::corrupt(NAME, format!("N5 block of shape {block:?}: {e}"))
-        })?;
+        let chain = CodecChain::from_metadata(&self.codecs, &block_repr)
+            .map_err(|e| CodecError::corrupt(NAME, format!("N5 block of shape {block:?}: {e}")))?;
         let data = chain.decode(body.to_vec())?;
         let mut chunk = super::fill_chunk(repr)?;
         place_block(
@@ -457,7 +458,11 @@ mod tests {
         for i in 0..3 {
             for j in 0..4 {
                 for k in 0..3 {
-                    let want = if i < 2 && j < 2 { values[(i * 2 + j) * 3 + k] } else { 0 };
+                    let want = if i < 2 && j < 2 {
+                        values[(i * 2 + j) * 3 + k]
+                    } else {
+                        0
+                    };
                     assert_eq!(decoded[(i * 4 + j) * 3 + k], want, "({i}, {j}, {k})");
                 }
             }
@@ -522,22 +527,41 @@ mod tests {
         let t = json!({"name": "transpose", "configuration": {"order": [1, 0]}});
         let b = json!({"name": "bytes", "configuration": {"endian": "big"}});
         bad(json!({}), "missing \"codecs\"");
-        bad(json!({"codecs": [t, b], "x": 1}), "unknown configuration key");
+        bad(
+            json!({"codecs": [t, b], "x": 1}),
+            "unknown configuration key",
+        );
         bad(json!({"codecs": [t]}), "got 1 codecs");
-        bad(json!({"codecs": [t, b, {"name": "gzip"}, {"name": "crc32c"}]}), "got 4");
+        bad(
+            json!({"codecs": [t, b, {"name": "gzip"}, {"name": "crc32c"}]}),
+            "got 4",
+        );
         bad(
             json!({"codecs": [{"name": "transpose", "configuration": {"order": [0, 1]}}, b]}),
             "reverse",
         );
         bad(json!({"codecs": [b, t]}), "must be transpose");
-        bad(json!({"codecs": [t, {"name": "bytes", "configuration": {"endian": "little"}}]}), "big-endian");
+        bad(
+            json!({"codecs": [t, {"name": "bytes", "configuration": {"endian": "little"}}]}),
+            "big-endian",
+        );
         bad(json!({"codecs": [t, {"name": "bytes"}]}), "big-endian");
-        bad(json!({"codecs": [t, {"name": "transpose", "configuration": {"order": [1, 0]}}]}), "must be bytes");
-        bad(json!({"codecs": [t, b, {"name": "transpose", "configuration": {"order": [1, 0]}}]}), "bytes->bytes");
+        bad(
+            json!({"codecs": [t, {"name": "transpose", "configuration": {"order": [1, 0]}}]}),
+            "must be bytes",
+        );
+        bad(
+            json!({"codecs": [t, b, {"name": "transpose", "configuration": {"order": [1, 0]}}]}),
+            "bytes->bytes",
+        );
         // One-byte types may leave the endian out.
         let r8 = repr(&[2, 3], DataType::UInt8);
         assert!(N5DefaultCodec::from_configuration(
-            Some(json!({"codecs": [t, {"name": "bytes"}]}).as_object().unwrap()),
+            Some(
+                json!({"codecs": [t, {"name": "bytes"}]})
+                    .as_object()
+                    .unwrap()
+            ),
             &r8
         )
         .is_ok());
@@ -560,7 +584,9 @@ mod tests {
             {"name": "gzip", "configuration": {"level": 1}}
         ]});
         let c = codec(config, &r).unwrap();
-        let data: Vec<u8> = (0..15i32).flat_map(|v| (v * 1000 - 7).to_ne_bytes()).collect();
+        let data: Vec<u8> = (0..15i32)
+            .flat_map(|v| (v * 1000 - 7).to_ne_bytes())
+            .collect();
         let block = c.encode(data, &r).unwrap();
         for cut in 0..block.len() {
             assert!(c.decode(block[..cut].to_vec(), &r).is_err(), "prefix {cut}");

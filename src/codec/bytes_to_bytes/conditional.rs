@@ -163,15 +163,11 @@ impl BytesToBytesCodec for ConditionalCodec {
         if input.len() < h {
             return Err(CodecError::corrupt(
                 NAME,
-                format!(
-                    "{} bytes is shorter than the {h}-byte header",
-                    input.len()
-                ),
+                format!("{} bytes is shorter than the {h}-byte header", input.len()),
             ));
         }
         let mask = &input[..h];
-        if let Some(bit) = (self.codecs.len()..self.header_bits).find(|&b| Self::applied(mask, b))
-        {
+        if let Some(bit) = (self.codecs.len()..self.header_bits).find(|&b| Self::applied(mask, b)) {
             return Err(CodecError::corrupt(
                 NAME,
                 format!(
@@ -257,7 +253,9 @@ mod tests {
             if mask == 0 {
                 assert_eq!(&encoded[1..], &input[..]);
             }
-            let decoded = c.decode(encoded.clone(), DecodedSize::Exact(input.len())).unwrap();
+            let decoded = c
+                .decode(encoded.clone(), DecodedSize::Exact(input.len()))
+                .unwrap();
             assert_eq!(decoded, input, "mask {mask}");
             // Bounded decoding works too.
             let decoded = c
@@ -269,8 +267,10 @@ mod tests {
 
     #[test]
     fn unset_mask_skips_every_codec() {
-        let c = codec(json!({"codecs": [{"name": "gzip", "configuration": {"level": 5}}],
-                             "header_bits": 16}))
+        let c = codec(
+            json!({"codecs": [{"name": "gzip", "configuration": {"level": 5}}],
+                             "header_bits": 16}),
+        )
         .unwrap();
         let encoded = c.encode(vec![1, 2, 3]).unwrap();
         assert_eq!(encoded, vec![0, 0, 1, 2, 3]);
@@ -284,8 +284,8 @@ mod tests {
     #[test]
     fn spec_style_chunk_decodes() {
         // Written by another writer with bit 0 set: a gzip member after the one-byte header.
-        let c = codec(json!({"codecs": [{"name": "gzip", "configuration": {"level": 1}}]}))
-            .unwrap();
+        let c =
+            codec(json!({"codecs": [{"name": "gzip", "configuration": {"level": 1}}]})).unwrap();
         let gz = crate::codec::bytes_to_bytes::gzip::GzipCodec::new(1)
             .unwrap()
             .encode(b"hello hello hello".to_vec())
@@ -307,9 +307,13 @@ mod tests {
         assert!(is_corrupt(c.decode(vec![0, 1, 5], DecodedSize::Exact(1))));
         assert!(is_corrupt(c.decode(vec![2, 0, 5], DecodedSize::Exact(1))));
         // The wrong size once decoded.
-        assert!(is_corrupt(c.decode(vec![0, 0, 5, 6], DecodedSize::Exact(1))));
+        assert!(is_corrupt(
+            c.decode(vec![0, 0, 5, 6], DecodedSize::Exact(1))
+        ));
         // A failing checksum.
-        assert!(is_corrupt(c.decode(vec![1, 0, 5, 0, 0, 0, 0], DecodedSize::Exact(1))));
+        assert!(is_corrupt(
+            c.decode(vec![1, 0, 5, 0, 0, 0, 0], DecodedSize::Exact(1))
+        ));
     }
 
     #[test]
@@ -322,15 +326,35 @@ mod tests {
         };
         bad(json!({}), "missing \"codecs\"");
         bad(json!({"codecs": {}}), "must be a list");
-        bad(json!({"codecs": [], "level": 1}), "unknown configuration key");
-        bad(json!({"codecs": [{"name": "bytes"}]}), "not a bytes->bytes codec");
-        bad(json!({"codecs": [{"name": "crc32c"}], "header_bits": 4}), "multiple of 8");
-        bad(json!({"codecs": [{"name": "crc32c"}], "header_bits": -8}), "multiple of 8");
-        bad(json!({"codecs": [{"name": "crc32c"}], "header_bits": 0}), "fewer than");
-        bad(json!({"codecs": [{"name": "crc32c"}], "header_bits": "8"}), "integer");
+        bad(
+            json!({"codecs": [], "level": 1}),
+            "unknown configuration key",
+        );
+        bad(
+            json!({"codecs": [{"name": "bytes"}]}),
+            "not a bytes->bytes codec",
+        );
+        bad(
+            json!({"codecs": [{"name": "crc32c"}], "header_bits": 4}),
+            "multiple of 8",
+        );
+        bad(
+            json!({"codecs": [{"name": "crc32c"}], "header_bits": -8}),
+            "multiple of 8",
+        );
+        bad(
+            json!({"codecs": [{"name": "crc32c"}], "header_bits": 0}),
+            "fewer than",
+        );
+        bad(
+            json!({"codecs": [{"name": "crc32c"}], "header_bits": "8"}),
+            "integer",
+        );
         bad(json!({"codecs": [{"configuration": {}}]}), "name");
         // A nested codec's own configuration error comes through.
-        assert!(codec(json!({"codecs": [{"name": "gzip", "configuration": {"level": 99}}]})).is_err());
+        assert!(
+            codec(json!({"codecs": [{"name": "gzip", "configuration": {"level": 99}}]})).is_err()
+        );
         // 9 codecs need two header bytes.
         let nine: Vec<Value> = (0..9).map(|_| json!({"name": "crc32c"})).collect();
         assert_eq!(codec(json!({ "codecs": nine })).unwrap().header_bits, 16);
