@@ -76,6 +76,10 @@ CASES = [
     ("crc32", "uint8", 200, None, "auto", [nc.CRC32(location="end")], "numcodecs.crc32", 1),
     ("crc32c", "int16", 0, None, "auto", [nc.CRC32C()], "numcodecs.crc32c", 1),
     ("fletcher32", "uint64", 11, None, "auto", [nc.Fletcher32()], "numcodecs.fletcher32", 1),
+    ("jenkins_lookup3", "int32", 1, None, "auto", [nc.JenkinsLookup3(initval=5)],
+     "numcodecs.jenkins_lookup3", 1),
+    ("jenkins_lookup3_default", "float32", 0.0, None, "auto", [nc.JenkinsLookup3()],
+     "numcodecs.jenkins_lookup3", 1),
     # A chain of several: filter, compressor and checksum together.
     ("chain", "float64", 0.0, [nc.Quantize(digits=2, dtype="<f8")], "auto",
      [nc.Shuffle(elementsize=8), nc.Zlib(level=1), nc.CRC32()], "numcodecs.quantize", 0),

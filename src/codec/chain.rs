@@ -724,7 +724,7 @@ mod tests {
             "numcodecs.json2",
             "numcodecs.imagecodecs_jpeg",
             "numcodecs.",
-            "numcodecs.jenkins_lookup3",
+            "numcodecs.packbits",
         ] {
             let conf =
                 json!([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": name}]);

@@ -6,7 +6,11 @@
 //! * array -> bytes ([`array_to_bytes`]): serialise elements (bytes, sharding_indexed).
 //! * bytes -> bytes ([`bytes_to_bytes`]): compress or checksum (gzip, zstd, blosc, crc32c, and
 //!   the numcodecs compressors and checksums `numcodecs.zlib`, `.gzip`, `.bz2`, `.lzma`,
-//!   `.lz4`, `.zstd`, `.blosc`, `.shuffle`, `.adler32`, `.crc32`, `.crc32c`, `.fletcher32`).
+//!   `.lz4`, `.zstd`, `.blosc`, `.shuffle`, `.adler32`, `.crc32`, `.crc32c`, `.fletcher32`,
+//!   `.jenkins_lookup3`; and `conditional`, which applies a list of them chunk by chunk).
+//!
+//! From the zarr-extensions registry also `reshape` (array -> array) and `n5_default`
+//! (array -> bytes, N5 default-mode blocks).
 //!
 //! A `numcodecs.<id>` codec's configuration is the numcodecs configuration without `id`
 //! (what zarr-python 3 writes, and what a Zarr v2 compressor or filter becomes); any other

@@ -7,6 +7,7 @@ pub mod checksum32;
 pub mod conditional;
 pub mod crc32c;
 pub mod gzip;
+pub mod jenkins_lookup3;
 pub mod lz4;
 pub mod lzma;
 pub mod numcodecs;
