@@ -388,6 +388,28 @@ ZTEST(numcodecs_names_in_string_form_and_kept_when_written_back) {
     zarr_string_free(json);
     zarr_array_free(a);
     zarr_store_free(store);
+    /* numcodecs.packbits: bools eight to a byte after a byte of padding bits. */
+    {
+        uint8_t bits[10] = {1, 0, 0, 1, 0, 0, 1, 0, 0, 1}, back[10];
+        unsigned char stored[8];
+        size_t size = 0;
+        uint64_t ten[1] = {10};
+        a = create(&store, META("bool", "[10]", "[10]", "false", DEFAULT_KEYS,
+                                "[\"numcodecs.packbits\", \"bytes\"]"));
+        ZT_CHECK(a != NULL);
+        ZT_OK(zarr_array_write(a, 1, zero, ten, bits, sizeof bits));
+        ZT_OK(zarr_array_read(a, 1, zero, ten, back, sizeof back));
+        ZT_EQ_MEM(back, bits, sizeof bits);
+        ZT_OK(zarr_store_get(store, "a/c/0", stored, sizeof stored, &size));
+        ZT_EQ_U64(size, 3);
+        ZT_CHECK(stored[0] == 6 && stored[1] == 0x92 && stored[2] == 0x40);
+        zarr_array_free(a);
+        zarr_store_free(store);
+    }
+    ZT_STATUS(create_status(META("int8", "[10]", "[4]", "0", DEFAULT_KEYS,
+                                 "[\"numcodecs.packbits\", \"bytes\"]")),
+              ZARR_ERROR_INVALID_METADATA);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "packs bool arrays only");
     /* A key the registry's schema does not list is refused, naming it. */
     ZT_STATUS(create_status(META("int32", "[10]", "[4]", "3", DEFAULT_KEYS,
         "[" LE ", {\"name\": \"numcodecs.zlib\", \"configuration\": {\"lvl\": 1}}]")),

@@ -35,6 +35,8 @@ CHUNKS = (8, 16)
 def values(dtype, seed):
     rng = np.random.default_rng(seed)
     dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, SHAPE).astype(bool)
     if dtype.kind == "f":
         # Smooth data with noise, so that compressors and filters have work to do.
         base = np.linspace(-50.0, 250.0, num=int(np.prod(SHAPE))).reshape(SHAPE)
@@ -80,6 +82,8 @@ CASES = [
      "numcodecs.jenkins_lookup3", 1),
     ("jenkins_lookup3_default", "float32", 0.0, None, "auto", [nc.JenkinsLookup3()],
      "numcodecs.jenkins_lookup3", 1),
+    ("packbits", "bool", False, [nc.PackBits()], "auto", [nc.Zstd(level=1)],
+     "numcodecs.packbits", 0),
     # A chain of several: filter, compressor and checksum together.
     ("chain", "float64", 0.0, [nc.Quantize(digits=2, dtype="<f8")], "auto",
      [nc.Shuffle(elementsize=8), nc.Zlib(level=1), nc.CRC32()], "numcodecs.quantize", 0),

@@ -1,8 +1,8 @@
 //! Codecs, organised as the specification's three kinds.
 //!
 //! * array -> array ([`array_to_array`]): reorder or transform elements (transpose; the
-//!   numcodecs filters `numcodecs.delta`, `.fixedscaleoffset`, `.quantize`, `.bitround` and
-//!   `.astype`, which may change the data type).
+//!   numcodecs filters `numcodecs.delta`, `.fixedscaleoffset`, `.quantize`, `.bitround`,
+//!   `.astype` and `.packbits`, which may change the data type).
 //! * array -> bytes ([`array_to_bytes`]): serialise elements (bytes, sharding_indexed).
 //! * bytes -> bytes ([`bytes_to_bytes`]): compress or checksum (gzip, zstd, blosc, crc32c, and
 //!   the numcodecs compressors and checksums `numcodecs.zlib`, `.gzip`, `.bz2`, `.lzma`,
