@@ -724,7 +724,7 @@ mod tests {
             "numcodecs.json2",
             "numcodecs.imagecodecs_jpeg",
             "numcodecs.",
-            "numcodecs.jenkins_lookup3",
+            "numcodecs.zarr3_made_up",
         ] {
             let conf =
                 json!([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": name}]);

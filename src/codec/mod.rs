@@ -1,12 +1,16 @@
 //! Codecs, organised as the specification's three kinds.
 //!
 //! * array -> array ([`array_to_array`]): reorder or transform elements (transpose; the
-//!   numcodecs filters `numcodecs.delta`, `.fixedscaleoffset`, `.quantize`, `.bitround` and
-//!   `.astype`, which may change the data type).
+//!   numcodecs filters `numcodecs.delta`, `.fixedscaleoffset`, `.quantize`, `.bitround`,
+//!   `.astype` and `.packbits`, which may change the data type).
 //! * array -> bytes ([`array_to_bytes`]): serialise elements (bytes, sharding_indexed).
 //! * bytes -> bytes ([`bytes_to_bytes`]): compress or checksum (gzip, zstd, blosc, crc32c, and
 //!   the numcodecs compressors and checksums `numcodecs.zlib`, `.gzip`, `.bz2`, `.lzma`,
-//!   `.lz4`, `.zstd`, `.blosc`, `.shuffle`, `.adler32`, `.crc32`, `.crc32c`, `.fletcher32`).
+//!   `.lz4`, `.zstd`, `.blosc`, `.shuffle`, `.adler32`, `.crc32`, `.crc32c`, `.fletcher32`,
+//!   `.jenkins_lookup3`; and `conditional`, which applies a list of them chunk by chunk).
+//!
+//! From the zarr-extensions registry also `reshape` (array -> array) and `n5_default`
+//! (array -> bytes, N5 default-mode blocks).
 //!
 //! A `numcodecs.<id>` codec's configuration is the numcodecs configuration without `id`
 //! (what zarr-python 3 writes, and what a Zarr v2 compressor or filter becomes); any other

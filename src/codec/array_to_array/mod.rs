@@ -1,6 +1,6 @@
-//! Array -> array codecs: they change the layout of a chunk's elements (transpose) or the
-//! elements themselves (the numcodecs filters: delta, fixedscaleoffset, quantize, bitround,
-//! astype), possibly into another data type.
+//! Array -> array codecs: they change the layout of a chunk's elements (transpose), its
+//! shape (reshape), or the elements themselves (the numcodecs filters: delta,
+//! fixedscaleoffset, quantize, bitround, astype, packbits), possibly into another data type.
 
 pub mod astype;
 pub mod bitround;
@@ -8,8 +8,10 @@ pub mod bitround_registry;
 pub mod cast_value;
 pub mod delta;
 pub mod fixedscaleoffset;
+pub mod numcodecs_packbits;
 mod numeric;
 pub mod quantize;
+pub mod reshape;
 pub mod scale_offset;
 pub mod transpose;
 
@@ -46,6 +48,9 @@ pub fn from_metadata(
             configuration,
             decoded.shape.len(),
         )?)),
+        "reshape" => Some(Box::new(reshape::ReshapeCodec::from_configuration(
+            configuration,
+        )?)),
         _ => {
             let empty = Map::new();
             let config = configuration.unwrap_or(&empty);
@@ -70,6 +75,9 @@ pub fn from_metadata(
                 "bitround" => Box::new(bitround_registry::BitroundCodec::from_configuration(
                     config, dt,
                 )?),
+                "numcodecs.packbits" => Box::new(
+                    numcodecs_packbits::PackBitsCodec::from_configuration(config, dt)?,
+                ),
                 "numcodecs.astype" => {
                     Box::new(astype::AsTypeCodec::from_configuration(config, dt)?)
                 }

@@ -8,6 +8,7 @@
 //! sharding reads its index, then only the inner chunks a region needs.
 
 pub mod bytes;
+pub mod n5_default;
 pub mod packbits;
 pub mod pcodec;
 pub mod sharding;
@@ -189,6 +190,10 @@ pub fn from_metadata(
         "numcodecs.zfpy" => Some(Box::new(zfp::ZfpCodec::from_numcodecs(
             configuration,
             &decoded.data_type,
+        )?)),
+        "n5_default" => Some(Box::new(n5_default::N5DefaultCodec::from_configuration(
+            configuration,
+            decoded,
         )?)),
         "numcodecs.pcodec" => Some(Box::new(pcodec::PcodecCodec::from_configuration(
             configuration,

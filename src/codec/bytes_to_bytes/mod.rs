@@ -1,10 +1,13 @@
-//! Bytes -> bytes codecs: compressors and checksums.
+//! Bytes -> bytes codecs: compressors and checksums, and `conditional`, which applies a
+//! list of them chunk by chunk.
 
 pub mod blosc;
 pub mod bz2;
 pub mod checksum32;
+pub mod conditional;
 pub mod crc32c;
 pub mod gzip;
+pub mod jenkins_lookup3;
 pub mod lz4;
 pub mod lzma;
 pub mod numcodecs;
@@ -101,6 +104,10 @@ pub fn from_metadata(
         "zstd" => Box::new(zstd::ZstdCodec::from_configuration(config)?),
         "blosc" => Box::new(blosc::BloscCodec::from_configuration(config, element_size)?),
         "crc32c" => Box::new(crc32c::Crc32cCodec::from_configuration(config)?),
+        "conditional" => Box::new(conditional::ConditionalCodec::from_configuration(
+            config,
+            element_size,
+        )?),
         _ => match name.strip_prefix("numcodecs.") {
             Some(id) => return numcodecs::from_numcodecs(id, config, element_size),
             None => return Ok(None),

@@ -19,11 +19,12 @@
 //! | `adler32`, `crc32` | `location` ("start") | 4-byte little-endian checksum before (or after) the data |
 //! | `crc32c` | `location` ("end") | same, CRC-32C |
 //! | `fletcher32` | none | data, then the HDF5 Fletcher-32 as 4 little-endian bytes |
+//! | `jenkins_lookup3` | `initval` (0); `prefix` only null | data, then lookup3's `hashlittle` as 4 little-endian bytes |
 
 use super::blosc::{BloscCodec, BloscCompressor, BloscShuffle};
 use super::gzip::GzipCodec;
 use super::zstd::ZstdCodec;
-use super::{bz2, checksum32, lz4, lzma, shuffle, zlib, BytesToBytesCodec};
+use super::{bz2, checksum32, jenkins_lookup3, lz4, lzma, shuffle, zlib, BytesToBytesCodec};
 use crate::codec::configuration::{check_keys, get_int, range_error};
 use crate::codec::{CodecError, DecodedSize};
 use serde_json::{Map, Value};
@@ -43,6 +44,9 @@ pub fn from_numcodecs(
         "lz4" => Box::new(lz4::Lz4Codec::from_configuration(config)?),
         "lzma" => Box::new(lzma::LzmaCodec::from_configuration(config)?),
         "shuffle" => Box::new(shuffle::ShuffleCodec::from_configuration(config)?),
+        "jenkins_lookup3" => Box::new(jenkins_lookup3::JenkinsLookup3Codec::from_configuration(
+            config,
+        )?),
         "adler32" | "crc32" | "crc32c" | "fletcher32" => {
             Box::new(checksum32::Checksum32Codec::from_configuration(id, config)?)
         }
