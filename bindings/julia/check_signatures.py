@@ -33,6 +33,8 @@ STRUCTS = {"zarr_store_callbacks": "ZarrStoreCallbacks", "zarr_comm_ops": "ZarrC
 
 # C scalar types (after typedef resolution) -> the one Julia spelling accepted.
 SCALARS = {
+    "int8_t": "Int8",
+    "uint8_t": "UInt8",
     "int32_t": "Int32",
     "uint32_t": "UInt32",
     "uint64_t": "UInt64",

@@ -26,7 +26,7 @@ export create_group_with_format
 export open_array, create_array, descendants_json, consolidate!, zarr_format
 export attributes, set_attributes!, children_json, metadata_json
 export read_array, read_array!, write_array!, read_chunk, write_chunk!, read_inner_chunk
-export read_double, fill_value_double, data_type_name
+export read_double, fill_value_double, data_type_name, sub_byte_to_int8, int8_to_sub_byte
 export chunk_aligned, chunk_key, decode_chunk
 export store_get, store_set!, store_erase!, store_list_json, node_metadata_json
 export zarr_shape, chunk_size, chunk_grid_size, chunk_region, inner_chunk_size, element_size, data_type
@@ -901,6 +901,37 @@ The Zarr name of a `ZARR_DATA_TYPE_*` code, e.g. `data_type_name(data_type(a))` 
 """
 data_type_name(code::Integer) =
     unsafe_string(@ccall libzarr().zarr_data_type_str(code::Int32)::Cstring)
+
+"""
+    sub_byte_to_int8(code::Integer, codes::AbstractVector{UInt8}) -> Vector{Int8}
+
+The values of int2, int4, uint2 or uint4 elements as read (one byte each, the code in the
+low bits): int2/int4 sign-extended (int4 0x0f is -1) (wraps `zarr_sub_byte_to_int8`).
+Throws `ZarrError`: INVALID_ARGUMENT (`code` is not one of the four types).
+"""
+function sub_byte_to_int8(code::Integer, codes::AbstractVector{UInt8})
+    src = Vector{UInt8}(codes)
+    out = Vector{Int8}(undef, length(src))
+    check(@ccall libzarr().zarr_sub_byte_to_int8(code::Int32, src::Ptr{UInt8}, out::Ptr{Int8},
+                                                 length(src)::Csize_t)::Int32)
+    return out
+end
+
+"""
+    int8_to_sub_byte(code::Integer, values::AbstractVector{Int8}) -> Vector{UInt8}
+
+The bytes an int2, int4, uint2 or uint4 array holds for `values` (the code in the low
+bits, upper bits zero: int4 -1 is 0x0f) (wraps `zarr_int8_to_sub_byte`). Throws
+`ZarrError`: INVALID_ARGUMENT (`code` is not one of the four types, or a value is out of
+the type's range).
+"""
+function int8_to_sub_byte(code::Integer, values::AbstractVector{Int8})
+    src = Vector{Int8}(values)
+    out = Vector{UInt8}(undef, length(src))
+    check(@ccall libzarr().zarr_int8_to_sub_byte(code::Int32, src::Ptr{Int8}, out::Ptr{UInt8},
+                                                 length(src)::Csize_t)::Int32)
+    return out
+end
 
 """
     write_array!(a, data::AbstractArray, firsts::Integer...) -> a
