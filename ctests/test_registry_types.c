@@ -267,6 +267,190 @@ ZTEST(fill_value_spellings) {
     zarr_store_free(store);
 }
 
+/* packbits: int2 and uint2 2 bits, int4/uint4/float4 4, float6 6, complex per component;
+ * LSB first. Decoding gives the host layout (int4 -1 is 0x0f, not sign-extended). */
+ZTEST(packbits_round_trip) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    static const struct {
+        const char *type;
+        size_t n; /* elements (bytes per element: 1, or 2 for the complex type) */
+        size_t esize;
+        uint8_t host[8];
+        size_t packed_len;
+        uint8_t packed[8];
+    } cases[] = {
+        /* int4 -1, 1, -8, 7, 2: nibbles f,1 | 8,7 | 2 */
+        {"int4", 5, 1, {0x0f, 0x01, 0x08, 0x07, 0x02}, 3, {0x1f, 0x78, 0x02}},
+        {"uint4", 2, 1, {0x0a, 0x05}, 1, {0x5a}},
+        /* int2 -2 (0b10), -1 (0b11), 0, 1: 0b01_00_11_10 */
+        {"int2", 4, 1, {0x02, 0x03, 0x00, 0x01}, 1, {0x4e}},
+        {"uint2", 5, 1, {0x03, 0x00, 0x01, 0x02, 0x03}, 2, {0x93, 0x03}},
+        {"float4_e2m1fn", 3, 1, {0x0f, 0x08, 0x03}, 2, {0x8f, 0x03}},
+        /* 6-bit codes 0x3f, 0x01: bits 111111 100000 (LSB first) = 0x7f 0x00 */
+        {"float6_e2m3fn", 2, 1, {0x3f, 0x01}, 2, {0x7f, 0x00}},
+        {"float6_e3m2fn", 4, 1, {0x15, 0x2a, 0x00, 0x3f}, 3, {0x95, 0x0a, 0xfc}},
+        {"complex_float4_e2m1fn", 2, 2, {0x01, 0x02, 0x0f, 0x08}, 2, {0x21, 0x8f}},
+        {"complex_float8_e5m2", 1, 2, {0x3c, 0xc0}, 2, {0x3c, 0xc0}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        zarr_array *a = NULL;
+        char path[64];
+        snprintf(path, sizeof path, "/%s", cases[i].type);
+        const char *fill = strncmp(cases[i].type, "complex_", 8) == 0 ? "[0,0]" : "0";
+        ZT_OK(zarr_array_create(store, path, doc(cases[i].type, (int)cases[i].n, (int)cases[i].n, fill, PACKBITS), &a));
+        uint64_t start[1] = {0}, count[1] = {cases[i].n};
+        size_t nbytes = cases[i].n * cases[i].esize;
+        ZT_OK(zarr_array_write(a, 1, start, count, cases[i].host, nbytes));
+        size_t len = 0;
+        char key[80];
+        snprintf(key, sizeof key, "%s/c/0", cases[i].type);
+        uint8_t *stored = ztest_read_file(ztest_path(root, key), &len);
+        if (stored == NULL || len != cases[i].packed_len || memcmp(stored, cases[i].packed, len) != 0) {
+            fprintf(stderr, "%s: stored", cases[i].type);
+            for (size_t k = 0; stored && k < len; k++) fprintf(stderr, " %02x", stored[k]);
+            fprintf(stderr, "\n");
+        }
+        ZT_CHECK(stored != NULL && len == cases[i].packed_len);
+        ZT_EQ_MEM(stored, cases[i].packed, len);
+        free(stored);
+        uint8_t back[8];
+        memset(back, 0xaa, sizeof back);
+        ZT_OK(zarr_array_read(a, 1, start, count, back, nbytes));
+        ZT_EQ_MEM(back, cases[i].host, nbytes);
+        zarr_array_free(a);
+    }
+    zarr_store_free(store);
+}
+
+/* A host byte with bits above the code (int4 0x1f) is refused by every write function,
+ * naming the element; nothing is stored, not even the chunks before it. */
+ZTEST(upper_bits_refused) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_array_create(store, "/a", doc("int4", 6, 2, "0", PLAIN), &a));
+    uint8_t data[6] = {0x01, 0x02, 0x03, 0x04, 0x1f, 0x05};
+    uint64_t start[1] = {0}, count[1] = {6};
+    ZT_STATUS(zarr_array_write(a, 1, start, count, data, 6), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "element at [4]");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "0x1f");
+    ZT_STR_CONTAINS(zarr_last_error_message(), "int4");
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/0")));
+    ZT_CHECK(!ztest_exists(ztest_path(root, "a/c/1")));
+    /* Coordinates are the array's: a write at offset 3 names element 4 too. */
+    uint64_t s3[1] = {3}, c3[1] = {2};
+    ZT_STATUS(zarr_array_write(a, 1, s3, c3, data + 3, 2), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "element at [4]");
+    /* Strided: every other byte of data; the third element taken is data[4]. */
+    int64_t strides[1] = {2};
+    uint64_t c_str[1] = {3};
+    ZT_STATUS(zarr_array_write_strided(a, 1, start, c_str, strides, data, 6), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "element at [2]");
+    uint64_t chunk[1] = {2};
+    ZT_STATUS(zarr_array_write_chunk(a, 1, chunk, data + 4, 2), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "element at [4]");
+    ZT_CHECK(ztest_count_entries(ztest_path(root, "a")) == 1); /* zarr.json only */
+    /* float6: 0x40 is refused, 0x3f taken; complex: each component checked. */
+    zarr_array *f = NULL;
+    ZT_OK(zarr_array_create(store, "/f", doc("complex_float6_e3m2fn", 2, 2, "[0,0]", PLAIN), &f));
+    uint8_t cf[4] = {0x3f, 0x3f, 0x00, 0x40};
+    uint64_t two[1] = {2};
+    ZT_STATUS(zarr_array_write(f, 1, start, two, cf, 4), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "element at [1]");
+    cf[3] = 0x3f;
+    ZT_OK(zarr_array_write(f, 1, start, two, cf, 4));
+    zarr_array_free(f);
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
+/* The int8 conversions: success both ways, in place, count 0 with NULL, and each
+ * documented error. */
+ZTEST(int8_conversions) {
+    const uint8_t codes[6] = {0x0f, 0x08, 0x07, 0x00, 0x1f, 0x01};
+    int8_t values[6];
+    ZT_OK(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, codes, values, 6));
+    const int8_t expect4[6] = {-1, -8, 7, 0, -1, 1};
+    ZT_EQ_MEM(values, expect4, 6);
+    const uint8_t codes2[4] = {0x02, 0x03, 0x00, 0x01};
+    ZT_OK(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT2, codes2, values, 4));
+    const int8_t expect2[4] = {-2, -1, 0, 1};
+    ZT_EQ_MEM(values, expect2, 4);
+    ZT_OK(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_UINT4, codes, values, 3));
+    const int8_t expectu4[3] = {15, 8, 7};
+    ZT_EQ_MEM(values, expectu4, 3);
+    ZT_OK(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_UINT2, codes2, values, 4));
+    const int8_t expectu2[4] = {2, 3, 0, 1};
+    ZT_EQ_MEM(values, expectu2, 4);
+
+    const int8_t in[5] = {-8, -1, 0, 7, 3};
+    uint8_t out[5];
+    ZT_OK(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, in, out, 5));
+    const uint8_t expect_codes[5] = {0x08, 0x0f, 0x00, 0x07, 0x03};
+    ZT_EQ_MEM(out, expect_codes, 5);
+    const int8_t in2[2] = {-2, -1};
+    ZT_OK(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT2, in2, out, 2));
+    ZT_CHECK(out[0] == 0x02 && out[1] == 0x03);
+
+    /* In place, both ways. */
+    uint8_t both[3] = {0x0f, 0x08, 0x01};
+    ZT_OK(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, both, (int8_t *)both, 3));
+    ZT_CHECK((int8_t)both[0] == -1 && (int8_t)both[1] == -8 && both[2] == 1);
+    ZT_OK(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, (const int8_t *)both, both, 3));
+    ZT_CHECK(both[0] == 0x0f && both[1] == 0x08 && both[2] == 0x01);
+
+    /* count 0 with NULL pointers is fine. */
+    ZT_OK(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, NULL, NULL, 0));
+    ZT_OK(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_UINT2, NULL, NULL, 0));
+
+    /* Errors, with nothing written. */
+    memset(out, 0xaa, sizeof out);
+    const int8_t bad[3] = {1, 2, 8};
+    ZT_STATUS(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, bad, out, 3), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "values[2] is 8");
+    ZT_CHECK(out[0] == 0xaa && out[1] == 0xaa);
+    const int8_t neg[1] = {-1};
+    ZT_STATUS(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_UINT4, neg, out, 1), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "uint4");
+    ZT_STATUS(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT2, in, out, 1), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_FLOAT4_E2M1FN, in, out, 1), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "float4_e2m1fn");
+    ZT_STATUS(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT8, codes, values, 1), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_sub_byte_to_int8(999, codes, values, 1), ZARR_ERROR_INVALID_ARGUMENT);
+    ZT_STATUS(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, NULL, values, 1), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "codes");
+    ZT_STATUS(zarr_sub_byte_to_int8(ZARR_DATA_TYPE_INT4, codes, NULL, 1), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STR_CONTAINS(zarr_last_error_message(), "values");
+    ZT_STATUS(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, NULL, out, 1), ZARR_ERROR_NULL_ARGUMENT);
+    ZT_STATUS(zarr_int8_to_sub_byte(ZARR_DATA_TYPE_INT4, in, NULL, 1), ZARR_ERROR_NULL_ARGUMENT);
+}
+
+/* float4/float6 read as doubles: every code's value. */
+ZTEST(read_double_sub_byte_floats) {
+    const char *root = ztest_tmp_dir();
+    zarr_store *store = NULL;
+    zarr_array *a = NULL;
+    ZT_OK(zarr_store_open_filesystem(root, &store));
+    ZT_OK(zarr_array_create(store, "/f", doc("float4_e2m1fn", 16, 16, "0", PLAIN), &a));
+    uint8_t codes[16];
+    for (int i = 0; i < 16; i++) codes[i] = (uint8_t)i;
+    uint64_t start[1] = {0}, count[1] = {16};
+    ZT_OK(zarr_array_write(a, 1, start, count, codes, 16));
+    double d[16];
+    ZT_OK(zarr_array_read_double(a, 1, start, count, d, 16));
+    const double expect[8] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
+    for (int i = 0; i < 8; i++) {
+        ZT_CHECK(d[i] == expect[i]);
+        ZT_CHECK(d[i + 8] == -expect[i]);
+    }
+    ZT_CHECK(signbit(d[8]));
+    zarr_array_free(a);
+    zarr_store_free(store);
+}
+
 ZTEST(codes_and_names) {
     for (size_t i = 0; i < NTYPES; i++) ZT_CHECK(strcmp(zarr_data_type_str(TYPES[i].code), TYPES[i].name) == 0);
     ZT_CHECK(ZARR_DATA_TYPE_INT2 == 33 && ZARR_DATA_TYPE_FLOAT6_E3M2FN == 39);
@@ -280,6 +464,10 @@ static const ztest_case ztest_cases[] = {
     ZCASE(complex_bfloat16_big_endian),
     ZCASE(fill_value_spellings),
     ZCASE(codes_and_names),
+    ZCASE(packbits_round_trip),
+    ZCASE(upper_bits_refused),
+    ZCASE(int8_conversions),
+    ZCASE(read_double_sub_byte_floats),
 };
 
 ZTEST_MAIN()

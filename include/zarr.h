@@ -1047,7 +1047,8 @@ zarr_status zarr_array_read(const zarr_array *array,
 //
 // Every data type of real numbers converts: bool (0 or 1), int8 to int64 and uint8 to
 // uint64 (exactly up to 2^53 in magnitude; larger magnitudes give the nearest double),
-// float16, bfloat16, the float8 formats, float32 and float64 (exactly; NaN and infinities
+// int2, int4, uint2 and uint4 (their values, int4 0x0f is -1), float16, bfloat16, the
+// float8, float6 and float4 formats, float32 and float64 (exactly; NaN and infinities
 // stay NaN and infinities). Chunks never written read as the fill value, converted.
 //
 // No attribute is applied: the values are the stored numbers. A CF-packed variable
@@ -1071,7 +1072,7 @@ zarr_status zarr_array_read(const zarr_array *array,
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT` (`array`, `start`, `count`, or `values`
 // with `values_len` > 0); `ZARR_ERROR_INVALID_ARGUMENT` (wrong `ndim`, absurd
 // `values_len`); `ZARR_ERROR_TYPE_MISMATCH` (the data type is not one of real numbers:
-// complex, raw bits, strings, byte strings, structs, datetimes and timedeltas (read those
+// complex (complex64, complex128, every complex_*), raw bits, strings, byte strings, structs, datetimes and timedeltas (read those
 // as int64 with `zarr_array_read`); the message names the data type; found before
 // anything is read); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`
 // (`values_len` is not the selection's element count; the message gives both);
@@ -1102,7 +1103,10 @@ zarr_status zarr_array_read_double(const zarr_array *array,
 // written hold the new data and the others the old.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
-// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
+// `ndim`; or, for int2, int4, uint2, uint4, float4, float6 and their complex types, a
+// byte with bits set above the type's code, such as int4 0x1f: the message gives the
+// element's coordinates, and nothing is stored); `ZARR_ERROR_OUT_OF_BOUNDS`;
+// `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 // `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
 // `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
 // elements: use `zarr_array_write_vlen`); `ZARR_ERROR_CONFLICT` (see below).
@@ -1252,7 +1256,8 @@ zarr_status zarr_array_read_strided(const zarr_array *array,
 // - `buf_len`: at least the layout's span (extra bytes are ignored).
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
-// `ndim`, a stride below 1, a span that does not fit in memory);
+// `ndim`, a stride below 1, a span that does not fit in memory, a sub-byte code with
+// bits set above its width as in `zarr_array_write`);
 // `ZARR_ERROR_OUT_OF_BOUNDS`; `ZARR_ERROR_BUFFER_TOO_SMALL` (`buf_len` below the span);
 // `ZARR_ERROR_CORRUPT_DATA` (an existing chunk to merge with is corrupt);
 // `ZARR_ERROR_OUT_OF_MEMORY`; `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length
@@ -1424,7 +1429,8 @@ zarr_status zarr_array_read_chunk(const zarr_array *array,
 // atomically.
 //
 // Returns `ZARR_OK`; `ZARR_ERROR_NULL_ARGUMENT`; `ZARR_ERROR_INVALID_ARGUMENT` (wrong
-// `ndim`); `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
+// `ndim`, a sub-byte code with bits set above its width as in `zarr_array_write`);
+// `ZARR_ERROR_OUT_OF_BOUNDS` (no such chunk); `ZARR_ERROR_BUFFER_SIZE_MISMATCH`;
 // `ZARR_ERROR_IO`; `ZARR_ERROR_UNSUPPORTED` (variable-length elements).
 //
 // # Safety

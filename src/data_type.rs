@@ -8,10 +8,14 @@
 //! is kept as the host-order bytes of one element, so filling a chunk is a byte-pattern copy
 //! whatever the type.
 //!
+//! The registry's sub-byte types (`int2`, `int4`, `uint2`, `uint4`, `float4_e2m1fn`,
+//! `float6_*`) are one byte per element holding the code in its low bits, upper bits zero
+//! (ml_dtypes' layout); `complex_<float type>` is the real component then the imaginary.
+//!
 //! Names and fill-value spellings follow the Zarr v3 core specification, the
-//! zarr-extensions registry (`bfloat16`, `float8_*`, `fixed_length_utf32`,
-//! `numpy.datetime64`, `numpy.timedelta64`, `struct`) and what zarr-python 3 writes
-//! (`null_terminated_bytes`, `raw_bytes`, the legacy `structured`).
+//! zarr-extensions registry (`bfloat16`, `float8_*`, the sub-byte and `complex_*` types,
+//! `fixed_length_utf32`, `numpy.datetime64`, `numpy.timedelta64`, `struct`) and what
+//! zarr-python 3 writes (`null_terminated_bytes`, `raw_bytes`, the legacy `structured`).
 
 mod complex;
 mod minifloat;

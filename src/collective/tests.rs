@@ -498,3 +498,30 @@ fn a_zero_dimensional_array_is_written_by_the_rank_with_a_buffer() {
         assert!(twice.unwrap_err().to_string().contains("overlap"));
     }
 }
+
+/// A host byte with bits above an int4 code on one rank (0x1f) fails every rank before any
+/// chunk is written, naming the element by its array coordinates.
+#[test]
+fn a_sub_byte_code_out_of_width_on_one_rank_fails_every_rank() {
+    let shared = Arc::new(MemoryStore::new());
+    let int4 = PLAIN
+        .replace("\"int32\"", "\"int4\"")
+        .replace(r#"{"endian": "little"}"#, "{}");
+    let results = ThreadComm::run(3, |comm| {
+        let ctx = Collective::new(comm, &code_of);
+        let array = create_array(&ctx, shared.clone(), "/a", &int4).unwrap();
+        let (start, count) = row_slabs(12, 4, 3, comm.rank());
+        let mut data = vec![0x0fu8; (count[0] * count[1]) as usize];
+        if comm.rank() == 2 {
+            data[5] = 0x1f; // row 8 + 1, column 1
+        }
+        write(&ctx, &array, &start, &count, &data)
+    });
+    all_failed_with(&results, -2, 2);
+    let message = results[2].as_ref().unwrap_err().to_string();
+    assert!(
+        message.contains("[9, 1]") && message.contains("int4"),
+        "{message}"
+    );
+    assert!(shared.list_dir("a/").unwrap().prefixes.is_empty());
+}

@@ -416,3 +416,199 @@ fn base64_round_trip() {
     assert_eq!(encode_base64(b"hi\0"), "aGkA");
     assert!(decode_base64("a").is_none());
 }
+
+/// Every registry name of the sub-byte and complex types parses, has the contract's size
+/// and endian unit, and is written back as it was read.
+#[test]
+fn registry_sub_byte_and_complex_names() {
+    let expected: [(&str, usize, usize, Option<u32>); 21] = [
+        ("int2", 1, 1, Some(2)),
+        ("int4", 1, 1, Some(4)),
+        ("uint2", 1, 1, Some(2)),
+        ("uint4", 1, 1, Some(4)),
+        ("float4_e2m1fn", 1, 1, Some(4)),
+        ("float6_e2m3fn", 1, 1, Some(6)),
+        ("float6_e3m2fn", 1, 1, Some(6)),
+        ("complex_bfloat16", 4, 2, None),
+        ("complex_float16", 4, 2, None),
+        ("complex_float32", 8, 4, None),
+        ("complex_float64", 16, 8, None),
+        ("complex_float4_e2m1fn", 2, 1, Some(4)),
+        ("complex_float6_e2m3fn", 2, 1, Some(6)),
+        ("complex_float6_e3m2fn", 2, 1, Some(6)),
+        ("complex_float8_e3m4", 2, 1, None),
+        ("complex_float8_e4m3", 2, 1, None),
+        ("complex_float8_e4m3b11fnuz", 2, 1, None),
+        ("complex_float8_e4m3fnuz", 2, 1, None),
+        ("complex_float8_e5m2", 2, 1, None),
+        ("complex_float8_e5m2fnuz", 2, 1, None),
+        ("complex_float8_e8m0fnu", 2, 1, None),
+    ];
+    for (name, size, unit, bits) in expected {
+        let t = DataType::from_name(name).unwrap();
+        assert_eq!(t.name(), name);
+        assert_eq!(t.to_json(), json!(name));
+        assert_eq!(t.size(), size, "{name}");
+        assert_eq!(t.endian_unit(), unit, "{name}");
+        assert_eq!(t.code_bits(), bits, "{name}");
+        assert_eq!(t.zero_fill_value().as_bytes(), vec![0; size]);
+    }
+    // The registry has no complex_float8_e4m3fn, and no configuration for these types.
+    for bad in [
+        "complex_float8_e4m3fn",
+        "complex_int4",
+        "complex_",
+        "int3",
+        "float4",
+    ] {
+        assert!(
+            matches!(DataType::from_name(bad), Err(MetadataError::Unsupported(_))),
+            "{bad}"
+        );
+    }
+    assert!(DataType::from_json(&json!({"name": "int4", "configuration": {"x": 1}})).is_err());
+}
+
+/// Fill values of the sub-byte types in every spelling the registry allows, written back
+/// canonically; the errors name the type.
+#[test]
+fn registry_sub_byte_fill_values() {
+    let parse = |name: &str, value: Value| {
+        DataType::from_name(name)
+            .unwrap()
+            .parse_fill_value(&value)
+            .map(|f| f.as_bytes().to_vec())
+    };
+    let canonical = |name: &str, value: Value| {
+        let t = DataType::from_name(name).unwrap();
+        t.fill_value_to_json(&t.parse_fill_value(&value).unwrap())
+    };
+    // Integers: in range, as the core integer types (also the "intish" spellings).
+    assert_eq!(parse("int4", json!(-1)).unwrap(), [0x0f]);
+    assert_eq!(parse("int4", json!(-8)).unwrap(), [0x08]);
+    assert_eq!(parse("int4", json!(7.0)).unwrap(), [0x07]);
+    assert_eq!(parse("int2", json!(-2)).unwrap(), [0x02]);
+    assert_eq!(parse("uint2", json!(3)).unwrap(), [0x03]);
+    assert_eq!(parse("uint4", json!(15)).unwrap(), [0x0f]);
+    for (name, value) in [
+        ("int4", json!(8)),
+        ("int4", json!(-9)),
+        ("int2", json!(2)),
+        ("uint2", json!(4)),
+        ("uint4", json!(-1)),
+        ("int4", json!(1.5)),
+        ("int4", json!("NaN")),
+    ] {
+        let error = parse(name, value.clone()).unwrap_err().to_string();
+        assert!(error.contains(name), "{name} {value}: {error}");
+    }
+    assert_eq!(canonical("int4", json!(-1)), json!(-1));
+    assert_eq!(canonical("int2", json!(-2)), json!(-2));
+    assert_eq!(canonical("uint4", json!(15)), json!(15));
+
+    // Floats: numbers (rounded, ties to even; saturating as ml_dtypes), hex codes.
+    assert_eq!(parse("float4_e2m1fn", json!(1.5)).unwrap(), [0x03]);
+    assert_eq!(parse("float4_e2m1fn", json!(-6)).unwrap(), [0x0f]);
+    assert_eq!(
+        parse("float4_e2m1fn", json!(5)).unwrap(),
+        [0x06],
+        "tie to even: 4"
+    );
+    assert_eq!(parse("float4_e2m1fn", json!(1e10)).unwrap(), [0x07]);
+    assert_eq!(parse("float4_e2m1fn", json!(-0.0)).unwrap(), [0x08]);
+    assert_eq!(parse("float4_e2m1fn", json!("0x0f")).unwrap(), [0x0f]);
+    assert_eq!(parse("float4_e2m1fn", json!("0xF")).unwrap(), [0x0f]);
+    assert_eq!(parse("float6_e2m3fn", json!(7.5)).unwrap(), [0x1f]);
+    assert_eq!(parse("float6_e2m3fn", json!("0x3f")).unwrap(), [0x3f]);
+    assert_eq!(parse("float6_e3m2fn", json!(28)).unwrap(), [0x1f]);
+    assert_eq!(parse("float6_e3m2fn", json!(0.0625)).unwrap(), [0x01]);
+    for (name, value, why) in [
+        ("float4_e2m1fn", json!("NaN"), "no NaN and no infinities"),
+        (
+            "float4_e2m1fn",
+            json!("Infinity"),
+            "no NaN and no infinities",
+        ),
+        (
+            "float6_e2m3fn",
+            json!("-Infinity"),
+            "no NaN and no infinities",
+        ),
+        ("float4_e2m1fn", json!("0x10"), "below 0x10"),
+        ("float6_e3m2fn", json!("0x40"), "below 0x40"),
+        ("float6_e3m2fn", json!("0x001"), "below 0x40"),
+        ("float6_e3m2fn", json!(true), "expected a number"),
+    ] {
+        let error = parse(name, value.clone()).unwrap_err().to_string();
+        assert!(
+            error.contains(name) && error.contains(why),
+            "{value}: {error}"
+        );
+    }
+    assert_eq!(canonical("float4_e2m1fn", json!("0x0f")), json!(-6.0));
+    assert_eq!(canonical("float6_e3m2fn", json!(100)), json!(28.0));
+    assert_eq!(canonical("float4_e2m1fn", json!(-0.0)), json!(-0.0));
+}
+
+/// Complex fill values: `[re, im]` in the component's spellings, hex per component.
+#[test]
+fn registry_complex_fill_values() {
+    let t = DataType::from_name("complex_float4_e2m1fn").unwrap();
+    let f = t.parse_fill_value(&json!([-0.5, "0x07"])).unwrap();
+    assert_eq!(f.as_bytes(), [0x09, 0x07]);
+    assert_eq!(t.fill_value_to_json(&f), json!([-0.5, 6.0]));
+    let error = t
+        .parse_fill_value(&json!([1.0, "NaN"]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("imaginary part") && error.contains("no NaN"),
+        "{error}"
+    );
+    assert!(t.parse_fill_value(&json!(1.0)).is_err());
+    assert!(t.parse_fill_value(&json!([1.0, 2.0, 3.0])).is_err());
+
+    let t = DataType::from_name("complex_bfloat16").unwrap();
+    let f = t.parse_fill_value(&json!(["NaN", "0xc040"])).unwrap();
+    let expected: Vec<u8> = [0x7fc0u16, 0xc040]
+        .iter()
+        .flat_map(|v| v.to_ne_bytes())
+        .collect();
+    assert_eq!(f.as_bytes(), expected);
+    assert_eq!(t.fill_value_to_json(&f), json!(["NaN", -3.0]));
+
+    let t = DataType::from_name("complex_float32").unwrap();
+    let f = t.parse_fill_value(&json!([1.5, "-Infinity"])).unwrap();
+    let expected: Vec<u8> = [1.5f32, f32::NEG_INFINITY]
+        .iter()
+        .flat_map(|v| v.to_ne_bytes())
+        .collect();
+    assert_eq!(f.as_bytes(), expected);
+    assert_eq!(t.fill_value_to_json(&f), json!([1.5, "-Infinity"]));
+
+    let t = DataType::from_name("complex_float8_e4m3fnuz").unwrap();
+    let f = t.parse_fill_value(&json!(["NaN", "0x01"])).unwrap();
+    assert_eq!(f.as_bytes(), [0x80, 0x01]);
+    // e4m3fnuz has no infinity.
+    assert!(t.parse_fill_value(&json!(["Infinity", 0])).is_err());
+}
+
+/// Host bytes with bits above the code are found; the bytes codec's clearing leaves codes.
+#[test]
+fn registry_upper_bits() {
+    let int4 = DataType::from_name("int4").unwrap();
+    assert_eq!(
+        int4.first_byte_above_code(&[0x0f, 0x07, 0x1f]),
+        Some((2, 0x1f))
+    );
+    assert_eq!(int4.first_byte_above_code(&[0x0f, 0x08]), None);
+    let mut stored = [0xff, 0x17, 0xf8];
+    int4.clear_upper_bits(&mut stored);
+    assert_eq!(stored, [0x0f, 0x07, 0x08]);
+    let c6 = DataType::from_name("complex_float6_e2m3fn").unwrap();
+    assert_eq!(c6.first_byte_above_code(&[0x3f, 0x40]), Some((1, 0x40)));
+    assert_eq!(DataType::Int8.first_byte_above_code(&[0xff]), None);
+    let mut bytes = [0xff];
+    DataType::Int8.clear_upper_bits(&mut bytes);
+    assert_eq!(bytes, [0xff]);
+}

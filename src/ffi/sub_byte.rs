@@ -68,7 +68,7 @@ pub unsafe extern "C" fn zarr_sub_byte_to_int8(
         if values.is_null() {
             return Err(FfiError::Null("values"));
         }
-        if codes as usize == values as usize {
+        if std::ptr::eq(codes, values.cast::<u8>()) {
             // In place: one mutable view of the shared bytes.
             // SAFETY: `count` writable bytes per the contract; no other view exists.
             let data = unsafe { slice_mut(values, count, "values") }?;
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn zarr_int8_to_sub_byte(
                 t.name()
             ))
         };
-        if values as usize == codes as usize {
+        if std::ptr::eq(values.cast::<u8>(), codes) {
             // SAFETY: `count` writable bytes per the contract; no other view exists.
             let data = unsafe { slice_mut(codes, count, "codes") }?;
             // Check everything first: nothing is written on failure.

@@ -384,6 +384,12 @@ void dtype_from_code(int code, size_t element_size, dtype *t) {
         t->raw_bytes = code == ZARR_DATA_TYPE_RAW_BYTES;
         t->name = t->raw_bytes ? str_printf("raw_bytes(length_bytes=%lu)", (unsigned long)element_size)
                                : str_printf("r%lu", (unsigned long)(8 * element_size));
+    } else if (code >= ZARR_DATA_TYPE_INT2 && code <= ZARR_DATA_TYPE_COMPLEX_FLOAT8_E8M0FNU) {
+        /* The registry's sub-byte and complex types: named as the library names them; their
+         * elements are printed as bytes (the tool has no arithmetic for their codes). */
+        t->kind = DT_UNKNOWN;
+        t->size = element_size;
+        t->name = dup_str(zarr_data_type_str(code));
     } else {
         /* The other codes need their metadata (length, unit, fields): opaque bytes here. */
         t->kind = DT_UNKNOWN;

@@ -290,6 +290,30 @@ mod tests {
             .is_err());
     }
 
+    /// Sub-byte types: the bits above the code are ignored on read (a sign-extending
+    /// writer's 0xff is int4 -1, 0x0f) and stored as zero; endian is not needed.
+    #[test]
+    fn sub_byte_upper_bits() {
+        let int4 = DataType::from_name("int4").unwrap();
+        let codec = BytesCodec::from_configuration(None, &int4).unwrap();
+        assert_eq!(
+            codec
+                .decode(vec![0xff, 0x17, 0xf8], &repr(&[3], int4.clone()))
+                .unwrap(),
+            vec![0x0f, 0x07, 0x08]
+        );
+        assert_eq!(
+            codec
+                .encode(vec![0x0f, 0x07], &repr(&[2], int4.clone()))
+                .unwrap(),
+            vec![0x0f, 0x07]
+        );
+        let cf16 = DataType::from_name("complex_float16").unwrap();
+        assert!(BytesCodec::from_configuration(None, &cf16).is_err());
+        let cf8 = DataType::from_name("complex_float8_e5m2").unwrap();
+        assert!(BytesCodec::from_configuration(None, &cf8).is_ok());
+    }
+
     #[test]
     fn endian_required_for_multibyte() {
         assert!(BytesCodec::from_configuration(None, &DataType::Int16).is_err());

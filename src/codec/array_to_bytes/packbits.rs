@@ -367,6 +367,47 @@ mod tests {
         );
     }
 
+    /// The registry's sub-byte types pack their codes (2, 4 or 6 bits), complex types each
+    /// component; decoding gives the host layout, int4 -1 as 0x0f (not sign-extended).
+    #[test]
+    fn registry_sub_byte_types() {
+        let int4 = DataType::from_name("int4").unwrap();
+        let c = codec(json!({}), &int4).unwrap();
+        let host = vec![0x0f, 0x01, 0x08];
+        let packed = c.encode(host.clone(), &repr(3, &int4)).unwrap();
+        assert_eq!(packed, vec![0x1f, 0x08]);
+        assert_eq!(c.decode(packed, &repr(3, &int4)).unwrap(), host);
+        let f6 = DataType::from_name("float6_e3m2fn").unwrap();
+        let c = codec(json!({"padding_encoding": "last_byte"}), &f6).unwrap();
+        let host = vec![0x3f, 0x00, 0x2a];
+        let packed = c.encode(host.clone(), &repr(3, &f6)).unwrap();
+        // 18 bits, least significant first: 111111 000000 010101 (0x2a), then 6 padding
+        // bits announced last.
+        assert_eq!(packed, vec![0x3f, 0xa0, 0x02, 6]);
+        assert_eq!(c.decode(packed, &repr(3, &f6)).unwrap(), host);
+        let int2 = DataType::from_name("int2").unwrap();
+        assert!(
+            codec(json!({"last_bit": 2}), &int2).is_err(),
+            "int2 has 2 bits"
+        );
+        let cf4 = DataType::from_name("complex_float4_e2m1fn").unwrap();
+        let c = codec(json!({}), &cf4).unwrap();
+        assert_eq!(
+            c.encode(vec![0x01, 0x02, 0x0f, 0x08], &repr(2, &cf4))
+                .unwrap(),
+            vec![0x21, 0x8f]
+        );
+        let cbf = DataType::from_name("complex_bfloat16").unwrap();
+        let c = codec(json!({}), &cbf).unwrap();
+        let host: Vec<u8> = [0x3f80u16, 0xc040]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        let packed = c.encode(host.clone(), &repr(1, &cbf)).unwrap();
+        assert_eq!(packed, vec![0x80, 0x3f, 0x40, 0xc0]);
+        assert_eq!(c.decode(packed, &repr(1, &cbf)).unwrap(), host);
+    }
+
     #[test]
     fn configurations() {
         for (conf, dt) in [
