@@ -24,45 +24,8 @@
 #include "open_store.h"
 #include "zarr.h"
 
-static int failures;
-static int passes;
-
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        fprintf(stderr, "FAIL %s: ", path);                                                \
-        fprintf(stderr, __VA_ARGS__);                                                      \
-        fprintf(stderr, "\n");                                                             \
-        failures++;                                                                        \
-        goto done;                                                                         \
-    } while (0)
-
-#define CALL(call)                                                                         \
-    do {                                                                                   \
-        zarr_status s_ = (call);                                                           \
-        if (s_ != ZARR_OK)                                                                 \
-            FAIL("%s: %s: %s", #call, zarr_status_str(s_), zarr_last_error_message());     \
-    } while (0)
-
-static unsigned char *read_file(const char *name, size_t *len) {
-    FILE *f = fopen(name, "rb");
-    unsigned char *data;
-    long size;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc((size_t)size + 1);
-    if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    if (data) {
-        data[size] = 0;
-        *len = (size_t)size;
-    }
-    fclose(f);
-    return data;
-}
+#define FAIL_PREFIX() fprintf(stderr, "FAIL %s: ", path)
+#include "interop_check.h"
 
 static const char *data_type_name(zarr_data_type t) {
     switch (t) {

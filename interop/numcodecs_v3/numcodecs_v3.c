@@ -23,45 +23,8 @@
 
 #include "zarr.h"
 
-static int failures;
-static int passes;
-
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        fprintf(stderr, "FAIL %s: ", name);                                                \
-        fprintf(stderr, __VA_ARGS__);                                                      \
-        fprintf(stderr, "\n");                                                             \
-        failures++;                                                                        \
-        goto done;                                                                         \
-    } while (0)
-
-#define CALL(call)                                                                         \
-    do {                                                                                   \
-        zarr_status s_ = (call);                                                           \
-        if (s_ != ZARR_OK)                                                                 \
-            FAIL("%s -> %s: %s", #call, zarr_status_str(s_), zarr_last_error_message());    \
-    } while (0)
-
-static unsigned char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long size;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc((size_t)size + 1);
-    if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    if (data) {
-        data[size] = 0;
-        *len = (size_t)size;
-    }
-    fclose(f);
-    return data;
-}
+#define FAIL_PREFIX() fprintf(stderr, "FAIL %s: ", name)
+#include "../interop_check.h"
 
 /* Whether the JSON text names the codec (as `"name":"<codec>"`, with or without spaces). */
 static int names_codec(const char *json, const char *codec) {

@@ -37,27 +37,11 @@
 
 #define MAXD 4
 
-static int failures;
-static int passes;
+/* Failures name the array's path in the store. */
+#define FAIL_PREFIX() fprintf(stderr, "FAIL %s: ", path)
+#include "../interop_check.h"
 
 /* ---- files ----------------------------------------------------------------------------- */
-
-static unsigned char *slurp(const char *name, size_t *len) {
-    FILE *f = fopen(name, "rb");
-    unsigned char *data = NULL;
-    long size;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        data = malloc((size_t)size + 1);
-        if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-            free(data);
-            data = NULL;
-        }
-        if (data) *len = (size_t)size;
-    }
-    fclose(f);
-    return data;
-}
 
 static int spill(const char *name, const void *data, size_t len) {
     FILE *f = fopen(name, "wb");
@@ -140,22 +124,6 @@ static size_t block_index(const uint64_t *shape, size_t ndim, const uint64_t *st
 }
 
 /* ---- read: what zarr-python wrote ------------------------------------------------------ */
-
-#define FAIL(...)                                                                          \
-    do {                                                                                   \
-        fprintf(stderr, "FAIL %s: ", path);                                                \
-        fprintf(stderr, __VA_ARGS__);                                                      \
-        fprintf(stderr, "\n");                                                             \
-        failures++;                                                                        \
-        goto done;                                                                         \
-    } while (0)
-
-#define CALL(call)                                                                         \
-    do {                                                                                   \
-        zarr_status s_ = (call);                                                           \
-        if (s_ != ZARR_OK)                                                                 \
-            FAIL("%s: %s: %s", #call, zarr_status_str(s_), zarr_last_error_message());     \
-    } while (0)
 
 /* Read the block `start`, `count` with zarr_array_read_vlen and compare it with the
  * matching elements of `want` (the whole array). */
@@ -288,7 +256,7 @@ static void check_array(const zarr_store *store, const char *dir, const char *pa
     unsigned char *want = NULL;
 
     snprintf(name, sizeof name, "%s/%s", dir, file);
-    want = slurp(name, &len);
+    want = read_file(name, &len);
     if (!want) FAIL("cannot read %s", name);
     CALL(zarr_array_open(store, path, &array));
     CALL(zarr_array_ndim(array, &ndim));
@@ -335,9 +303,9 @@ static void rewrite_array(zarr_store *rewrite, const char *dir, const char *path
     zarr_data_type type = 0;
     elements in = {0};
     snprintf(name, sizeof name, "%s/store%s/zarr.json", dir, path);
-    doc = slurp(name, &doc_len);
+    doc = read_file(name, &doc_len);
     snprintf(name, sizeof name, "%s/%s", dir, input_file);
-    input = slurp(name, &input_len);
+    input = read_file(name, &input_len);
     if (!doc || !input) FAIL("cannot read %s or its zarr.json", name);
     doc[doc_len] = 0;
     CALL(zarr_array_create(rewrite, path, (const char *)doc, &array));
